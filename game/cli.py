@@ -1,0 +1,43 @@
+"""Command line: `tessera` (the demo), `tessera query`, `tessera check-map`, `tessera bench`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tessera", description="Tactical combat on a 3D cubic grid.")
+    sub = p.add_subparsers(dest="command")
+    q = sub.add_parser("query", help="answer rules questions about a scenario, as JSON")
+    q.add_argument("scenario", help="scenario JSON file, or - for standard input")
+    c = sub.add_parser("check-map", help="load a Tiled map and summarise it, or explain why not")
+    c.add_argument("map", help="a .tmx file")
+    b = sub.add_parser("bench", help="measure the grid kernels against the speed goals")
+    b.add_argument("--quick", action="store_true", help="fewer repetitions")
+    sub.add_parser("demo", help="the demo battle (default)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "query":
+        from game.scenario.cli import run_query
+
+        return run_query(args.scenario)
+    if args.command == "check-map":
+        from game.maps.check import run_check_map
+
+        return run_check_map(args.map)
+    if args.command == "bench":
+        from game.bench import run_bench
+
+        return run_bench(quick=args.quick)
+    from game.demo import run_demo
+
+    return run_demo()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Who stands where, and how each entity relates to another (P-LOS-3, P-MOV-4, G-5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.grid.model import Cell
+
+#: Movement codes per cell for one mover (P-MOV-4): passable, +1 to pass, impassable.
+MOVE_FREE = 0
+MOVE_PASS_COST = 1
+MOVE_BLOCKED = 2
+
+
+class Size(IntEnum):
+    SMALL = 0
+    MEDIUM = 1
+    LARGE = 2
+
+    @classmethod
+    def from_name(cls, name: str) -> Size:
+        try:
+            return cls[name.strip().upper()]
+        except KeyError:
+            raise ValueError(f"unknown size {name!r} (expected small, medium or large)") from None
+
+
+class Relation(Enum):
+    SELF = "self"
+    ALLY = "ally"
+    NEUTRAL = "neutral"
+    ENEMY = "enemy"
+
+
+@dataclass(frozen=True)
+class Occupant:
+    """An entity as the grid sees it: a cell, a faction, a size."""
+
+    id: str
+    cell: Cell
+    faction: str
+    size: Size = Size.MEDIUM
+    #: A neutral entity is neither ally nor enemy of the other factions.
+    neutral: bool = False
+
+
+def relation(viewer: Occupant, other: Occupant) -> Relation:
+    """Same faction: ally; either side neutral: neutral; otherwise enemy."""
+    if viewer.id == other.id:
+        return Relation.SELF
+    if viewer.faction == other.faction:
+        return Relation.ALLY
+    if viewer.neutral or other.neutral:
+        return Relation.NEUTRAL
+    return Relation.ENEMY
+
+
+class Occupancy:
+    """The entities on a grid of `shape`, indexed for the kernels.
+
+    `index[x, y, z]` is the position of the occupant in `occupants`, or -1. Kernels take this
+    array plus a per-occupant flag vector built for one viewer, so nothing grid-sized is copied
+    per viewer.
+    """
+
+    def __init__(self, shape: tuple[int, int, int], occupants: Iterable[Occupant]) -> None:
+        self.occupants: tuple[Occupant, ...] = tuple(occupants)
+        self.index: NDArray[np.int32] = np.full(shape, -1, dtype=np.int32)
+        for i, occ in enumerate(self.occupants):
+            if self.index[occ.cell] != -1:
+                other = self.occupants[int(self.index[occ.cell])]
+                raise ValueError(f"{occ.id} and {other.id} both stand in {occ.cell}")
+            self.index[occ.cell] = i
+        self.index.setflags(write=False)
+        self._by_id = {o.id: o for o in self.occupants}
+
+    def __getitem__(self, entity_id: str) -> Occupant:
+        return self._by_id[entity_id]
+
+    def at(self, cell: Cell) -> Occupant | None:
+        i = int(self.index[cell])
+        return None if i < 0 else self.occupants[i]
+
+    def sight_blockers(self, viewer: Occupant | None) -> NDArray[np.uint8]:
+        """P-LOS-3: per occupant, 1 if it blocks the viewer's sight like a full cell.
+
+        Allies never block; enemies and neutrals of medium size or larger do. With no viewer
+        (a cell where nobody stands) sight is terrain-only.
+        """
+        flags = np.zeros(max(1, len(self.occupants)), dtype=np.uint8)
+        if viewer is None:
+            return flags
+        for i, occ in enumerate(self.occupants):
+            rel = relation(viewer, occ)
+            if rel in (Relation.ENEMY, Relation.NEUTRAL) and occ.size >= Size.MEDIUM:
+                flags[i] = 1
+        return flags
+
+    def move_codes(self, mover: Occupant) -> NDArray[np.uint8]:
+        """P-MOV-4: per occupant, MOVE_BLOCKED for enemies, MOVE_PASS_COST for allies/neutrals."""
+        codes = np.zeros(max(1, len(self.occupants)), dtype=np.uint8)
+        for i, occ in enumerate(self.occupants):
+            rel = relation(mover, occ)
+            if rel is Relation.ENEMY:
+                codes[i] = MOVE_BLOCKED
+            elif rel in (Relation.ALLY, Relation.NEUTRAL):
+                codes[i] = MOVE_PASS_COST
+        return codes
+
+    def ids(self) -> Sequence[str]:
+        return [o.id for o in self.occupants]

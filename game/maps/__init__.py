@@ -1,0 +1,1 @@
+"""The only module that knows Tiled: .tmx files become grids, units and render layers."""

@@ -1,0 +1,1 @@
+"""Pure rules of the combat systems: no pygame, no esper, no numpy."""

@@ -1,0 +1,1 @@
+"""Battlefield scenarios and the headless `tessera query` rules engine."""
