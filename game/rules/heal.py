@@ -1,0 +1,89 @@
+"""Treating wounds in combat with a medkit (P-HEAL-1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Final
+
+from game.rules.checknames import MEDICINE
+from game.rules.data import RulesInputError
+from game.rules.wounds import Health
+
+WOUNDS: Final = ("light", "grave", "mortal")
+# P-HEAL-1: the `applicazione (medicina)` totals needed.
+GRAVE_DC: Final = 12
+MORTAL_DC: Final = 15
+STABILISE_DC: Final = 10
+
+
+@dataclass(frozen=True)
+class MedkitOutcome:
+    after: Health
+    kit_spent: bool
+    success: bool
+    #: healed / stabilised / check_failed / already_stabilised, or why the kit was not used:
+    #: target_dead / not_adjacent / own_mortal_wound / no_such_wound.
+    reason: str
+    rules: tuple[str, ...]
+
+
+def use_medkit(
+    target: Health,
+    wound: str,
+    check_total: int | None = None,
+    *,
+    self_target: bool,
+    adjacent: bool,
+) -> MedkitOutcome:
+    """P-HEAL-1: treat one `wound` ("light", "grave", "mortal") of `target`, self or adjacent.
+
+    `check_total` is the healer's `applicazione (medicina)` total, needed for grave and mortal
+    wounds. A refused attempt (dead target, not self nor adjacent, one's own mortal wound, a wound
+    the target does not have) leaves the kit unspent; an attempt made spends it either way.
+    """
+    if wound not in WOUNDS:
+        raise RulesInputError(f"medkit: wound {wound!r} is not one of {', '.join(WOUNDS)}")
+
+    def outcome(after: Health, spent: bool, success: bool, reason: str) -> MedkitOutcome:
+        # Stabilising or lifting a mortal wound also rests on P-DEATH-1.
+        rules = ("P-HEAL-1", "P-DEATH-1") if success and wound == "mortal" else ("P-HEAL-1",)
+        return MedkitOutcome(after, spent, success, reason, rules)
+
+    def refused(reason: str) -> MedkitOutcome:
+        return outcome(target, False, False, reason)
+
+    carried = {"light": target.light, "grave": target.grave, "mortal": target.mortal}
+    if target.has("dead"):
+        return refused("target_dead")
+    if not self_target and not adjacent:
+        return refused("not_adjacent")
+    if wound == "mortal" and self_target:
+        return refused("own_mortal_wound")
+    if carried[wound] == 0:
+        return refused("no_such_wound")
+    if wound == "light":
+        return outcome(replace(target, light=target.light - 1), True, True, "healed")
+    if isinstance(check_total, bool) or not isinstance(check_total, int):
+        raise RulesInputError(f"medkit: a {wound} wound needs the {MEDICINE} check total")
+    if wound == "grave":
+        if check_total >= GRAVE_DC:
+            return outcome(replace(target, grave=0), True, True, "healed")
+        return outcome(target, True, False, "check_failed")
+    if check_total >= MORTAL_DC:
+        # Back to one grave wound: the saves and stabilisation no longer apply.
+        healed = replace(
+            target,
+            mortal=0,
+            grave=1,
+            death_successes=0,
+            death_failures=0,
+            conditions=target.conditions - {"stabilised"},
+        )
+        return outcome(healed, True, True, "healed")
+    if check_total >= STABILISE_DC:
+        if target.has("stabilised"):
+            return outcome(target, True, False, "already_stabilised")
+        # Stabilised as by three successful saves: out of combat too.
+        stable = replace(target, conditions=target.conditions | {"stabilised", "out_of_combat"})
+        return outcome(stable, True, True, "stabilised")
+    return outcome(target, True, False, "check_failed")
