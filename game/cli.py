@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -22,6 +23,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        return _dispatch(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: say so in one line; TESSERA_DEBUG=1 shows the traceback
+        if os.environ.get("TESSERA_DEBUG"):
+            raise
+        print(f"tessera: internal error, please report it: {type(exc).__name__}: {exc}",
+              file=sys.stderr)
+        return 1
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "query":
         from game.scenario.cli import run_query
 

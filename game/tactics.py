@@ -1,0 +1,288 @@
+"""The numbers a player sees, combined from grid geometry and pure rules, each with its rulings.
+
+This is the one place where line of sight, cover, movement and the rules formulas meet; the
+headless query and the window both call it, so no rule is computed twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from game.grid.cover import CoverResult, cover
+from game.grid.geometry import chebyshev
+from game.grid.los import LosResult, explain_line_of_sight
+from game.grid.model import OBSTACLE_FULL, Cell, Grid
+from game.grid.movement import MoveRequest, PathResult, find_path, reachable
+from game.rules import checknames
+from game.rules.damage import damage_after_armour, resistance_check_for
+from game.rules.data import Weapon
+from game.rules.hit import HitChance, attack_bonus, hit_chance
+from game.rules.initiative import Combatant, InitiativeEntry, order_from_rolls
+from game.rules.jump import jump_dc, max_jump_height
+from game.rules.movement import MoveAllowance, allowance
+from game.rules.throw import cell_throw_chance, entity_throw_hit_chance, throw_band
+from game.rules.wounds import DamageOutcome, take_hit
+from game.scenario.model import Battlefield, EntitySheet
+
+Point = Cell | EntitySheet
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A computed value plus the rulings that decided it and a readable why."""
+
+    value: object
+    rules: tuple[str, ...] = ()
+    why: tuple[str, ...] = ()
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def _cell(p: Point) -> Cell:
+    return p.cell if isinstance(p, EntitySheet) else p
+
+
+def sight(bf: Battlefield, frm: Point, to: Point) -> LosResult:
+    """P-LOS-1..3 from an entity (its allies are transparent) or a bare cell (terrain only)."""
+    viewer = frm if isinstance(frm, EntitySheet) else bf.at(frm)
+    return explain_line_of_sight(
+        bf.grid,
+        _cell(frm),
+        _cell(to),
+        bf.occupancy,
+        None if viewer is None else viewer.occupant,
+    )
+
+
+def on_surface(grid: Grid, c: Cell) -> bool:
+    """Standing on something: standable (G-3), or against a full cell (magnetic boots, P-ZERO)."""
+    if grid.standable[c]:
+        return True
+    x, y, z = c
+    for dx, dy, dz in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)):
+        n = (x + dx, y + dy, z + dz)
+        if grid.in_bounds(n) and grid.obstacle[n] == OBSTACLE_FULL:
+            return True
+    return False
+
+
+def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> CoverResult:
+    """P-COV-1..5 and P-ZERO-1 for a target, assuming line of sight is clear."""
+    adrift = (
+        bf.grid.microgravity
+        and not target.in_flight
+        and not target.thrusters
+        and not on_surface(bf.grid, target.cell)
+    )
+    return cover(
+        bf.grid,
+        attacker.cell,
+        target.cell,
+        target_low_stance=target.stance.low,
+        target_shock=target.has("shock"),
+        in_flight=target.in_flight,
+        adrift=adrift,
+    )
+
+
+@dataclass(frozen=True)
+class HitAnswer:
+    hit: HitChance | None
+    reason: str | None
+    rules: tuple[str, ...]
+    cover: CoverResult | None = None
+    why: tuple[str, ...] = ()
+
+
+def _cannot_attack(attacker: EntitySheet) -> str | None:
+    for condition in ("dead", "out_of_combat", "blinded"):
+        if attacker.has(condition):
+            return condition  # P-VUL-3: blinded cannot attack; out of combat skips its turns
+    return None
+
+
+def attack_chance(
+    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, weapon: Weapon | None = None
+) -> HitAnswer:
+    """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance."""
+    weapon = weapon or attacker.weapon
+    if weapon is None:
+        return HitAnswer(None, "no_weapon", ("P-HIT-2",), why=(f"{attacker.id} carries no weapon",))
+    blocked = _cannot_attack(attacker)
+    if blocked:
+        return HitAnswer(None, blocked, ("P-VUL-3",), why=(f"{attacker.id} is {blocked}",))
+    los = sight(bf, attacker, target)
+    if not los.clear:
+        return HitAnswer(None, "no_los", los.rules, why=_los_why(los))
+    distance = chebyshev(attacker.cell, target.cell)
+    rules: list[str] = []
+    p_weapon = weapon.hit
+    if weapon.kind == "melee" and distance > 1:
+        return HitAnswer(None, "out_of_reach", ("G-5", "P-HIT-4"),
+                         why=(f"a melee weapon reaches the 26 cells around; target at {distance}",))
+    if weapon.kind == "thrown" and weapon.long_range is not None:
+        size_band = "medium" if distance <= (weapon.medium_range or 0) else (
+            "long" if distance <= weapon.long_range else "out_of_range")
+        if size_band == "out_of_range":
+            return HitAnswer(None, "out_of_range", ("P-THR-1",),
+                             why=(f"long range {weapon.long_range} cells; target at {distance}",))
+        rules.append("P-THR-1")
+    cover_result = target_cover(bf, attacker, target)
+    b_att, b_att_check = attack_bonus(weapon.kind, attacker.checks)
+    b_def = checknames.bonus(target.checks, checknames.DIVIDED_ATTENTION)
+    armour_base = target.armour.hit.get(weapon.damage_type, 0) if target.armour else 0
+    chance = hit_chance(
+        p_weapon, b_att, b_def, armour_base, cover_result.grade, weapon.damage_type, distance,
+        b_att_check=b_att_check,
+    )
+    all_rules = _merge(los.rules, cover_result.rules, chance.rules, tuple(rules))
+    return HitAnswer(chance, None, all_rules, cover_result, tuple(chance.lines()))
+
+
+def _los_why(los: LosResult) -> tuple[str, ...]:
+    if los.blocked_by is not None:
+        return (f"the line between the cell centres passes through {los.blocked_by}",)
+    if los.grazed:
+        return (f"the line grazes {', '.join(map(str, los.grazed))} on both sides",)
+    return ()
+
+
+def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for g in groups:
+        for r in g:
+            seen.setdefault(r, None)
+    return tuple(seen)
+
+
+def move_allowance(
+    bf: Battlefield, entity: EntitySheet, *, dash: bool = False, stealth: bool = False
+) -> MoveAllowance:
+    """P-MOV-1/2/5/6/7, P-VUL-3 and P-ZERO-2: movement points per mode for this turn."""
+    h = entity.health
+    return allowance(
+        entity.speeds,
+        stance=entity.stance.value,
+        grave_wound=h.grave > 0,
+        mortal_wound=h.mortal > 0,
+        stealth=stealth,
+        dash=dash,
+        blinded=entity.has("blinded"),
+        has_thrusters=entity.thrusters,
+        microgravity=bf.grid.microgravity,
+        pressurised=bf.grid.pressurised,
+    )
+
+
+def move_request(
+    bf: Battlefield, entity: EntitySheet, mode: str | None, *, dash: bool, stealth: bool
+) -> tuple[MoveRequest, MoveAllowance]:
+    allow = move_allowance(bf, entity, dash=dash, stealth=stealth)
+    chosen = mode or ("crawl" if entity.stance.value == "prone" else "walk")
+    request = MoveRequest(
+        budgets=dict(allow.budgets),
+        mode=chosen,
+        crawling=allow.crawling or chosen == "crawl",
+        athletics=checknames.bonus(entity.checks, checknames.ATHLETICS),
+        velocity=entity.velocity,
+        has_thrusters=entity.thrusters,
+    )
+    return request, allow
+
+
+def reachable_cells(
+    bf: Battlefield, entity: EntitySheet, mode: str | None = None, *, dash: bool = False,
+    stealth: bool = False,
+) -> tuple[dict[Cell, int], MoveAllowance]:
+    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
+    return reachable(bf.grid, bf.occupancy, entity.occupant, request), allow
+
+
+def path_to(
+    bf: Battlefield, entity: EntitySheet, to: Cell, mode: str | None = None, *,
+    dash: bool = False, stealth: bool = False,
+) -> tuple[PathResult, MoveAllowance]:
+    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
+    return find_path(bf.grid, bf.occupancy, entity.occupant, request, to), allow
+
+
+@dataclass(frozen=True)
+class DamageAnswer:
+    damage: int
+    outcome: DamageOutcome
+    rules: tuple[str, ...]
+    why: tuple[str, ...]
+
+
+def damage_to(bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> DamageAnswer:
+    """P-DMG-1 then P-VUL-1/2 (and P-DEATH-1 for a mortally wounded target)."""
+    armour_pct = target.armour.damage.get(damage_type, 0) if target.armour else 0
+    resist_check = resistance_check_for(damage_type)
+    resistance = checknames.bonus(target.checks, resist_check)
+    d = damage_after_armour(rolled, armour_pct, resistance)
+    table = bf.rules.vulnerabilities[target.vulnerability]
+    outcome = take_hit(target.health, table, damage_type, d)
+    rules = ["P-DMG-1", "P-VUL-1", "P-VUL-2"]
+    if outcome.death_save_failure:
+        rules.append("P-DEATH-1")
+    why = (
+        f"D = floor({rolled} × (100 − {armour_pct}) / 100) − {resistance} ({resist_check}) = {d}",
+        "no effect: damage 0" if d == 0 else
+        f"table {target.vulnerability}/{damage_type} read at {outcome.read_at}: "
+        f"{', '.join(outcome.effects) or 'no effect'}",
+    )
+    return DamageAnswer(d, outcome, tuple(rules), why)
+
+
+def initiative_order(bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
+    """P-INIT-1/2 from given d20 results; ties: the higher bonus, then the order given."""
+    entries = []
+    for entity_id, natural in rolls.items():
+        e = bf.entity(entity_id)
+        bonus = checknames.bonus(e.checks, checknames.INITIATIVE)
+        entries.append((Combatant(e.id, e.faction, bonus), natural))
+    return order_from_rolls(entries)
+
+
+def jump_limits(bf: Battlefield, entity: EntitySheet, height: int) -> tuple[int | None, int | None]:
+    """P-JUMP-1: the highest jump without a check and the DC for `height` (None: no check)."""
+    if bf.grid.microgravity:
+        return None, None  # P-ZERO-1: no ceiling in microgravity
+    athletics = checknames.bonus(entity.checks, checknames.ATHLETICS)
+    return max_jump_height(athletics, bf.grid.gravity), jump_dc(height, athletics, bf.grid.gravity)
+
+
+@dataclass(frozen=True)
+class ThrowAnswer:
+    band: str
+    automatic: bool
+    hit_chance: int | None
+    rules: tuple[str, ...]
+    why: tuple[str, ...]
+    reason: str | None = None
+
+
+def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> ThrowAnswer:
+    """P-THR-1: the band and whether the throw hits automatically or rolls, and at what P."""
+    distance = chebyshev(thrower.cell, _cell(to))
+    band = throw_band(size, distance)
+    if band == "out_of_range":
+        return ThrowAnswer(band, False, None, ("P-THR-1",), (f"{size} object, {distance} cells",))
+    b_att, b_check = attack_bonus("thrown", thrower.checks)
+    if not isinstance(to, EntitySheet):
+        if band == "medium":
+            return ThrowAnswer(band, True, None, ("P-THR-1",),
+                               (f"{size} object at {distance} cells: medium range, automatic",))
+        p = cell_throw_chance(b_att)
+        return ThrowAnswer(band, False, p, ("P-THR-1",),
+                           (f"cell at long range: 60 × (100 + {b_att} × 5)/100 → {p}",))
+    los = sight(bf, thrower, to)
+    if not los.clear:
+        return ThrowAnswer(band, False, None, los.rules, _los_why(los), reason="no_los")
+    cover_result = target_cover(bf, thrower, to)
+    b_def = checknames.bonus(to.checks, checknames.DIVIDED_ATTENTION)
+    armour_base = to.armour.hit.get("impatto", 0) if to.armour else 0
+    chance = entity_throw_hit_chance(size, distance, b_att, b_def, armour_base, cover_result.grade,
+                                     b_att_check=b_check)
+    return ThrowAnswer(band, False, chance.p, _merge(("P-THR-1",), cover_result.rules, chance.rules),
+                       tuple(chance.lines()))

@@ -1,0 +1,70 @@
+"""The architecture's import rules: pygame only in the window layer, no global random anywhere."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+GAME = Path(__file__).resolve().parents[1] / "game"
+# The window layer and the entry point may use pygame; nothing else may.
+PYGAME_ALLOWED = ("ui/", "__main__.py", "cli.py")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _sources() -> list[Path]:
+    return sorted(GAME.rglob("*.py"))
+
+
+def test_no_module_outside_the_window_layer_imports_pygame() -> None:
+    leaks = [
+        str(p.relative_to(GAME))
+        for p in _sources()
+        if not str(p.relative_to(GAME)).startswith(PYGAME_ALLOWED)
+        and {"pygame", "pygame_gui"} & _imports(p)
+    ]
+    assert leaks == []
+
+
+def test_no_module_imports_the_global_random_module() -> None:
+    """One seeded RNG per battle is passed in; `from random import Random` builds one."""
+    offenders = []
+    for p in _sources():
+        tree = ast.parse(p.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(a.name == "random" for a in node.names):
+                offenders.append(str(p.relative_to(GAME)))
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                if any(a.name != "Random" for a in node.names):
+                    offenders.append(str(p.relative_to(GAME)))
+    assert offenders == []
+
+
+@pytest.mark.parametrize("package", ["game.rules", "game.grid", "game.maps", "game.scenario"])
+def test_importing_a_headless_package_in_a_fresh_interpreter_does_not_load_pygame(
+    package: str,
+) -> None:
+    code = (
+        "import importlib, pkgutil, sys\n"
+        f"pkg = importlib.import_module({package!r})\n"
+        "for m in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + '.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "print(sorted(n for n in sys.modules if n.split('.')[0] in ('pygame', 'pygame_gui')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "[]"
