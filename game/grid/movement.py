@@ -1,0 +1,532 @@
+"""Where an entity may end its movement this turn, by which path, leaving which reaction areas."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.grid import movement_kernels as mk
+from game.grid.geometry import chebyshev, require_in_map
+from game.grid.model import TERRAIN_ROUGH, TERRAIN_WATER, Cell, Grid
+from game.grid.occupants import Occupancy, Occupant, Relation, relation
+from game.rules.jump import max_jump_height
+from game.rules.movement import MODES
+
+_MODE_IDS = {
+    "walk": mk.MODE_WALK,
+    "crawl": mk.MODE_CRAWL,
+    "swim": mk.MODE_SWIM,
+    "climb": mk.MODE_CLIMB,
+    "jump": mk.MODE_JUMP,
+    "thrusters": mk.MODE_THRUSTERS,
+    "air": mk.MODE_AIR,  # a push on the air, adrift without thrusters: never requested
+}
+_MODE_NAMES = {i: name for name, i in _MODE_IDS.items()}
+
+#: The search to run: `movement_kernel` (compiled) or `py_func(movement_kernel)` (reference).
+Kernel = Callable[..., mk.KernelResult]
+
+
+class MovementError(ValueError):
+    """A movement request or query that cannot be answered as asked."""
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    """What an entity may spend this turn; the rules layer has already applied halvings and dash.
+
+    budgets: effective movement points per mode (a missing mode is not available). mode: "walk"
+    (also "swim" and "climb", which switch automatically by terrain), "crawl", "jump" or
+    "thrusters". crawling: prone or crawling, +1 a cell. spent: points already used this turn
+    (P-TURN-1). run_up: cells moved straight before a jump. velocity: carried in microgravity.
+    """
+
+    budgets: Mapping[str, int]
+    mode: str = "walk"
+    crawling: bool = False
+    spent: int = 0
+    athletics: int = 0
+    run_up: int = 0
+    velocity: tuple[int, int, int] = (0, 0, 0)
+    has_thrusters: bool = False
+
+    def __post_init__(self) -> None:
+        for name, value in self.budgets.items():
+            if name not in MODES:
+                raise MovementError(
+                    f"MoveRequest.budgets: unknown movement mode {name!r}"
+                    f" (expected some of {', '.join(MODES)})"
+                )
+            if not _is_count(value):
+                raise MovementError(
+                    f"MoveRequest.budgets[{name!r}] must be a whole number of points >= 0,"
+                    f" got {value!r}"
+                )
+        if self.mode not in MODES:
+            raise MovementError(
+                f"MoveRequest.mode: unknown movement mode {self.mode!r}"
+                f" (expected one of {', '.join(MODES)})"
+            )
+        for name in ("spent", "run_up"):
+            if not _is_count(getattr(self, name)):
+                raise MovementError(
+                    f"MoveRequest.{name} must be a whole number >= 0, got {getattr(self, name)!r}"
+                )
+        if isinstance(self.athletics, bool) or not isinstance(self.athletics, int):
+            raise MovementError(f"MoveRequest.athletics must be an int, got {self.athletics!r}")
+        if len(self.velocity) != 3 or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in self.velocity
+        ):
+            raise MovementError(
+                f"MoveRequest.velocity must be three ints (cells a turn), got {self.velocity!r}"
+            )
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a path, explained: `points` it costs and the running `total`."""
+
+    start: Cell
+    end: Cell
+    move: str  # "cardinal", "diagonal", "3D diagonal", "stairs up", "climb down", "jump", ...
+    mode: str
+    parts: tuple[str, ...]  # what added to the base cost, e.g. "corner (4,4,0) rough +1"
+    points: int
+    total: int
+    rules: tuple[str, ...]
+
+    def line(self) -> str:
+        extras = "".join(f", {p}" for p in self.parts)
+        return (
+            f"{_fmt(self.start)}→{_fmt(self.end)} {self.move} ({self.mode}){extras}:"
+            f" {self.points}, total {self.total} [{', '.join(self.rules)}]"
+        )
+
+
+@dataclass(frozen=True)
+class PathResult:
+    """The cheapest way to a cell this turn: cost None and no cells when it is out of reach."""
+
+    cost: int | None
+    cells: tuple[Cell, ...]
+    steps: tuple[Step, ...] = ()
+    notes: tuple[str, ...] = ()
+    rules: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        if self.cost is None:
+            return [*self.notes, "not reachable this turn"]
+        return [*self.notes, *(s.line() for s in self.steps)]
+
+
+@dataclass(frozen=True)
+class MoveSummary:
+    """How a request is searched: the rules that decide it and what a query should tell."""
+
+    search: str  # "ground", "surface", "thrusters", "air", "adrift", "jump", "microgravity jump"
+    rules: tuple[str, ...]
+    notes: tuple[str, ...]
+    #: P-JUMP-1: the highest apex without a check (jumps under gravity only).
+    n_max: int | None = None
+
+
+@dataclass(frozen=True)
+class OpportunityExit:
+    """P-OA-1: the path leaves `enemy_id`'s reaction area by stepping from_cell → to_cell."""
+
+    enemy_id: str
+    from_cell: Cell
+    to_cell: Cell
+
+
+@dataclass(frozen=True)
+class _Plan:
+    start: Cell
+    kind: int
+    base_mode: int
+    crawling: int
+    spent: int  # including a cancelled velocity
+    budgets: NDArray[np.int64]
+    radius: int
+    run_up: int
+    end_rule: int
+    summary: MoveSummary
+
+
+@dataclass(frozen=True)
+class _Found:
+    origin: Cell
+    shape: Cell
+    info: NDArray[np.int32]
+    dist: NDArray[np.int32]
+    pred: NDArray[np.int32]
+    via: NDArray[np.int8]
+    ends: NDArray[np.int32]
+
+    def local(self, cell: Cell) -> int | None:
+        (ox, oy, oz), (wx, wy, wz) = self.origin, self.shape
+        lx, ly, lz = cell[0] - ox, cell[1] - oy, cell[2] - oz
+        if not (0 <= lx < wx and 0 <= ly < wy and 0 <= lz < wz):
+            return None
+        return (lx * wy + ly) * wz + lz
+
+    def cell(self, i: int) -> Cell:
+        (ox, oy, oz), (_, wy, wz) = self.origin, self.shape
+        return ox + i // (wy * wz), oy + (i // wz) % wy, oz + i % wz
+
+
+def _fmt(cell: Cell) -> str:
+    return "({},{},{})".format(*cell)
+
+
+def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest) -> _Plan:
+    start = require_in_map(grid.shape, mover.cell, f"mover {mover.id!r} cell")
+    if occupancy.index.shape != grid.shape:
+        raise MovementError(
+            f"occupancy shape {occupancy.index.shape} does not match the map {grid.shape}"
+        )
+    there = occupancy.at(start)
+    if there is not None and there.id != mover.id:
+        raise MovementError(f"mover {mover.id!r} cell {start} holds {there.id!r}")
+    crawling = request.crawling or request.mode == "crawl"  # a prone entity crawls (P-MOV-2)
+    base = mk.MODE_CRAWL if crawling else mk.MODE_WALK
+    budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
+    for name, points in request.budgets.items():
+        budgets[_MODE_IDS[name]] = points
+    rules = ["P-MOV-1"]
+    notes: list[str] = []
+    if request.spent:
+        rules.append("P-TURN-1")
+        notes.append(f"{request.spent} points already spent this turn [P-TURN-1]")
+    speed = max(abs(v) for v in request.velocity)
+    if speed:
+        if not grid.microgravity:
+            raise MovementError(
+                f"MoveRequest.velocity {request.velocity}: a carried velocity exists only in"
+                f" microgravity (P-ZERO-2), this map has {grid.gravity} g"
+            )
+        if not request.has_thrusters:
+            raise MovementError(
+                f"MoveRequest.velocity {request.velocity}: only thrusters cancel a carried"
+                " velocity (P-ZERO-2); a jump still in flight is not a movement request"
+            )
+        rules.append("P-ZERO-2")
+        notes.append(
+            f"carried velocity {request.velocity} cancelled first: {speed} points [P-ZERO-2]"
+        )
+    spent = request.spent + speed
+    jump_left = int(budgets[mk.MODE_JUMP]) - spent  # negative: no jump this turn
+    n_max: int | None = None
+    run_up = 0
+    radius = 0
+    used: tuple[int, ...] = ()  # the modes a search's steps may take (P-MOV-1)
+    micro = grid.microgravity
+
+    if request.mode == "jump" and micro:
+        # The rules layer has already doubled the jump budget (P-ZERO-1): 1 point a cell.
+        kind, end, search, radius = mk.KIND_LAUNCH, mk.END_ANY, "microgravity jump", jump_left
+        rules.append("P-ZERO-1")
+        notes.append(
+            "microgravity jump: a straight line from a surface to a surface cell, 1 point a"
+            " cell of the doubled jump speed; cells it would reach only next turn are not"
+            " listed [P-ZERO-1]"
+        )
+    elif request.mode == "jump":
+        n_max = max_jump_height(request.athletics, grid.gravity)
+        assert n_max is not None  # not microgravity
+        kind, end, search, radius = mk.KIND_JUMP, mk.END_ANY, "jump", min(n_max, jump_left)
+        run_up = request.run_up
+        rules.append("P-JUMP-1")
+        if run_up:
+            notes.append(
+                f"run-up {run_up}: reach apex + 2×{run_up} cells in any direction; the caller"
+                " passes the run-up made toward the jump [P-JUMP-1]"
+            )
+        notes.append(
+            f"jump: n_max {n_max} at {grid.gravity} g; higher apexes need a gravità muscolare"
+            " (atletica) check and are not listed [P-JUMP-1]"
+        )
+    elif request.mode == "thrusters":
+        if not request.has_thrusters:
+            raise MovementError(f"mover {mover.id!r} has no thrusters for mode 'thrusters'")
+        kind, base, search = mk.KIND_FLY, mk.MODE_THRUSTERS, "thrusters"
+        used = (mk.MODE_THRUSTERS,)
+        end = mk.END_ANY if micro else mk.END_STAND
+        rules += ["P-ZERO-2", "P-MOV-3"]
+        if not micro:
+            notes.append("thrusters under gravity: the flight must end on standable ground")
+    elif micro:
+        start_facts = mk.cell_facts(_arrays(grid, occupancy, mover), *start)
+        if start_facts & mk.F_SURFACE:
+            kind, end, search = mk.KIND_SURFACE, mk.END_SURFACE, "surface"
+            used = (base, mk.MODE_SWIM)
+            rules.append("P-MOV-3")
+            notes.append(
+                "microgravity: magnetic boots walk between surface cells (standable, or beside"
+                " a full obstacle) in 26 directions"
+            )
+        elif not request.has_thrusters and grid.pressurised:
+            kind, base, end, search = mk.KIND_FLY, mk.MODE_AIR, mk.END_ANY, "air"
+            # 1 cell a turn, for an entity that can move at all (a mortal wound stops it).
+            budgets[mk.MODE_AIR] = 1 if max(request.budgets.values(), default=0) >= 1 else -1
+            used = (mk.MODE_AIR,)
+            rules.append("P-ZERO-2")
+            notes.append("adrift without thrusters in pressurised space: 1 cell a turn [P-ZERO-2]")
+        else:
+            kind, end, search = mk.KIND_FLY, mk.END_ANY, "adrift"
+            notes.append("adrift: no surface to walk on; use thrusters, or no movement")
+    else:
+        kind, end, search = mk.KIND_GROUND, mk.END_HOLD, "ground"
+        used = (base, mk.MODE_SWIM, mk.MODE_CLIMB)
+    if used:
+        radius = max(int(budgets[m]) for m in used) - spent
+    summary = MoveSummary(search, tuple(rules), tuple(notes), n_max)
+    return _Plan(
+        start, kind, base, int(crawling), spent, budgets, max(0, radius), run_up, end, summary
+    )
+
+
+def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:
+    return (
+        grid.obstacle, grid.terrain, grid.floor, grid.standable, occupancy.index,
+        occupancy.move_codes(mover),
+    )  # fmt: skip
+
+
+def _search(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, plan: _Plan, kernel: Kernel
+) -> _Found:
+    ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
+        *_arrays(grid, occupancy, mover), *plan.start, plan.kind, plan.base_mode,
+        plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
+    )  # fmt: skip
+    return _Found((ox, oy, oz), (wx, wy, wz), info, dist, pred, via, ends)
+
+
+def summarize(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest
+) -> MoveSummary:
+    """Which search a request runs, with its rules and notes (for a query's "rules"/"why")."""
+    return _plan(grid, occupancy, mover, request).summary
+
+
+def reachable_rows(
+    grid: Grid,
+    occupancy: Occupancy,
+    mover: Occupant,
+    request: MoveRequest,
+    *,
+    kernel: Kernel = mk.movement_kernel,
+) -> NDArray[np.int32]:
+    """`reachable` as an int32 array of rows (x, y, z, points), for callers that paint or
+    filter many cells and need no Python dict."""
+    return _search(grid, occupancy, mover, _plan(grid, occupancy, mover, request), kernel).ends
+
+
+def reachable(
+    grid: Grid,
+    occupancy: Occupancy,
+    mover: Occupant,
+    request: MoveRequest,
+    *,
+    kernel: Kernel = mk.movement_kernel,
+) -> dict[Cell, int]:
+    """Every cell the mover may END its movement in this turn, with the least total movement
+    points (`spent` included); its own cell and occupied cells are never listed (P-MOV-4)."""
+    rows = reachable_rows(grid, occupancy, mover, request, kernel=kernel)
+    xs, ys, zs, costs = rows.T.tolist()
+    return dict(zip(zip(xs, ys, zs, strict=True), costs, strict=True))
+
+
+def find_path(
+    grid: Grid,
+    occupancy: Occupancy,
+    mover: Occupant,
+    request: MoveRequest,
+    to: Cell,
+    *,
+    kernel: Kernel = mk.movement_kernel,
+) -> PathResult:
+    """The cheapest path start → `to` (both included), explained step by step; its cost is the
+    one `reachable` lists for `to`, from the same search."""
+    target = require_in_map(grid.shape, to, "path target")
+    plan = _plan(grid, occupancy, mover, request)
+    found = _search(grid, occupancy, mover, plan, kernel)
+    info = plan.summary
+    j = found.local(target)
+    if j is None or target == plan.start or not _ends_at(found, plan, j):
+        return PathResult(None, (), notes=info.notes, rules=info.rules)
+    cost = int(found.dist[j])
+    if plan.kind in (mk.KIND_JUMP, mk.KIND_LAUNCH):
+        cells, step = _explain_jump(plan, plan.start, target, cost)
+        steps: tuple[Step, ...] = (step,)
+    else:
+        chain = [j]
+        while found.pred[chain[-1]] >= 0:
+            chain.append(int(found.pred[chain[-1]]))
+        cells = tuple(found.cell(i) for i in reversed(chain))
+        steps = _explain_walk(grid, occupancy, mover, plan, found, cells)
+    rules = tuple(dict.fromkeys([*info.rules, *(r for s in steps for r in s.rules)]))
+    return PathResult(cost, cells, steps, info.notes, rules)
+
+
+def _ends_at(found: _Found, plan: _Plan, j: int) -> bool:
+    return bool(found.dist[j] >= 0 and mk.can_end(int(found.info[j]), plan.end_rule))
+
+
+def _line(a: Cell, d: Cell, length: int) -> list[Cell]:
+    """The cells after `a` of a straight flight by `d`, as the kernel checks them."""
+    return [
+        (
+            a[0] + mk.round_ratio(k * d[0], length),
+            a[1] + mk.round_ratio(k * d[1], length),
+            a[2] + mk.round_ratio(k * d[2], length),
+        )
+        for k in range(1, length + 1)
+    ]
+
+
+def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell, ...], Step]:
+    points = cost - plan.spent
+    if plan.kind == mk.KIND_LAUNCH:
+        d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        length = chebyshev(a, b)
+        cells = (a, *_line(a, d, length))
+        flight = (f"{length} cells in a straight line",)
+        return cells, Step(a, b, "microgravity jump", "jump", flight, points, cost, ("P-ZERO-1",))
+    apex = (a[0], a[1], a[2] + points)  # P-JUMP-1: a jump costs its apex height only
+    up = [(a[0], a[1], a[2] + k) for k in range(1, points + 1)]
+    length = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+    across = _line(apex, (b[0] - a[0], b[1] - a[1], 0), length)
+    down = [(b[0], b[1], z) for z in range(apex[2] - 1, b[2] - 1, -1)]
+    parts = (
+        f"apex {points} (n_max {plan.summary.n_max})",
+        f"horizontal {length} ≤ {points} + 2×{plan.run_up}",
+    )
+    step = Step(a, b, "jump", "jump", parts, points, cost, ("P-JUMP-1",))
+    return (a, *up, *across, *down), step
+
+
+def _cell_parts(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, cell: Cell
+) -> list[tuple[str, str]]:
+    """A cell's own extra costs, +1 each, with the ruling that adds it."""
+    parts = []
+    terrain = int(grid.terrain[cell])
+    if terrain & TERRAIN_ROUGH:
+        parts.append(("rough +1", "P-MOV-2"))
+    if terrain & TERRAIN_WATER:
+        parts.append(("water +1", "P-MOV-2"))
+    other = occupancy.at(cell)
+    if other is not None and relation(mover, other) in (Relation.ALLY, Relation.NEUTRAL):
+        parts.append((f"{relation(mover, other).value} {other.id} +1", "P-MOV-4"))
+    return parts
+
+
+def _explain_walk(
+    grid: Grid,
+    occupancy: Occupancy,
+    mover: Occupant,
+    plan: _Plan,
+    found: _Found,
+    cells: tuple[Cell, ...],
+) -> tuple[Step, ...]:
+    """Each step's points and mode as the kernel recorded them, and what they paid for."""
+    steps = []
+    total = plan.spent
+    for a, b in pairwise(cells):
+        dx, dy, dz = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+        j = found.local(b)
+        assert j is not None  # the path comes from the window
+        points, total = int(found.dist[j]) - total, int(found.dist[j])
+        mode = int(found.via[j])
+        rules: list[str] = []
+        if plan.kind == mk.KIND_GROUND and dz != 0:
+            what = "climb" if dx == dy == 0 else "stairs"
+            move = f"{what} {'up' if dz > 0 else 'down'}"
+            rules.append("G-3b" if what == "climb" else "G-3a")
+        else:
+            axes = sum(1 for v in (dx, dy, dz) if v)
+            move = {1: "cardinal", 2: "diagonal", 3: "3D diagonal"}[axes]
+        shift, cdz = mk.corner_frame(plan.kind, dz)
+        d = mk.direction_index(dx, dy, cdz)
+        corners = [
+            (
+                a[0] + int(mk.CORNERS[d, k, 0]),
+                a[1] + int(mk.CORNERS[d, k, 1]),
+                a[2] + shift + int(mk.CORNERS[d, k, 2]),
+            )
+            for k in range(int(mk.CORNER_COUNT[d]))
+        ]
+        if corners:
+            rules.append("P-MOV-3")
+        parts = []
+        # P-MOV-3: only the costliest corner counts.
+        worst = max(
+            ((c, _cell_parts(grid, occupancy, mover, c)) for c in corners),
+            key=lambda cp: len(cp[1]),
+            default=None,
+        )
+        if worst is not None and worst[1]:
+            parts.append(f"corner {_fmt(worst[0])} {' '.join(text for text, _ in worst[1])}")
+            rules += [rule for _, rule in worst[1]]
+        for text, rule in _cell_parts(grid, occupancy, mover, b):
+            parts.append(text)
+            rules.append(rule)
+        if plan.crawling:
+            parts.append("crawling +1")
+            rules.append("P-MOV-2")
+        if mode != plan.base_mode:
+            rules.append("P-MOV-1")
+        if mode in (mk.MODE_THRUSTERS, mk.MODE_AIR):
+            rules.append("P-ZERO-2")
+        steps.append(
+            Step(a, b, move, _MODE_NAMES[mode], tuple(parts), points, total,
+                 tuple(dict.fromkeys(rules)))
+        )  # fmt: skip
+    return tuple(steps)
+
+
+def reaction_exits(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, path: Sequence[Cell]
+) -> list[OpportunityExit]:
+    """P-OA-1: every step of `path` that leaves an enemy's reaction area (the 26 cells around
+    it, G-5), unless the cell being left holds an ally of the mover, who covers the retreat.
+
+    A Disengage action makes the caller ignore the list; one reaction a round is its business.
+    """
+    cells = [require_in_map(grid.shape, c, f"path[{k}]") for k, c in enumerate(path)]
+    enemies = [o for o in occupancy.occupants if relation(mover, o) is Relation.ENEMY]
+    exits = []
+    for a, b in pairwise(cells):
+        left = occupancy.at(a)
+        if left is not None and relation(mover, left) is Relation.ALLY:
+            continue  # P-OA-1: the ally in the cell being left covers the retreat
+        for enemy in enemies:
+            if chebyshev(a, enemy.cell) <= 1 < chebyshev(b, enemy.cell):
+                exits.append(OpportunityExit(enemy.id, a, b))
+    return exits
+
+
+__all__ = [
+    "Kernel",
+    "MoveRequest",
+    "MoveSummary",
+    "MovementError",
+    "OpportunityExit",
+    "PathResult",
+    "Step",
+    "find_path",
+    "reachable",
+    "reachable_rows",
+    "reaction_exits",
+    "summarize",
+]

@@ -1,0 +1,547 @@
+"""Numba kernels of the movement search: a bucket-queue Dijkstra and the jump flights (P-MOV)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.grid.jit import njit
+from game.grid.model import (
+    OBSTACLE_FULL,
+    OBSTACLE_NONE,
+    TERRAIN_CLIMBABLE,
+    TERRAIN_ROUGH,
+    TERRAIN_STAIRS,
+    TERRAIN_WATER,
+)
+from game.grid.occupants import MOVE_BLOCKED, MOVE_PASS_COST
+
+# What a search explores (chosen by the wrapper from the request and the map).
+KIND_GROUND = 0  # gravity: walk/crawl between standable cells, swim, stairs, climb (G-3)
+KIND_SURFACE = 1  # microgravity walking between surface cells, 26 directions
+KIND_FLY = 2  # thrusters or a push on the air: any cell without an obstacle (P-ZERO-2)
+KIND_JUMP = 3  # one jump under gravity (P-JUMP-1)
+KIND_LAUNCH = 4  # one microgravity jump in a straight line (P-ZERO-1)
+
+# Movement modes; a budget array is indexed by these ids (-1 = mode not available).
+MODE_WALK = 0
+MODE_CRAWL = 1
+MODE_SWIM = 2
+MODE_CLIMB = 3
+MODE_JUMP = 4
+MODE_THRUSTERS = 5
+MODE_AIR = 6  # adrift without thrusters in pressurised space (P-ZERO-2)
+MODE_COUNT = 7
+
+# Where a movement may end (besides: not occupied, not the start).
+END_HOLD = 0  # standable, or hanging on a climbable cell (G-3b)
+END_STAND = 1
+END_SURFACE = 2
+END_ANY = 3
+
+# Per-cell facts the search reads, packed in one int32 per window cell.
+EXTRA_MASK = 3  # the cell's own extra cost: rough +1, water +1, ally or neutral +1 (P-MOV-2/4)
+F_BLOCK = 4  # an obstacle of any kind, or an enemy: never entered, blocks a diagonal's corner
+F_OCC = 8  # someone other than the mover stands here: never an end cell (P-MOV-4)
+F_STAND = 16  # G-3
+F_CLIMB = 32  # climbable terrain
+F_STAIRS = 64
+F_WATER = 128
+F_FLOOR = 256  # a floor slab under the cell: blocks crossing between this level and the one below
+F_ON_CLIMB = 512  # climbable, or just above a climbable cell (the top of a ladder)
+F_SURFACE = 1024  # microgravity: standable, or a face against a full obstacle (magnetic boots)
+
+
+def _corner_table() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """P-MOV-3 in 3D: for each of the 27 steps, the other cells of the unit cube it spans."""
+    table = np.zeros((27, 6, 3), dtype=np.int64)
+    count = np.zeros(27, dtype=np.int64)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            for dz in (-1, 0, 1):
+                d = (dx + 1) * 9 + (dy + 1) * 3 + (dz + 1)
+                for a in (0, dx) if dx else (0,):
+                    for b in (0, dy) if dy else (0,):
+                        for c in (0, dz) if dz else (0,):
+                            if (a, b, c) not in ((0, 0, 0), (dx, dy, dz)):
+                                table[d, count[d]] = (a, b, c)
+                                count[d] += 1
+    return table, count
+
+
+CORNERS, CORNER_COUNT = _corner_table()
+
+
+@njit
+def direction_index(dx: int, dy: int, dz: int) -> int:
+    """Row of CORNERS for the step (dx, dy, dz)."""
+    return (dx + 1) * 9 + (dy + 1) * 3 + (dz + 1)
+
+
+@njit
+def round_ratio(num: int, den: int) -> int:
+    """num / den rounded to the nearest int, halves up: the cells of a straight flight line."""
+    return (2 * num + den) // (2 * den)
+
+
+#: The map arrays a search reads: obstacle, terrain, floor, standable, occupant index, and the
+#: mover's code per occupant (Occupancy.move_codes).
+GridArrays = tuple[
+    NDArray[np.uint8], NDArray[np.uint8], NDArray[np.bool_], NDArray[np.bool_],
+    NDArray[np.int32], NDArray[np.uint8],
+]  # fmt: skip
+
+
+@njit
+def fill_level(
+    info: NDArray[np.int32],
+    grid: GridArrays,
+    ox: int,
+    oy: int,
+    oz: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    lz: int,
+    surfaces: bool,
+) -> bool:
+    """Write the packed facts (F_* bits and the extra cost) of level lz of the window at
+    (ox, oy, oz) of size (wx, wy, wz), flat x-major; F_SURFACE beyond standable cells only if
+    `surfaces`. Returns whether any cell there is climbable or stairs."""
+    obstacle, terrain, floor, standable, occ_index, codes = grid
+    w, h, d = obstacle.shape
+    z = oz + lz
+    vertical = False
+    for lx in range(wx):
+        x = ox + lx
+        for ly in range(wy):
+            y = oy + ly
+            facts = 0
+            extra = 0
+            if obstacle[x, y, z] != OBSTACLE_NONE:
+                facts |= F_BLOCK
+            who = occ_index[x, y, z]
+            if who >= 0:
+                code = codes[who]
+                if code == MOVE_BLOCKED:  # P-MOV-4: never through enemies
+                    facts |= F_BLOCK | F_OCC
+                elif code == MOVE_PASS_COST:  # P-MOV-4: through an ally or neutral at +1
+                    facts |= F_OCC
+                    extra += 1
+            ter = terrain[x, y, z]
+            if ter & TERRAIN_ROUGH:  # P-MOV-2
+                extra += 1
+            if ter & TERRAIN_WATER:  # P-MOV-2: entering water is swimming, +1
+                extra += 1
+                facts |= F_WATER
+            if ter & TERRAIN_CLIMBABLE:
+                facts |= F_CLIMB | F_ON_CLIMB
+            if ter & TERRAIN_STAIRS:
+                facts |= F_STAIRS
+            if floor[x, y, z]:
+                facts |= F_FLOOR
+            if standable[x, y, z]:
+                facts |= F_STAND | F_SURFACE
+            below_free = z > 0 and obstacle[x, y, z - 1] == OBSTACLE_NONE
+            if below_free and terrain[x, y, z - 1] & TERRAIN_CLIMBABLE:
+                facts |= F_ON_CLIMB
+            # Magnetic boots hold on any face of a full obstacle; off-map is open space.
+            if (
+                surfaces
+                and obstacle[x, y, z] == OBSTACLE_NONE
+                and (
+                    (x > 0 and obstacle[x - 1, y, z] == OBSTACLE_FULL)
+                    or (x < w - 1 and obstacle[x + 1, y, z] == OBSTACLE_FULL)
+                    or (y > 0 and obstacle[x, y - 1, z] == OBSTACLE_FULL)
+                    or (y < h - 1 and obstacle[x, y + 1, z] == OBSTACLE_FULL)
+                    or (z > 0 and obstacle[x, y, z - 1] == OBSTACLE_FULL)
+                    or (z < d - 1 and obstacle[x, y, z + 1] == OBSTACLE_FULL)
+                )
+            ):
+                facts |= F_SURFACE
+            vertical = vertical or bool(ter & (TERRAIN_CLIMBABLE | TERRAIN_STAIRS))
+            info[(lx * wy + ly) * wz + lz] = facts | extra
+    return vertical
+
+
+@njit
+def cell_facts(grid: GridArrays, x: int, y: int, z: int) -> int:
+    """The packed facts of one map cell, surfaces included."""
+    info = np.zeros(1, dtype=np.int32)
+    fill_level(info, grid, x, y, z, 1, 1, 1, 0, True)
+    return int(info[0])
+
+
+@njit
+def corner_extra(
+    info: NDArray[np.int32], sx: int, sy: int, base: int, dx: int, dy: int, dz: int
+) -> int:
+    """P-MOV-3: -1 if a corner cell of the step holds an obstacle or an enemy, else the largest
+    corner extra (rough, water, ally or neutral each +1 in that cell)."""
+    d = direction_index(dx, dy, dz)
+    worst = 0
+    for k in range(CORNER_COUNT[d]):
+        c = info[base + CORNERS[d, k, 0] * sx + CORNERS[d, k, 1] * sy + CORNERS[d, k, 2]]
+        if c & F_BLOCK:
+            return -1
+        worst = max(worst, int(c & EXTRA_MASK))
+    return worst
+
+
+@njit
+def floors_open(
+    info: NDArray[np.int32], sx: int, sy: int, i: int, dx: int, dy: int, dz: int
+) -> bool:
+    """A step changing level must not cross a floor slab: no cell of the spanned cube at the
+    upper level may have one (a floor is the underside of its cell)."""
+    top = i + max(dz, 0)
+    for a in range(2 if dx != 0 else 1):
+        for b in range(2 if dy != 0 else 1):
+            if info[top + a * dx * sx + b * dy * sy] & F_FLOOR:
+                return False
+    return True
+
+
+@njit
+def corner_frame(kind: int, dz: int) -> tuple[int, int]:
+    """Where a step's P-MOV-3 corners lie: (level of the corner cube's base above the start's,
+    the cube's dz). Stairs cross at the upper level, where the body clears the step, so only
+    the horizontal corners there count; flying and microgravity moves use the whole 3D cube."""
+    if kind == KIND_GROUND:
+        return max(dz, 0), 0
+    return 0, dz
+
+
+@njit
+def step_corner(
+    info: NDArray[np.int32], sx: int, sy: int, kind: int, i: int, dx: int, dy: int, dz: int
+) -> int:
+    """The corner part of a step from window cell i: -1 if refused (a corner obstacle or enemy,
+    P-MOV-3, or a floor crossed in 3D), else the largest corner extra."""
+    shift, cdz = corner_frame(kind, dz)
+    if kind != KIND_GROUND and dz != 0 and not floors_open(info, sx, sy, i, dx, dy, dz):
+        return -1
+    return corner_extra(info, sx, sy, i + shift, dx, dy, cdz)
+
+
+@njit
+def step_rule(
+    kind: int, base_mode: int, crawling: int, src: int, dest: int, dx: int, dy: int, dz: int
+) -> tuple[int, int]:
+    """A step between cells with facts src and dest, corners aside: (points, mode), or
+    (-1, base_mode) if refused. Points are 1 (diagonals too, P-MOV-3) + the destination's
+    extra + 1 when crawling (P-MOV-2); the mode's budget must cover the total (P-MOV-1)."""
+    if dest & F_BLOCK:
+        return -1, base_mode
+    mode = base_mode
+    if kind == KIND_GROUND:
+        low = src if dz > 0 else dest
+        if dz == 0:
+            # Onto standable ground, or from standable ground onto a ladder (G-3b): never
+            # sideways from one hanging cell to another.
+            if not (dest & F_STAND or (src & F_STAND and dest & F_ON_CLIMB)):
+                return -1, base_mode
+        elif dx == 0 and dy == 0:
+            if not low & F_CLIMB:  # G-3b: the lower of the two cells is climbable
+                return -1, base_mode
+            mode = MODE_CLIMB
+        elif not (src & F_STAND and dest & F_STAND and low & F_STAIRS):  # G-3a
+            return -1, base_mode
+    elif kind == KIND_SURFACE and not dest & F_SURFACE:
+        return -1, base_mode
+    if dest & F_WATER and kind != KIND_FLY:
+        mode = MODE_SWIM  # P-MOV-2
+    return 1 + int(dest & EXTRA_MASK) + crawling, mode
+
+
+@njit
+def can_end(cell: int, end_rule: int) -> bool:
+    """Whether a reached cell with facts `cell` may be where the movement ends (P-MOV-4)."""
+    if cell & F_OCC:
+        return False
+    if end_rule == END_HOLD:
+        return bool(cell & (F_STAND | F_CLIMB))
+    if end_rule == END_STAND:
+        return bool(cell & F_STAND)
+    if end_rule == END_SURFACE:
+        return bool(cell & F_SURFACE)
+    return True
+
+
+@njit
+def _dijkstra(
+    info: NDArray[np.int32],
+    levels: NDArray[np.int8],
+    grid: GridArrays,
+    origin: tuple[int, int, int],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    via: NDArray[np.int8],
+    start: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    kind: int,
+    base_mode: int,
+    crawling: int,
+    spent: int,
+    budgets: NDArray[np.int64],
+    limit: int,
+) -> None:
+    """Least total points to every window cell; steps cost 1..8, so buckets of a doubly linked
+    list per cost level replace a heap (Dial's algorithm). Levels of `info` are filled when
+    first needed (`levels`: -1 not yet, else 1 if it has climbable or stairs cells)."""
+    sx = wy * wz
+    sy = wz
+    head = np.full(limit + 1, -1, dtype=np.int32)
+    nxt = np.full(wx * wy * wz, -1, dtype=np.int32)
+    prv = np.full(wx * wy * wz, -1, dtype=np.int32)
+    dist[start] = spent
+    head[spent] = start
+    for c in range(spent, limit + 1):
+        while head[c] >= 0:
+            i = head[c]
+            head[c] = nxt[i]
+            if nxt[i] >= 0:
+                prv[nxt[i]] = -1
+            lx = i // sx
+            ly = (i // sy) % wy
+            lz = i % wz
+            # A step and its corners touch this level and the ones above and below.
+            for lzz in range(max(0, lz - 1), min(wz, lz + 2)):
+                if levels[lzz] < 0:
+                    ox, oy, oz = origin
+                    surfaces = kind == KIND_SURFACE
+                    levels[lzz] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, lzz, surfaces)
+            for dz in range(-1, 2):
+                if not 0 <= lz + dz < wz:
+                    continue
+                # G-3a/G-3b: on the ground, changing level needs stairs or a ladder below.
+                if kind == KIND_GROUND and dz != 0 and levels[min(lz, lz + dz)] == 0:
+                    continue
+                for dx in range(-1, 2):
+                    if not 0 <= lx + dx < wx:
+                        continue
+                    for dy in range(-1, 2):
+                        if not 0 <= ly + dy < wy or (dx == 0 and dy == 0 and dz == 0):
+                            continue
+                        j = i + dx * sx + dy * sy + dz
+                        old = dist[j]
+                        if 0 <= old <= c + 1:  # no step costs less than 1: nothing to gain
+                            continue
+                        points, mode = step_rule(
+                            kind, base_mode, crawling, info[i], info[j], dx, dy, dz
+                        )
+                        if points < 0:
+                            continue
+                        corner = step_corner(info, sx, sy, kind, i, dx, dy, dz)
+                        total = c + points + corner
+                        if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
+                            continue
+                        if 0 <= old <= total:
+                            continue
+                        if old >= 0:  # a cheaper way: move j to its new bucket
+                            if prv[j] >= 0:
+                                nxt[prv[j]] = nxt[j]
+                            else:
+                                head[old] = nxt[j]
+                            if nxt[j] >= 0:
+                                prv[nxt[j]] = prv[j]
+                        dist[j] = total
+                        pred[j] = i
+                        via[j] = mode
+                        prv[j] = -1
+                        nxt[j] = head[total]
+                        if head[total] >= 0:
+                            prv[head[total]] = j
+                        head[total] = j
+
+
+@njit
+def line_clear(
+    info: NDArray[np.int32], sx: int, sy: int, a: int, dx: int, dy: int, dz: int, length: int
+) -> bool:
+    """A straight flight from window cell a by (dx, dy, dz), `length` = Chebyshev length: every
+    cell free of obstacles and enemies, every step passing P-MOV-3's corners and no floor."""
+    px = 0
+    py = 0
+    pz = 0
+    for k in range(1, length + 1):
+        qx = round_ratio(k * dx, length)
+        qy = round_ratio(k * dy, length)
+        qz = round_ratio(k * dz, length)
+        here = a + px * sx + py * sy + pz
+        if info[a + qx * sx + qy * sy + qz] & F_BLOCK:
+            return False
+        if step_corner(info, sx, sy, KIND_FLY, here, qx - px, qy - py, qz - pz) < 0:
+            return False
+        px = qx
+        py = qy
+        pz = qz
+    return True
+
+
+@njit
+def _jump(
+    info: NDArray[np.int32],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    start: int,
+    lx0: int,
+    ly0: int,
+    lz0: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    spent: int,
+    height: int,
+    run_up: int,
+) -> None:
+    """P-JUMP-1: landings of one jump, each at the least apex n (cost n).
+
+    The flight is checked as straight up the start's column to the apex, a straight line at
+    apex height, then straight down the landing column to the first standable cell.
+    """
+    sx = wy * wz
+    sy = wz
+    if not info[start] & F_STAND:
+        return
+    for n in range(1, height + 1):
+        if lz0 + n >= wz:
+            return
+        apex = start + n
+        if info[apex] & (F_BLOCK | F_FLOOR):
+            return  # a ceiling over the start stops this apex and every higher one
+        reach = n + 2 * run_up
+        for tx in range(max(0, lx0 - reach), min(wx, lx0 + reach + 1)):
+            for ty in range(max(0, ly0 - reach), min(wy, ly0 + reach + 1)):
+                dx = tx - lx0
+                dy = ty - ly0
+                length = max(abs(dx), abs(dy))
+                if length == 0 or not line_clear(info, sx, sy, apex, dx, dy, 0, length):
+                    continue
+                q = apex + dx * sx + dy * sy
+                for _ in range(n + 1):  # down from the apex, at lowest to the start's level
+                    if info[q] & F_BLOCK:
+                        break
+                    if info[q] & F_STAND:
+                        if not info[q] & F_OCC and dist[q] < 0:
+                            dist[q] = spent + n
+                            pred[q] = start
+                        break
+                    q -= 1
+
+
+@njit
+def _launch(
+    info: NDArray[np.int32],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    start: int,
+    lx0: int,
+    ly0: int,
+    lz0: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    spent: int,
+    reach: int,
+) -> None:
+    """P-ZERO-1: surface cells a straight microgravity jump from a surface reaches this turn,
+    1 point a cell of the (already doubled) jump budget."""
+    sx = wy * wz
+    sy = wz
+    if not info[start] & F_SURFACE:
+        return
+    for tx in range(wx):
+        for ty in range(wy):
+            for tz in range(wz):
+                dx = tx - lx0
+                dy = ty - ly0
+                dz = tz - lz0
+                length = max(abs(dx), abs(dy), abs(dz))
+                t = tx * sx + ty * sy + tz
+                if not 0 < length <= reach or not can_end(info[t], END_SURFACE):
+                    continue
+                if line_clear(info, sx, sy, start, dx, dy, dz, length):
+                    dist[t] = spent + length
+                    pred[t] = start
+
+
+#: origin x, y, z; window size x, y, z; facts, points, previous cell, mode of the step in
+#: (flat over the window); end rows.
+KernelResult = tuple[
+    int, int, int, int, int, int,
+    NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], NDArray[np.int8], NDArray[np.int32],
+]  # fmt: skip
+
+
+@njit
+def movement_kernel(
+    obstacle: NDArray[np.uint8],
+    terrain: NDArray[np.uint8],
+    floor: NDArray[np.bool_],
+    standable: NDArray[np.bool_],
+    occ_index: NDArray[np.int32],
+    codes: NDArray[np.uint8],
+    x0: int,
+    y0: int,
+    z0: int,
+    kind: int,
+    base_mode: int,
+    crawling: int,
+    spent: int,
+    budgets: NDArray[np.int64],
+    radius: int,
+    run_up: int,
+    end_rule: int,
+) -> KernelResult:
+    """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it.
+
+    Returns the window's origin and size, and per window cell (flat, x-major): the packed facts,
+    the least total points (-1 unreached), the previous cell (-1 none), the mode of the step
+    into it (-1 none, jumps included); then the end cells as rows (x, y, z, points). For
+    KIND_JUMP `radius` is the highest apex allowed and `run_up` the run-up; for KIND_LAUNCH
+    `radius` is the reach in cells.
+    """
+    grid = (obstacle, terrain, floor, standable, occ_index, codes)
+    w, h, d = obstacle.shape
+    reach = radius + 2 * run_up if kind == KIND_JUMP else radius
+    ox = max(0, x0 - reach)
+    oy = max(0, y0 - reach)
+    oz = max(0, z0 - reach)
+    wx = min(w, x0 + reach + 1) - ox
+    wy = min(h, y0 + reach + 1) - oy
+    wz = min(d, z0 + reach + 1) - oz
+    n = wx * wy * wz
+    info = np.zeros(n, dtype=np.int32)
+    levels = np.full(wz, -1, dtype=np.int8)
+    dist = np.full(n, -1, dtype=np.int32)
+    pred = np.full(n, -1, dtype=np.int32)
+    via = np.full(n, -1, dtype=np.int8)
+    lx0 = x0 - ox
+    ly0 = y0 - oy
+    lz0 = z0 - oz
+    start = (lx0 * wy + ly0) * wz + lz0
+    if kind in (KIND_JUMP, KIND_LAUNCH):
+        for lz in range(wz):
+            fill_level(info, grid, ox, oy, oz, wx, wy, wz, lz, kind == KIND_LAUNCH)
+    if kind == KIND_JUMP:
+        _jump(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius, run_up)
+    elif kind == KIND_LAUNCH:
+        _launch(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius)
+    else:
+        _dijkstra(
+            info, levels, grid, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
+            base_mode, crawling, spent, budgets, spent + radius,
+        )  # fmt: skip
+    ends = np.empty((n, 4), dtype=np.int32)
+    count = 0
+    for i in range(n):
+        if i != start and dist[i] >= 0 and can_end(info[i], end_rule):
+            ends[count, 0] = ox + i // (wy * wz)
+            ends[count, 1] = oy + (i // wz) % wy
+            ends[count, 2] = oz + i % wz
+            ends[count, 3] = dist[i]
+            count += 1
+    return ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends[:count]
