@@ -30,8 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug: say so in one line; TESSERA_DEBUG=1 shows the traceback
         if os.environ.get("TESSERA_DEBUG"):
             raise
-        print(f"tessera: internal error, please report it: {type(exc).__name__}: {exc}",
-              file=sys.stderr)
+        print(
+            f"tessera: internal error, please report it: {type(exc).__name__}: {exc}",
+            file=sys.stderr,
+        )
         return 1
 
 

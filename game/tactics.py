@@ -118,21 +118,38 @@ def attack_chance(
     rules: list[str] = []
     p_weapon = weapon.hit
     if weapon.kind == "melee" and distance > 1:
-        return HitAnswer(None, "out_of_reach", ("G-5", "P-HIT-4"),
-                         why=(f"a melee weapon reaches the 26 cells around; target at {distance}",))
+        return HitAnswer(
+            None,
+            "out_of_reach",
+            ("G-5", "P-HIT-4"),
+            why=(f"a melee weapon reaches the 26 cells around; target at {distance}",),
+        )
     if weapon.kind == "thrown" and weapon.long_range is not None:
-        size_band = "medium" if distance <= (weapon.medium_range or 0) else (
-            "long" if distance <= weapon.long_range else "out_of_range")
+        size_band = (
+            "medium"
+            if distance <= (weapon.medium_range or 0)
+            else ("long" if distance <= weapon.long_range else "out_of_range")
+        )
         if size_band == "out_of_range":
-            return HitAnswer(None, "out_of_range", ("P-THR-1",),
-                             why=(f"long range {weapon.long_range} cells; target at {distance}",))
+            return HitAnswer(
+                None,
+                "out_of_range",
+                ("P-THR-1",),
+                why=(f"long range {weapon.long_range} cells; target at {distance}",),
+            )
         rules.append("P-THR-1")
     cover_result = target_cover(bf, attacker, target)
     b_att, b_att_check = attack_bonus(weapon.kind, attacker.checks)
     b_def = checknames.bonus(target.checks, checknames.DIVIDED_ATTENTION)
     armour_base = target.armour.hit.get(weapon.damage_type, 0) if target.armour else 0
     chance = hit_chance(
-        p_weapon, b_att, b_def, armour_base, cover_result.grade, weapon.damage_type, distance,
+        p_weapon,
+        b_att,
+        b_def,
+        armour_base,
+        cover_result.grade,
+        weapon.damage_type,
+        distance,
         b_att_check=b_att_check,
     )
     all_rules = _merge(los.rules, cover_result.rules, chance.rules, tuple(rules))
@@ -191,7 +208,11 @@ def move_request(
 
 
 def reachable_cells(
-    bf: Battlefield, entity: EntitySheet, mode: str | None = None, *, dash: bool = False,
+    bf: Battlefield,
+    entity: EntitySheet,
+    mode: str | None = None,
+    *,
+    dash: bool = False,
     stealth: bool = False,
 ) -> tuple[dict[Cell, int], MoveAllowance]:
     request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
@@ -199,8 +220,13 @@ def reachable_cells(
 
 
 def path_to(
-    bf: Battlefield, entity: EntitySheet, to: Cell, mode: str | None = None, *,
-    dash: bool = False, stealth: bool = False,
+    bf: Battlefield,
+    entity: EntitySheet,
+    to: Cell,
+    mode: str | None = None,
+    *,
+    dash: bool = False,
+    stealth: bool = False,
 ) -> tuple[PathResult, MoveAllowance]:
     request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
     return find_path(bf.grid, bf.occupancy, entity.occupant, request, to), allow
@@ -227,8 +253,9 @@ def damage_to(bf: Battlefield, target: EntitySheet, damage_type: str, rolled: in
         rules.append("P-DEATH-1")
     why = (
         f"D = floor({rolled} × (100 − {armour_pct}) / 100) − {resistance} ({resist_check}) = {d}",
-        "no effect: damage 0" if d == 0 else
-        f"table {target.vulnerability}/{damage_type} read at {outcome.read_at}: "
+        "no effect: damage 0"
+        if d == 0
+        else f"table {target.vulnerability}/{damage_type} read at {outcome.read_at}: "
         f"{', '.join(outcome.effects) or 'no effect'}",
     )
     return DamageAnswer(d, outcome, tuple(rules), why)
@@ -271,18 +298,34 @@ def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> Thr
     b_att, b_check = attack_bonus("thrown", thrower.checks)
     if not isinstance(to, EntitySheet):
         if band == "medium":
-            return ThrowAnswer(band, True, None, ("P-THR-1",),
-                               (f"{size} object at {distance} cells: medium range, automatic",))
+            return ThrowAnswer(
+                band,
+                True,
+                None,
+                ("P-THR-1",),
+                (f"{size} object at {distance} cells: medium range, automatic",),
+            )
         p = cell_throw_chance(b_att)
-        return ThrowAnswer(band, False, p, ("P-THR-1",),
-                           (f"cell at long range: 60 × (100 + {b_att} × 5)/100 → {p}",))
+        return ThrowAnswer(
+            band,
+            False,
+            p,
+            ("P-THR-1",),
+            (f"cell at long range: 60 × (100 + {b_att} × 5)/100 → {p}",),
+        )
     los = sight(bf, thrower, to)
     if not los.clear:
         return ThrowAnswer(band, False, None, los.rules, _los_why(los), reason="no_los")
     cover_result = target_cover(bf, thrower, to)
     b_def = checknames.bonus(to.checks, checknames.DIVIDED_ATTENTION)
     armour_base = to.armour.hit.get("impatto", 0) if to.armour else 0
-    chance = entity_throw_hit_chance(size, distance, b_att, b_def, armour_base, cover_result.grade,
-                                     b_att_check=b_check)
-    return ThrowAnswer(band, False, chance.p, _merge(("P-THR-1",), cover_result.rules, chance.rules),
-                       tuple(chance.lines()))
+    chance = entity_throw_hit_chance(
+        size, distance, b_att, b_def, armour_base, cover_result.grade, b_att_check=b_check
+    )
+    return ThrowAnswer(
+        band,
+        False,
+        chance.p,
+        _merge(("P-THR-1",), cover_result.rules, chance.rules),
+        tuple(chance.lines()),
+    )

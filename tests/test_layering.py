@@ -47,9 +47,12 @@ def test_no_module_imports_the_global_random_module() -> None:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import) and any(a.name == "random" for a in node.names):
                 offenders.append(str(p.relative_to(GAME)))
-            if isinstance(node, ast.ImportFrom) and node.module == "random":
-                if any(a.name != "Random" for a in node.names):
-                    offenders.append(str(p.relative_to(GAME)))
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "random"
+                and any(a.name != "Random" for a in node.names)
+            ):
+                offenders.append(str(p.relative_to(GAME)))
     assert offenders == []
 
 

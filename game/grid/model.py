@@ -1,4 +1,4 @@
-"""The read-only 3D battlefield model: one obstacle, terrain flags and a floor flag per cell (G-1..G-3)."""
+"""The read-only 3D battlefield: one obstacle, terrain flags and a floor flag per cell (G-1..3)."""
 
 from __future__ import annotations
 

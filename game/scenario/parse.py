@@ -11,7 +11,16 @@ import numpy as np
 
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
-from game.rules.data import Armour, RulesData, RulesDataError, Weapon, load_rules, parse_armour, parse_weapon
+from game.maps import LoadedMap
+from game.rules.data import (
+    Armour,
+    RulesData,
+    RulesDataError,
+    Weapon,
+    load_rules,
+    parse_armour,
+    parse_weapon,
+)
 from game.rules.movement import Speeds
 from game.rules.stance import Stance
 from game.rules.wounds import CONDITIONS, Health
@@ -33,8 +42,23 @@ RULESETS = ("periferie",)
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
 ENTITY_FIELDS = (
-    "id", "faction", "at", "name", "template", "stance", "size", "neutral", "checks", "weapon",
-    "armour", "wounds", "conditions", "speeds", "thrusters", "in_flight", "velocity",
+    "id",
+    "faction",
+    "at",
+    "name",
+    "template",
+    "stance",
+    "size",
+    "neutral",
+    "checks",
+    "weapon",
+    "armour",
+    "wounds",
+    "conditions",
+    "speeds",
+    "thrusters",
+    "in_flight",
+    "velocity",
 )
 
 
@@ -57,7 +81,9 @@ def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ScenarioError(f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        raise ScenarioError(
+            f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
+        ) from None
     return parse_scenario(data, base)
 
 
@@ -68,10 +94,10 @@ def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]
     if "map" not in top:
         fail("map", "missing (an inline map or a path to a .tmx file)")
     grid, map_entities = _parse_map(top["map"], base, rules)
-    if "entities" in top:
-        entities = _parse_entities(top["entities"], grid, rules)
-    else:
-        entities = map_entities
+    # A .tmx map brings its own units; listing entities in the scenario replaces them.
+    entities = (
+        _parse_entities(top["entities"], grid, rules) if "entities" in top else map_entities
+    )
     queries = as_list(top.get("queries", []), "queries")
     return Battlefield(grid, entities, rules, ruleset), queries
 
@@ -117,22 +143,32 @@ def _parse_map(value: object, base: Path, rules: RulesData) -> tuple[Grid, tuple
 def _load_tmx(value: str, base: Path, rules: RulesData) -> tuple[Grid, tuple[EntitySheet, ...]]:
     from game.maps import MapError, load_map
 
-    path = (base / value).resolve()
     try:
-        loaded = load_map(path)
+        loaded = load_map((base / value).resolve())
     except MapError as exc:
         raise ScenarioError(f"map: {exc}") from None
-    entities = []
+    return loaded.grid, entities_from_map(loaded, rules, f"{value}: units")
+
+
+def entities_from_map(loaded: LoadedMap, rules: RulesData, where: str) -> tuple[EntitySheet, ...]:
+    """The sheets of a map's units on the field at the start (reinforcements come later)."""
+    raws: list[dict[str, object]] = []
     for unit in loaded.units:
         if unit.arrives_round is not None:
-            continue  # reinforcements are not on the field yet
-        raw: dict[str, object] = {"id": unit.name, "faction": unit.faction, "at": list(unit.cell)}
-        for key in ("template", "stance", "weapon", "armour"):
-            if getattr(unit, key, None):
+            continue
+        raw: dict[str, object] = {
+            "id": unit.name,
+            "faction": unit.faction,
+            "at": list(unit.cell),
+            "stance": unit.stance.value,
+            "size": unit.size.name.lower(),
+            "neutral": unit.neutral,
+        }
+        for key in ("template", "weapon", "armour"):
+            if getattr(unit, key) is not None:
                 raw[key] = getattr(unit, key)
-        entities.append(raw)
-    sheets = _parse_entities(entities, loaded.grid, rules, where_prefix=f"{value}: unit")
-    return loaded.grid, sheets
+        raws.append(raw)
+    return _parse_entities(raws, loaded.grid, rules, where)
 
 
 def _in_map(cell: Cell, shape: tuple[int, int, int], where: str) -> Cell:
@@ -172,7 +208,9 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
     if grid.obstacle[cell]:
         fail(f"{where}.at", f"{cell} is inside a {grid.obstacle_at(cell).name.lower()} obstacle")
 
-    template_id = choice(spec.get("template", "human"), f"{where}.template", sorted(rules.templates))
+    template_id = choice(
+        spec.get("template", "human"), f"{where}.template", sorted(rules.templates)
+    )
     template = rules.templates[template_id]
     checks: dict[str, int] = dict(template.checks)
     if "checks" in spec:
@@ -192,10 +230,14 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
         id=entity_id,
         faction=faction,
         cell=cell,
-        stance=Stance.from_name(choice(spec.get("stance", "standing"), f"{where}.stance",
-                                       ("standing", "crouched", "prone"))),
-        size=Size.from_name(choice(spec.get("size", template.size), f"{where}.size",
-                                   ("small", "medium", "large"))),
+        stance=Stance.from_name(
+            choice(
+                spec.get("stance", "standing"), f"{where}.stance", ("standing", "crouched", "prone")
+            )
+        ),
+        size=Size.from_name(
+            choice(spec.get("size", template.size), f"{where}.size", ("small", "medium", "large"))
+        ),
         neutral=as_bool(spec.get("neutral", False), f"{where}.neutral"),
         checks=MappingProxyType(checks),
         weapon=weapon if isinstance(weapon, Weapon) else None,
@@ -214,7 +256,9 @@ def _weapon_or_armour(
 ) -> Weapon | Armour | None:
     if value is None:
         return None
-    table: Mapping[str, Weapon] | Mapping[str, Armour] = rules.weapons if is_weapon else rules.armour
+    table: Mapping[str, Weapon] | Mapping[str, Armour] = (
+        rules.weapons if is_weapon else rules.armour
+    )
     kind = "weapon" if is_weapon else "armour"
     if isinstance(value, str):
         if value not in table:

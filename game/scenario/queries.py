@@ -82,8 +82,9 @@ def _los(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
 def _distance(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     a = _point(bf, spec, "from", where)
     b = _point(bf, spec, "to", where)
-    cells = chebyshev(a.cell if isinstance(a, EntitySheet) else a,
-                      b.cell if isinstance(b, EntitySheet) else b)
+    cells = chebyshev(
+        a.cell if isinstance(a, EntitySheet) else a, b.cell if isinstance(b, EntitySheet) else b
+    )
     return {"cells": cells, "metres": cells * CELL_METRES, "rules": ["G-4"]}
 
 
@@ -114,19 +115,28 @@ def _hit_chance(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json
                 fail(f"{where}.weapon", f"unknown weapon id {raw!r}")
         else:
             try:
-                weapon = parse_weapon("inline weapon", as_object(raw, f"{where}.weapon"),
-                                      f"{where}.weapon")
+                weapon = parse_weapon(
+                    "inline weapon", as_object(raw, f"{where}.weapon"), f"{where}.weapon"
+                )
             except RulesDataError as exc:
                 raise ScenarioError(str(exc)) from None
     result = tactics.attack_chance(bf, attacker, target, weapon)
     if result.hit is None:
-        return {"hit_chance": None, "reason": result.reason, "rules": list(result.rules),
-                "why": "; ".join(result.why)}
+        return {
+            "hit_chance": None,
+            "reason": result.reason,
+            "rules": list(result.rules),
+            "why": "; ".join(result.why),
+        }
     breakdown = dict(result.hit.breakdown())
     if result.cover is not None:
         breakdown["cover"] = result.cover.grade
-    return {"hit_chance": result.hit.p, "breakdown": breakdown, "rules": list(result.rules),
-            "why": "; ".join(result.why)}
+    return {
+        "hit_chance": result.hit.p,
+        "breakdown": breakdown,
+        "rules": list(result.rules),
+        "why": "; ".join(result.why),
+    }
 
 
 def _movement_options(spec: Mapping[str, object], where: str) -> tuple[str | None, bool, bool]:
@@ -140,9 +150,14 @@ def _reachable(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     entity = _entity(bf, spec, "entity", where)
     mode, dash, stealth = _movement_options(spec, where)
     cells, allow = tactics.reachable_cells(bf, entity, mode, dash=dash, stealth=stealth)
-    listing = sorted(([*c, cost] for c, cost in cells.items()), key=lambda r: (r[3], r[2], r[1], r[0]))
-    return {"reachable": listing, "rules": _movement_rules(allow.rules),
-            "why": "; ".join(allow.lines())}
+    listing = sorted(
+        ([*c, cost] for c, cost in cells.items()), key=lambda r: (r[3], r[2], r[1], r[0])
+    )
+    return {
+        "reachable": listing,
+        "rules": _movement_rules(allow.rules),
+        "why": "; ".join(allow.lines()),
+    }
 
 
 def _movement_rules(extra: tuple[str, ...]) -> list[str]:
@@ -157,9 +172,17 @@ def _path(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     mode, dash, stealth = _movement_options(spec, where)
     result, allow = tactics.path_to(bf, entity, to, mode, dash=dash, stealth=stealth)
     if result.cost is None:
-        return {"cost": None, "rules": _movement_rules(allow.rules), "why": "; ".join(allow.lines())}
-    return {"cost": result.cost, "path": [list(c) for c in result.cells],
-            "rules": _movement_rules(allow.rules), "why": "; ".join(result.lines())}
+        return {
+            "cost": None,
+            "rules": _movement_rules(allow.rules),
+            "why": "; ".join(allow.lines()),
+        }
+    return {
+        "cost": result.cost,
+        "path": [list(c) for c in result.cells],
+        "rules": _movement_rules(allow.rules),
+        "why": "; ".join(result.lines()),
+    }
 
 
 def _damage(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
@@ -193,8 +216,9 @@ def _initiative(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json
     return {
         "order": [e.combatant.entity_id for e in order],
         "rules": ["P-INIT-1", "P-INIT-2"],
-        "why": "; ".join(f"{e.combatant.entity_id} {e.natural}{e.combatant.bonus:+d} = {e.total}"
-                         for e in order),
+        "why": "; ".join(
+            f"{e.combatant.entity_id} {e.natural}{e.combatant.bonus:+d} = {e.total}" for e in order
+        ),
     }
 
 
@@ -205,10 +229,18 @@ def _jump(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     height = as_int(spec["height"], f"{where}.height", low=0, high=100)
     n_max, dc = tactics.jump_limits(bf, entity, height)
     if n_max is None:
-        return {"n_max": None, "dc": None, "rules": ["P-JUMP-2", "P-ZERO-1"],
-                "why": f"gravity {bf.grid.gravity} g is microgravity: jumps fly to a surface"}
-    return {"n_max": n_max, "dc": dc, "rules": ["P-JUMP-1", "P-JUMP-2"],
-            "why": f"gravity {bf.grid.gravity} g"}
+        return {
+            "n_max": None,
+            "dc": None,
+            "rules": ["P-JUMP-2", "P-ZERO-1"],
+            "why": f"gravity {bf.grid.gravity} g is microgravity: jumps fly to a surface",
+        }
+    return {
+        "n_max": n_max,
+        "dc": dc,
+        "rules": ["P-JUMP-1", "P-JUMP-2"],
+        "why": f"gravity {bf.grid.gravity} g",
+    }
 
 
 def _throw(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
@@ -217,9 +249,13 @@ def _throw(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         fail(f"{where}.size", "missing (light, medium or heavy)")
     size = choice(spec["size"], f"{where}.size", ("light", "medium", "heavy"))
     result = tactics.throw_at(bf, thrower, size, _point(bf, spec, "to", where))
-    out: Json = {"band": result.band, "automatic": result.automatic,
-                 "hit_chance": result.hit_chance, "rules": list(result.rules),
-                 "why": "; ".join(result.why)}
+    out: Json = {
+        "band": result.band,
+        "automatic": result.automatic,
+        "hit_chance": result.hit_chance,
+        "rules": list(result.rules),
+        "why": "; ".join(result.why),
+    }
     if result.reason:
         out["reason"] = result.reason
     return out

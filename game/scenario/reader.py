@@ -15,11 +15,20 @@ def fail(where: str, problem: str) -> NoReturn:
 
 
 def _type_name(value: object) -> str:
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string",
-            list: "a list", dict: "an object", type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
-def as_object(value: object, where: str, allowed: Iterable[str] | None = None) -> Mapping[str, object]:
+def as_object(
+    value: object, where: str, allowed: Iterable[str] | None = None
+) -> Mapping[str, object]:
     if not isinstance(value, dict):
         fail(where, f"expected an object, got {_type_name(value)}")
     if allowed is not None:

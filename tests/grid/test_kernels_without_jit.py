@@ -25,4 +25,6 @@ def test_every_grid_test_passes_with_the_jit_disabled() -> None:
         text=True,
     )
     tail = "\n".join(result.stdout.splitlines()[-15:])
-    assert result.returncode == 0, f"grid tests failed without the JIT:\n{tail}\n{result.stderr[-2000:]}"
+    assert result.returncode == 0, (
+        f"grid tests failed without the JIT:\n{tail}\n{result.stderr[-2000:]}"
+    )

@@ -34,7 +34,9 @@ def contract() -> list[dict[str, Any]]:
     return results("contract_example.json")
 
 
-def test_p_los_1_contract_example_sees_along_the_row_past_a_half_wall(contract: list[dict[str, Any]]) -> None:
+def test_p_los_1_contract_example_sees_along_the_row_past_a_half_wall(
+    contract: list[dict[str, Any]],
+) -> None:
     assert contract[0]["los"] is True
     assert "P-LOS-1" in contract[0]["rules"]
 
@@ -46,7 +48,9 @@ def test_g_4_distance_is_chebyshev_cells_and_metres(contract: list[dict[str, Any
     assert contract[1]["rules"] == ["G-4"]
 
 
-def test_p_cov_3_half_wall_next_to_the_target_gives_light_cover(contract: list[dict[str, Any]]) -> None:
+def test_p_cov_3_half_wall_next_to_the_target_gives_light_cover(
+    contract: list[dict[str, Any]],
+) -> None:
     # half wall (8,3,0): d(attacker, wall) = 7, ceil(7/1) − 1 = 6 ≥ d(wall, target) = 1
     assert contract[2]["cover"] == "light"
     assert contract[2]["percent"] == 25
@@ -60,12 +64,16 @@ def test_p_hit_2_contract_example_hit_chance_is_63(contract: list[dict[str, Any]
     assert contract[3]["breakdown"]
 
 
-def test_p_hit_2_an_unarmed_attacker_has_no_hit_chance_and_says_why(contract: list[dict[str, Any]]) -> None:
+def test_p_hit_2_an_unarmed_attacker_has_no_hit_chance_and_says_why(
+    contract: list[dict[str, Any]],
+) -> None:
     assert contract[4]["hit_chance"] is None
     assert contract[4]["reason"] == "no_weapon"
 
 
-def test_queries_that_cannot_be_answered_answer_an_error_in_place(contract: list[dict[str, Any]]) -> None:
+def test_queries_that_cannot_be_answered_answer_an_error_in_place(
+    contract: list[dict[str, Any]],
+) -> None:
     assert "nobody" in contract[5]["error"]
     assert "teleport" in contract[6]["error"]
     assert len(contract) == 7
@@ -106,9 +114,17 @@ def _wounds(light: int, grave: int, mortal: int) -> dict[str, int]:
 def test_p_dmg_1_and_p_vul_1_2_damage_answers_worked_from_the_human_table() -> None:
     r = results("wounds.json")
     # D = floor(12 × 80/100) − 1 = 8 → perforante 6–9: grave
-    assert (r[0]["damage"], sorted(r[0]["effects"]), r[0]["wounds"]) == (8, ["grave_wound"], _wounds(0, 1, 0))
+    assert (r[0]["damage"], sorted(r[0]["effects"]), r[0]["wounds"]) == (
+        8,
+        ["grave_wound"],
+        _wounds(0, 1, 0),
+    )
     # 1 light carried: 8 + 1 = 9 → grave; the light stays
-    assert (r[1]["damage"], r[1]["effects"], r[1]["wounds"]) == (8, ["grave_wound"], _wounds(1, 1, 0))
+    assert (r[1]["damage"], r[1]["effects"], r[1]["wounds"]) == (
+        8,
+        ["grave_wound"],
+        _wounds(1, 1, 0),
+    )
     # 1 grave carried: impatto 9 + 2 = 11 → grave + stunned; 2 grave → 1 mortal
     assert sorted(r[2]["effects"]) == ["grave_wound", "stunned"]
     assert r[2]["wounds"] == _wounds(0, 0, 1)
@@ -155,7 +171,12 @@ def test_p_mov_3_and_p_mov_4_movement_answers() -> None:
     # never ending in an occupied cell
     assert r[3]["cost"] is None
     # dash doubles walk 1 to 2 (P-MOV-5)
-    assert sorted(map(tuple, r[4]["reachable"])) == [(0, 1, 0, 1), (0, 2, 0, 2), (1, 1, 0, 2), (1, 2, 0, 2)]
+    assert sorted(map(tuple, r[4]["reachable"])) == [
+        (0, 1, 0, 1),
+        (0, 2, 0, 2),
+        (1, 1, 0, 2),
+        (1, 2, 0, 2),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -181,10 +202,19 @@ def test_a_scenario_that_cannot_be_read_exits_2_with_one_line_and_no_output(
 
 
 def test_a_scenario_read_from_standard_input() -> None:
-    scenario = {"map": {"size": [3, 3, 1]}, "entities": [
-        {"id": "a", "faction": "x", "at": [0, 0, 0]}, {"id": "b", "faction": "y", "at": [2, 2, 0]}],
-        "queries": [{"q": "distance", "from": "a", "to": "b"}]}
-    done = subprocess.run([sys.executable, "-m", "game", "query", "-"], input=json.dumps(scenario),
-                          capture_output=True, text=True)
+    scenario = {
+        "map": {"size": [3, 3, 1]},
+        "entities": [
+            {"id": "a", "faction": "x", "at": [0, 0, 0]},
+            {"id": "b", "faction": "y", "at": [2, 2, 0]},
+        ],
+        "queries": [{"q": "distance", "from": "a", "to": "b"}],
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "query", "-"],
+        input=json.dumps(scenario),
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["results"][0]["cells"] == 2
