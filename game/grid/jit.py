@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-try:
-    import numba as _numba
-except ImportError:  # the game still runs, slower, where numba cannot be installed
-    _numba = None
+
+def _load_numba() -> ModuleType | None:
+    try:
+        return importlib.import_module("numba")
+    except ImportError:  # the game still runs, slower, where numba cannot be installed
+        return None
+
+
+_numba = _load_numba()
 
 #: True when kernels are compiled: numba importable and NUMBA_DISABLE_JIT not set.
 JIT_ENABLED: bool = _numba is not None and not bool(
@@ -22,10 +29,9 @@ def njit(fn: F) -> F:
     """Compile `fn` in nopython mode with an on-disk cache, or return it unchanged."""
     if _numba is None:
         return fn
-    compiled: F = _numba.njit(cache=True)(fn)
-    return compiled
+    return cast(F, _numba.njit(cache=True)(fn))
 
 
 def py_func(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """The pure-Python source of a kernel: the reference the compiled one is measured against."""
-    return getattr(fn, "py_func", fn)
+    """The pure-Python source of one kernel (the kernels it calls stay compiled)."""
+    return cast(Callable[..., Any], getattr(fn, "py_func", fn))

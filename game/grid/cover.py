@@ -1,0 +1,279 @@
+"""Cover of a target cell from an attacker's centre, sampled at 27 points (P-COV-1..5, P-ZERO-1).
+
+Cover does not check line of sight: the caller asks `line_of_sight` first, and a target out of
+sight has no cover answer at all (P-COV-2 speaks of cover "while line of sight is clear").
+
+Coordinates are x10 so that every sample is an integer: the attacker's centre is 10a + 5 and
+the target's samples lie at 10t + 1, 10t + 5, 10t + 9 on each axis (fractions 0.1, 0.5, 0.9).
+A sample is hidden by an obstacle cell, other than the attacker's and the target's own, whose
+interior the segment to it enters; touching an edge hides nothing. Entities never give cover.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.grid.geometry import chebyshev, chebyshev3, require_in_map
+from game.grid.jit import njit
+from game.grid.los import (
+    CONTACT_INTERIOR,
+    NO_CELLS,
+    NO_CLEARANCE,
+    NO_FLAGS,
+    NO_INDEX,
+    walk,
+    walk_rows,
+)
+from game.grid.model import (
+    OBSTACLE_FULL,
+    OBSTACLE_NONE,
+    OBSTACLE_THIN,
+    Cell,
+    Grid,
+    Obstacle,
+)
+
+GRADE_NONE = 0
+GRADE_LIGHT = 1
+GRADE_HEAVY = 2
+GRADE_HIGH_EXPOSURE = 3
+
+#: P-COV-1: grade name and Cover% per grade code.
+GRADES = ("none", "light", "heavy", "high_exposure")
+PERCENT = {"heavy": 50, "light": 25, "none": 0, "high_exposure": -15}
+
+# Bits of the kernel's "why" answer.
+WHY_HALF_DISTANCE = 1  # a half obstacle was judged by distance (P-COV-3)
+WHY_LOW_STANCE = 2  # crouched or prone turned half-obstacle cover heavy (P-COV-5)
+WHY_SHOCK = 4  # shock took the cover away (P-COV-5)
+WHY_EXPOSURE = 8  # no cover, so the surroundings were checked (P-COV-4)
+WHY_IN_FLIGHT = 16  # mid-flight: no cover, not exposed (P-ZERO-1)
+WHY_ADRIFT = 32  # stationary in the void: highly exposed (P-ZERO-1)
+
+#: Sample offsets inside a cell, x10 (fractions 0.1, 0.5, 0.9); sample s = 9 ix + 3 iy + iz.
+SAMPLE_OFFSETS = (1, 5, 9)
+SAMPLES = 27
+
+# A sample's strongest hiding cell wins: full, then thin, then a half that counts, then one
+# that does not (kept so the UI can say why it did not count).
+_RANK_HALF_IGNORED = 1
+_RANK_HALF = 2
+_RANK_THIN = 3
+_RANK_FULL = 4
+
+
+@njit
+def half_counts(
+    ax: int, ay: int, az: int, ox: int, oy: int, oz: int, tx: int, ty: int, tz: int
+) -> bool:
+    """P-COV-3: d(obstacle, target) <= ceil(d(attacker, obstacle) / (1 + N)) - 1."""
+    levels = max(az - tz, 0)
+    reach = (chebyshev3(ax, ay, az, ox, oy, oz) + levels) // (1 + levels) - 1
+    return chebyshev3(ox, oy, oz, tx, ty, tz) <= reach
+
+
+@njit
+def open_around(obstacle: NDArray[np.uint8], tx: int, ty: int, tz: int) -> bool:
+    """P-COV-4: no obstacle in the 8 cells around the target at its level (off-map is empty)."""
+    w, h, _ = obstacle.shape
+    for x in range(max(tx - 1, 0), min(tx + 2, w)):
+        for y in range(max(ty - 1, 0), min(ty + 2, h)):
+            if (x != tx or y != ty) and obstacle[x, y, tz] != OBSTACLE_NONE:
+                return False
+    return True
+
+
+@njit
+def cover_kernel(
+    obstacle: NDArray[np.uint8],
+    ax: int,
+    ay: int,
+    az: int,
+    tx: int,
+    ty: int,
+    tz: int,
+    low_stance: bool,
+    shock: bool,
+    in_flight: bool,
+    adrift: bool,
+    hid_cells: NDArray[np.int64],
+    hid_kind: NDArray[np.uint8],
+    hid_counted: NDArray[np.bool_],
+) -> tuple[int, int]:
+    """P-COV-2..5, P-ZERO-1: (grade code, WHY_* bits).
+
+    Per sample s, `hid_kind[s]` is the obstacle code of the cell that hides it (OBSTACLE_NONE if
+    visible), `hid_cells[s]` that cell, `hid_counted[s]` whether it gives cover by P-COV-2/3.
+    """
+    why = 0
+    has_full = False
+    has_thin = False
+    has_half = False
+    px, py, pz = 10 * ax + 5, 10 * ay + 5, 10 * az + 5
+    out = np.empty((walk_rows(chebyshev3(ax, ay, az, tx, ty, tz)), 4), dtype=np.int64)
+    sample = np.empty((1, 3), dtype=np.int64)
+    codes = np.empty(1, dtype=np.int8)
+    for s in range(SAMPLES):
+        sample[0, 0] = 10 * tx + SAMPLE_OFFSETS[s // 9]
+        sample[0, 1] = 10 * ty + SAMPLE_OFFSETS[(s // 3) % 3]
+        sample[0, 2] = 10 * tz + SAMPLE_OFFSETS[s % 3]
+        # One walk per sample: each sample's hiding cells are needed before the next.
+        n = walk(obstacle, NO_INDEX, NO_FLAGS, NO_CLEARANCE, NO_CELLS, 10, px, py, pz, sample,
+                 False, False, out, codes)[4]
+        best = 0
+        hid_kind[s] = OBSTACLE_NONE
+        hid_counted[s] = False
+        for i in range(n):
+            if out[i, 3] != CONTACT_INTERIOR:
+                continue
+            ox, oy, oz = out[i, 0], out[i, 1], out[i, 2]
+            kind = obstacle[ox, oy, oz]
+            if kind == OBSTACLE_FULL:
+                rank = _RANK_FULL
+            elif kind == OBSTACLE_THIN:
+                rank = _RANK_THIN
+            else:
+                why |= WHY_HALF_DISTANCE
+                counts = half_counts(ax, ay, az, ox, oy, oz, tx, ty, tz)  # P-COV-3
+                rank = _RANK_HALF if counts else _RANK_HALF_IGNORED
+            if rank > best:
+                best = rank
+                hid_kind[s] = kind
+                hid_counted[s] = rank >= _RANK_HALF
+                hid_cells[s, 0] = ox
+                hid_cells[s, 1] = oy
+                hid_cells[s, 2] = oz
+        has_full |= best == _RANK_FULL
+        has_thin |= best == _RANK_THIN
+        has_half |= best == _RANK_HALF
+    if in_flight:  # P-ZERO-1
+        return GRADE_NONE, WHY_IN_FLIGHT
+    if adrift:  # P-ZERO-1
+        return GRADE_HIGH_EXPOSURE, WHY_ADRIFT
+    grade = GRADE_NONE
+    if has_full:
+        grade = GRADE_HEAVY
+    elif has_half and low_stance:  # P-COV-5
+        grade = GRADE_HEAVY
+        why |= WHY_LOW_STANCE
+    elif has_half or has_thin:
+        grade = GRADE_LIGHT
+    if shock:  # P-COV-5: no cover, P-COV-4 still applies
+        grade = GRADE_NONE
+        why |= WHY_SHOCK
+    if grade == GRADE_NONE:
+        why |= WHY_EXPOSURE
+        if open_around(obstacle, tx, ty, tz):  # P-COV-4
+            grade = GRADE_HIGH_EXPOSURE
+    return grade, why
+
+
+class HiddenSample(NamedTuple):
+    """One of the 27 target samples and the obstacle cell that hides it from the attacker."""
+
+    #: Fractions of the target cell along x, y, z.
+    sample: tuple[float, float, float]
+    cell: Cell
+    obstacle: str
+    #: Whether this obstacle gives cover here (P-COV-2, P-COV-3, before status effects).
+    counted: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class CoverResult:
+    """The cover grade, its Cover% (P-COV-1), the hidden samples and the rulings used."""
+
+    grade: str
+    percent: int
+    hidden: tuple[HiddenSample, ...]
+    rules: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        """Human-readable explanation, one fact a line."""
+        text = [f"cover: {self.grade.replace('_', ' ')} ({self.percent:+d}%)"]
+        text += [
+            f"sample {s.sample} hidden by {s.obstacle} at {s.cell}: {s.reason}" for s in self.hidden
+        ]
+        text.append("rulings: " + ", ".join(self.rules))
+        return text
+
+
+_OBSTACLE_NAMES = {int(o): o.name.lower() for o in Obstacle}
+
+#: Sample s as fractions of the target cell, in the kernel's order.
+_SAMPLE_FRACTIONS = tuple(
+    (SAMPLE_OFFSETS[s // 9] / 10, SAMPLE_OFFSETS[(s // 3) % 3] / 10, SAMPLE_OFFSETS[s % 3] / 10)
+    for s in range(SAMPLES)
+)
+
+
+def _reason(kind: Obstacle, counted: bool, attacker: Cell, cell: Cell, target: Cell) -> str:
+    if kind is Obstacle.FULL:
+        return "full obstacle: heavy cover (P-COV-2)"
+    if kind is Obstacle.THIN:
+        return "thin obstacle: light cover (P-COV-2)"
+    levels = max(attacker[2] - target[2], 0)
+    near = chebyshev(attacker, cell)
+    reach = -(-near // (1 + levels)) - 1
+    relation = "<=" if counted else ">"
+    verdict = "light cover" if counted else "no cover"
+    return (
+        f"half obstacle {chebyshev(cell, target)} from the target {relation} "
+        f"ceil({near}/(1+{levels})) - 1 = {reach}: {verdict} (P-COV-3)"
+    )
+
+
+def cover(
+    grid: Grid,
+    attacker: Cell,
+    target: Cell,
+    *,
+    target_low_stance: bool = False,
+    target_shock: bool = False,
+    in_flight: bool = False,
+    adrift: bool = False,
+) -> CoverResult:
+    """P-COV-1..5, P-ZERO-1: the target's cover against an attack from `attacker`'s centre.
+
+    Check line of sight first: this function assumes it is clear. `in_flight` is a
+    microgravity jump under way; `adrift` is stationary in the void with neither thrusters
+    nor a safety cable (P-ZERO-1); the two exclude each other.
+    """
+    a = require_in_map(grid.shape, attacker, "cover attacker cell")
+    t = require_in_map(grid.shape, target, "cover target cell")
+    if in_flight and adrift:
+        raise ValueError("cover: a target cannot be both in flight and adrift (P-ZERO-1)")
+    hid_cells = np.zeros((SAMPLES, 3), dtype=np.int64)
+    hid_kind = np.zeros(SAMPLES, dtype=np.uint8)
+    hid_counted = np.zeros(SAMPLES, dtype=np.bool_)
+    code, why = cover_kernel(grid.obstacle, *a, *t, target_low_stance, target_shock, in_flight,
+                             adrift, hid_cells, hid_kind, hid_counted)
+    hidden = []
+    reasons: dict[tuple[Cell, int, bool], str] = {}  # one text per hiding cell, not per sample
+    cells, counted = hid_cells.tolist(), hid_counted.tolist()
+    for s, kind in enumerate(hid_kind.tolist()):
+        if kind == OBSTACLE_NONE:
+            continue
+        cell = (cells[s][0], cells[s][1], cells[s][2])
+        key = (cell, kind, counted[s])
+        if key not in reasons:
+            reasons[key] = _reason(Obstacle(kind), counted[s], a, cell, t)
+        hidden.append(HiddenSample(_SAMPLE_FRACTIONS[s], cell, _OBSTACLE_NAMES[kind],
+                                   counted[s], reasons[key]))
+    rules = ["P-COV-2"]
+    for bit, rule in (
+        (WHY_HALF_DISTANCE, "P-COV-3"),
+        (WHY_LOW_STANCE | WHY_SHOCK, "P-COV-5"),
+        (WHY_EXPOSURE, "P-COV-4"),
+        (WHY_IN_FLIGHT | WHY_ADRIFT, "P-ZERO-1"),
+    ):
+        if why & bit:
+            rules.append(rule)
+    rules.append("P-COV-1")
+    grade = GRADES[code]
+    return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules))

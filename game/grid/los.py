@@ -1,0 +1,636 @@
+"""Line of sight between cell centres, exact in integers, grazing rule included (P-LOS-1..3).
+
+Geometry. Coordinates are doubled, so cell (i, j, k) is the closed box [2i, 2i+2] x [2j, 2j+2]
+x [2k, 2k+2] and its centre (2i+1, 2j+1, 2k+1) is odd on every axis. The sight line is
+S(t) = A + t D, t in [0, 1], from the viewer's centre A to the target's centre A + D.
+
+- P-LOS-1: a blocker (full or thin terrain, or an entity that blocks this viewer, P-LOS-3)
+  whose open interior S enters blocks at once. Per axis S is inside a box for t in an
+  interval whose ends are fractions with positive denominators; S enters the interior iff
+  max(lower ends, 0) < min(upper ends, 1), and touches the box iff the same holds with <=.
+  Fractions are compared by cross-multiplying: no floats decide anything.
+- P-LOS-2: blockers that S only touches are cleared together by one small shift w of the whole
+  segment, or LOS is blocked. The endpoints are centres, so every touch is strictly inside the
+  segment and only shifts perpendicular to D matter. For each axis i let n_i = e_i x D; every
+  n_i . S(t) equals n_i . A. If a touched box's maximum of n_i . x equals n_i . A, the box lies
+  on the negative side of the plane through the line with normal n_i, and any shift with
+  n_i . w > 0 clears it; if its minimum equals n_i . A, n_i . w < 0 clears it. With
+  u = D x w we have n_i . w = u_i, and u ranges over all vectors perpendicular to D. So each
+  touched box allows a set of sign vectors sigma = sign(u), and LOS is clear iff some sigma
+  allowed by every box is realisable by a u perpendicular to D: with J the axes where D is not
+  zero, when |J| >= 2 the signs sigma_i * sign(D_i), i in J, must not all be equal (the sum
+  D . u must cancel); axes with n_i = 0 are ignored. In 2D this is the seed's rule: one side
+  of the line stays free the whole way.
+- P-LOS-3: the viewer's and the target's own cells never block.
+
+Traversal. The segment is walked one slab of its dominant axis at a time; inside a slab the
+closed range of each other coordinate gives 1-3 candidate cells per axis (tracked from slab to
+slab without division), and only candidates that are blockers get the exact test. Batch
+kernels also skip empty space: a per-grid table of the Chebyshev distance to the nearest
+terrain blocker (plus the blocking entities) says how many slabs ahead hold no blocker; and
+they first test the cell that hid the previous target, which settles most hidden targets
+(P-LOS-1) without a walk.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.grid.geometry import chebyshev, chebyshev3, require_in_map
+from game.grid.jit import njit
+from game.grid.model import Cell, Grid
+from game.grid.occupants import Occupancy, Occupant
+
+# Outcome codes of `walk` along a sight line.
+LOS_CLEAR = 0
+LOS_CLEAR_GRAZED = 1  # clear, and some blockers were only touched (P-LOS-2 decided)
+LOS_BLOCKED = 2  # a blocker's interior is entered (P-LOS-1)
+LOS_BLOCKED_GRAZED = 3  # only touches, but no single shift clears them all (P-LOS-2)
+
+# How a segment meets a closed box.
+CONTACT_NONE = 0
+CONTACT_TOUCH = 1
+CONTACT_INTERIOR = 2
+
+# Sign vectors sigma are indexed 0..7 with bit i set when sigma_i = -1. These are the 8-bit sets
+# of indices with sigma_i = +1 for i = x, y, z; their complements have sigma_i = -1.
+_SIGMA_PLUS = (0x55, 0x33, 0x0F)
+_ALL_SIGMAS = 0xFF
+
+#: Clearance table entries are capped here (uint8); a smaller value is always safe.
+FAR = 255
+
+# Empty stand-ins for kernel inputs that do not apply (no occupants, no clearance table).
+NO_CELLS: NDArray[np.int64] = np.zeros((0, 3), dtype=np.int64)
+NO_CELLS.setflags(write=False)
+NO_INDEX: NDArray[np.int32] = np.zeros((0, 0, 0), dtype=np.int32)
+NO_INDEX.setflags(write=False)
+NO_FLAGS: NDArray[np.uint8] = np.zeros(1, dtype=np.uint8)
+NO_FLAGS.setflags(write=False)
+NO_CLEARANCE: NDArray[np.uint8] = np.zeros((0, 0, 0), dtype=np.uint8)
+NO_CLEARANCE.setflags(write=False)
+
+
+@njit
+def segment_contact(
+    k: int, cx: int, cy: int, cz: int, px: int, py: int, pz: int, dx: int, dy: int, dz: int
+) -> int:
+    """How the segment P + t D, t in [0, 1], meets cell (cx, cy, cz), cells being k units wide.
+
+    Returns CONTACT_NONE, CONTACT_TOUCH (boundary only) or CONTACT_INTERIOR.
+    """
+    # Running max of the lower ends and min of the upper ends, as fractions n/d with d > 0.
+    lo_n, lo_d, up_n, up_d = 0, 1, 1, 1
+    interior = True
+    for c, p, d in ((cx, px, dx), (cy, py, dy), (cz, pz, dz)):
+        low_face = k * c
+        high_face = low_face + k
+        if d == 0:
+            if p < low_face or p > high_face:
+                return CONTACT_NONE
+            if p in (low_face, high_face):
+                interior = False
+            continue
+        if d > 0:
+            a_n, b_n, den = low_face - p, high_face - p, d
+        else:
+            a_n, b_n, den = p - high_face, p - low_face, -d
+        if a_n * lo_d > lo_n * den:
+            lo_n, lo_d = a_n, den
+        if b_n * up_d < up_n * den:
+            up_n, up_d = b_n, den
+    gap = up_n * lo_d - lo_n * up_d
+    if gap < 0:
+        return CONTACT_NONE
+    if gap > 0 and interior:
+        return CONTACT_INTERIOR
+    return CONTACT_TOUCH
+
+
+@njit
+def realisable_signs(dx: int, dy: int, dz: int) -> int:
+    """P-LOS-2: the 8-bit set of sign vectors sign(u) some u perpendicular to D can have."""
+    d = (dx, dy, dz)
+    moving_axes = 0
+    for i in range(3):
+        if d[i] != 0:
+            moving_axes += 1
+    if moving_axes < 2:
+        return _ALL_SIGMAS
+    signs = 0
+    for s in range(8):
+        positive = False
+        negative = False
+        for i in range(3):
+            if d[i] == 0:
+                continue
+            if (d[i] > 0) == (((s >> i) & 1) == 0):
+                positive = True
+            else:
+                negative = True
+        if positive and negative:
+            signs |= 1 << s
+    return signs
+
+
+@njit
+def clearing_signs(
+    cx: int, cy: int, cz: int, px: int, py: int, pz: int, dx: int, dy: int, dz: int
+) -> int:
+    """P-LOS-2: the 8-bit set of sign vectors sign(u) whose shifts clear a touched cell.
+
+    Doubled coordinates (cells 2 units wide); see the module docstring.
+    """
+    normals = ((0, -dz, dy), (dz, 0, -dx), (-dy, dx, 0))
+    low = (2 * cx, 2 * cy, 2 * cz)
+    signs = 0
+    for i in range(3):
+        nx, ny, nz = normals[i]
+        if nx == 0 and ny == 0 and nz == 0:
+            continue
+        on_line = nx * px + ny * py + nz * pz
+        top = 0
+        bottom = 0
+        for a, n_a in ((0, nx), (1, ny), (2, nz)):
+            near = n_a * low[a]
+            far = n_a * (low[a] + 2)
+            top += max(near, far)
+            bottom += min(near, far)
+        if top == on_line:
+            signs |= _SIGMA_PLUS[i]
+        elif bottom == on_line:
+            signs |= _ALL_SIGMAS ^ _SIGMA_PLUS[i]
+    return signs
+
+
+@njit
+def walk_rows(span: int) -> int:
+    """Rows a `walk` buffer needs for segments spanning at most `span` cells on any axis."""
+    return 9 * (span + 1)
+
+
+@njit
+def walk(
+    solid: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    occ_blocks: NDArray[np.uint8],
+    clearance: NDArray[np.uint8],
+    skip_cells: NDArray[np.int64],
+    k: int,
+    px: int,
+    py: int,
+    pz: int,
+    ends: NDArray[np.int64],
+    sight: bool,
+    stop: bool,
+    out: NDArray[np.int64],
+    codes: NDArray[np.int8],
+) -> tuple[int, int, int, int, int]:
+    """Walk the segments from P to each row of `ends` (cells k units wide); report blockers.
+
+    A blocker is a cell with `solid != 0`, or one whose occupant j (`occ_index`, empty = none)
+    has `occ_blocks[j] != 0`. The cells holding P and the end are never reported (P-LOS-3).
+    Arrays must be C-contiguous. For each segment, rows (x, y, z, contact) go to `out` (at
+    least `walk_rows(span)` rows, reused per segment) in order along the dominant axis,
+    and its code to `codes`. Returns (code, x, y, z, rows) of the last segment.
+
+    With `sight` (doubled coordinates, P and the ends cell centres) touches are reported too
+    and the code is a LOS_* outcome with its deciding cell, or -1s; with `stop` a segment ends
+    as soon as it is blocked. Without `sight` only interior contacts are reported and the code
+    is 0. A non-empty `clearance` (distance to the nearest solid cell) together with
+    `skip_cells` (the cells of blocking occupants) lets the walk jump over slabs that hold no
+    blocker. One call serves a whole batch: every call passing arrays costs more than a walk
+    through open space (reference counting), so batches must not call this per segment.
+    """
+    sizes = solid.shape
+    strides = (sizes[1] * sizes[2], sizes[2], 1)
+    flat = solid.ravel()
+    occ_flat = occ_index.ravel()
+    clear_flat = clearance.ravel()
+    has_occupants = occ_index.shape[0] > 0
+    skipping = clearance.shape[0] > 0
+    p = (px, py, pz)
+    ax, ay, az = px // k, py // k, pz // k
+    a_flat = ax * strides[0] + ay * strides[1] + az
+    near = np.empty(skip_cells.shape[0], dtype=np.int64)
+    # The last blocker whose interior a segment entered, tried first on the next segment.
+    hint_x, hint_y, hint_z, hint_flat = -1, -1, -1, -1
+    code, fx, fy, fz, n = LOS_CLEAR, -1, -1, -1, 0
+    for e in range(ends.shape[0]):
+        qx, qy, qz = ends[e, 0], ends[e, 1], ends[e, 2]
+        dx, dy, dz = qx - px, qy - py, qz - pz
+        code, fx, fy, fz, n = LOS_CLEAR, -1, -1, -1, 0
+        codes[e] = LOS_CLEAR
+        dv = (dx, dy, dz)
+        ad = (abs(dx), abs(dy), abs(dz))
+        m = 0
+        if ad[1] > ad[m]:
+            m = 1
+        if ad[2] > ad[m]:
+            m = 2
+        span = ad[m]
+        if span == 0:
+            continue
+        # Axes renamed so the walk runs along m; o1 and o2 are the minor axes.
+        o1 = (m + 1) % 3
+        o2 = (m + 2) % 3
+        pm, sm = p[m], strides[m]
+        p1, d1, n1, s1 = p[o1], dv[o1], sizes[o1], strides[o1]
+        p2, d2, n2, s2 = p[o2], dv[o2], sizes[o2], strides[o2]
+        step = 1 if dv[m] > 0 else -1
+        scale = k * span
+        b_flat = (qx // k) * strides[0] + (qy // k) * strides[1] + qz // k
+        c_first = pm // k
+        c_last = (pm + dv[m]) // k
+        c = c_first
+        # A minor coordinate at t = T / span is V / scale with V = p_o span + d_o T, kept as
+        # floor f and remainder r (0 <= r < scale). At T = 0 it is p_o / k.
+        t_in = 0
+        f1 = p1 // k
+        r1 = (p1 - f1 * k) * span
+        f2 = p2 // k
+        r2 = (p2 - f2 * k) * span
+        if stop and sight and hint_x >= 0 and b_flat != hint_flat and segment_contact(
+                k, hint_x, hint_y, hint_z, px, py, pz, dx, dy, dz) == CONTACT_INTERIOR:
+            # P-LOS-1 settles it at once: neighbouring targets are mostly hidden by one cell.
+            code, fx, fy, fz = LOS_BLOCKED, hint_x, hint_y, hint_z
+            out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
+            n = 1
+            codes[e] = code
+            continue
+        good = -1  # P-LOS-2: sign vectors clearing every touch so far; -1 = not computed yet
+        # Blocking occupants the segment can reach at all: inside its cells' bounding box.
+        n_near = 0
+        if skipping:
+            for j in range(skip_cells.shape[0]):
+                if (min(ax, qx // k) <= skip_cells[j, 0] <= max(ax, qx // k)
+                        and min(ay, qy // k) <= skip_cells[j, 1] <= max(ay, qy // k)
+                        and min(az, qz // k) <= skip_cells[j, 2] <= max(az, qz // k)):
+                    near[n_near] = j
+                    n_near += 1
+        done = False
+        while not done:
+            if skipping:
+                # Chebyshev distance from the cell holding the entry point to the nearest
+                # blocker; all candidates of this slab and the next r - 3 are nearer than r.
+                r = int(clear_flat[c * sm + f1 * s1 + f2 * s2])
+                if r >= 3:
+                    for i in range(n_near):
+                        j = near[i]
+                        r = min(r, max(abs(c - skip_cells[j, m]), abs(f1 - skip_cells[j, o1]),
+                                       abs(f2 - skip_cells[j, o2])))
+                if r >= 3:
+                    c += step * (r - 2)
+                    if (c_last - c) * step < 0:
+                        break
+                    t_in = step * (k * c + (0 if step > 0 else k) - pm)
+                    v = p1 * span + d1 * t_in
+                    f1 = v // scale
+                    r1 = v - f1 * scale
+                    v = p2 * span + d2 * t_in
+                    f2 = v // scale
+                    r2 = v - f2 * scale
+                    continue
+            # Where the segment leaves this slab: its far face, or the end point.
+            t_out = min(step * (k * c + (k if step > 0 else 0) - pm), span)
+            g1, u1 = f1, r1 + d1 * (t_out - t_in)
+            if u1 >= scale:
+                g1, u1 = g1 + 1, u1 - scale
+            elif u1 < 0:
+                g1, u1 = g1 - 1, u1 + scale
+            g2, u2 = f2, r2 + d2 * (t_out - t_in)
+            if u2 >= scale:
+                g2, u2 = g2 + 1, u2 - scale
+            elif u2 < 0:
+                g2, u2 = g2 - 1, u2 + scale
+            # Cells whose closed box meets the closed range [lo, hi] of a minor coordinate:
+            # ceil(lo) - 1 .. floor(hi).
+            if d1 >= 0:
+                lo1, hi1 = f1 - (1 if r1 == 0 else 0), g1
+            else:
+                lo1, hi1 = g1 - (1 if u1 == 0 else 0), f1
+            if d2 >= 0:
+                lo2, hi2 = f2 - (1 if r2 == 0 else 0), g2
+            else:
+                lo2, hi2 = g2 - (1 if u2 == 0 else 0), f2
+            # Only the first and last slabs hold the two own cells.
+            own_here = c in (c_first, c_last)
+            base = c * sm
+            for c1 in range(max(lo1, 0), min(hi1, n1 - 1) + 1):
+                for c2 in range(max(lo2, 0), min(hi2, n2 - 1) + 1):
+                    cell = base + c1 * s1 + c2 * s2
+                    if own_here and cell in (a_flat, b_flat):
+                        continue
+                    blocker = flat[cell] != 0
+                    if not blocker and has_occupants:
+                        j = occ_flat[cell]
+                        blocker = j >= 0 and occ_blocks[j] != 0
+                    if not blocker:
+                        continue
+                    if m == 0:
+                        x, y, z = c, c1, c2
+                    elif m == 1:
+                        x, y, z = c2, c, c1
+                    else:
+                        x, y, z = c1, c2, c
+                    contact = segment_contact(k, x, y, z, px, py, pz, dx, dy, dz)
+                    if contact == CONTACT_NONE or (contact == CONTACT_TOUCH and not sight):
+                        continue
+                    out[n, 0] = x
+                    out[n, 1] = y
+                    out[n, 2] = z
+                    out[n, 3] = contact
+                    n += 1
+                    if not sight or code == LOS_BLOCKED:
+                        continue
+                    if contact == CONTACT_INTERIOR:  # P-LOS-1: the first one decides
+                        code, fx, fy, fz = LOS_BLOCKED, x, y, z
+                    elif code != LOS_BLOCKED_GRAZED:  # P-LOS-2
+                        if good < 0:
+                            good = realisable_signs(dx, dy, dz)
+                        good &= clearing_signs(x, y, z, px, py, pz, dx, dy, dz)
+                        code = LOS_CLEAR_GRAZED
+                        if good == 0:
+                            code, fx, fy, fz = LOS_BLOCKED_GRAZED, x, y, z
+                    if stop and code >= LOS_BLOCKED:
+                        done = True
+                        break
+                if done:
+                    break
+            if c == c_last:
+                break
+            f1, r1, f2, r2, t_in = g1, u1, g2, u2, t_out
+            c += step
+        codes[e] = code
+        if code == LOS_BLOCKED:
+            hint_x, hint_y, hint_z = fx, fy, fz
+            hint_flat = fx * strides[0] + fy * strides[1] + fz
+    return code, fx, fy, fz, n
+
+
+@njit
+def los_kernel(
+    sight_block: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    occ_blocks: NDArray[np.uint8],
+    ax: int,
+    ay: int,
+    az: int,
+    bx: int,
+    by: int,
+    bz: int,
+) -> bool:
+    """True when cell a sees cell b. `occ_index` may be empty (shape (0, 0, 0)): terrain only."""
+    end = np.empty((1, 3), dtype=np.int64)
+    end[0, 0], end[0, 1], end[0, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
+    out = np.empty((walk_rows(chebyshev3(ax, ay, az, bx, by, bz)), 4), dtype=np.int64)
+    codes = np.empty(1, dtype=np.int8)
+    walk(sight_block, occ_index, occ_blocks, NO_CLEARANCE, NO_CELLS, 2,
+         2 * ax + 1, 2 * ay + 1, 2 * az + 1, end, True, True, out, codes)
+    return bool(codes[0] < LOS_BLOCKED)
+
+
+@njit
+def clearance_kernel(sight_block: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """Chebyshev distance from every cell to the nearest sight-blocking cell, capped at FAR.
+
+    Two raster passes over the 26-neighbourhood with unit steps, exact for this metric.
+    """
+    w, h, d = sight_block.shape
+    dist = np.full((w, h, d), FAR, dtype=np.uint8)
+    for x in range(w):
+        for y in range(h):
+            for z in range(d):
+                if sight_block[x, y, z] != 0:
+                    dist[x, y, z] = 0
+    for direction in (1, -1):
+        xs = range(w) if direction == 1 else range(w - 1, -1, -1)
+        for x in xs:
+            ys = range(h) if direction == 1 else range(h - 1, -1, -1)
+            for y in ys:
+                zs = range(d) if direction == 1 else range(d - 1, -1, -1)
+                for z in zs:
+                    best = int(dist[x, y, z])
+                    if best == 0:
+                        continue
+                    # The 13 neighbours already visited in this pass's raster order.
+                    for ex in (-1, 0):
+                        for ey in (-1, 0, 1):
+                            for ez in (-1, 0, 1):
+                                if ex == 0 and (ey > 0 or (ey == 0 and ez >= 0)):
+                                    continue
+                                nx = x + direction * ex
+                                ny = y + direction * ey
+                                nz = z + direction * ez
+                                if 0 <= nx < w and 0 <= ny < h and 0 <= nz < d:
+                                    best = min(best, int(dist[nx, ny, nz]) + 1)
+                    dist[x, y, z] = best
+    return dist
+
+
+@njit
+def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """The rows of `occ_cells` whose flag in `blocks` is set."""
+    keep = np.empty((occ_cells.shape[0], 3), dtype=np.int64)
+    n = 0
+    for j in range(occ_cells.shape[0]):
+        if blocks[j] != 0:
+            keep[n] = occ_cells[j]
+            n += 1
+    return keep[:n].copy()
+
+
+@njit
+def visibility_kernel(
+    sight_block: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    blocks_by_viewer: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    clearance: NDArray[np.uint8],
+) -> NDArray[np.bool_]:
+    """seen[i, j]: occupant i sees occupant j, with row i of `blocks_by_viewer` as its blockers."""
+    n = occ_cells.shape[0]
+    seen = np.ones((n, n), dtype=np.bool_)
+    ends = 2 * occ_cells + 1
+    w, h, d = sight_block.shape
+    out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
+    codes = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        blocks = blocks_by_viewer[i].copy()
+        walk(sight_block, occ_index, blocks, clearance, _blocking_cells(occ_cells, blocks), 2,
+             ends[i, 0], ends[i, 1], ends[i, 2], ends, True, True, out, codes)
+        for j in range(n):
+            seen[i, j] = codes[j] < LOS_BLOCKED
+    return seen
+
+
+@njit
+def view_kernel(
+    sight_block: NDArray[np.uint8],
+    occ_blocks: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    clearance: NDArray[np.uint8],
+    vx: int,
+    vy: int,
+    vz: int,
+    max_range: int,
+) -> NDArray[np.bool_]:
+    """Every cell within Chebyshev `max_range` of the viewer's cell that it sees."""
+    w, h, d = sight_block.shape
+    x0, x1 = max(vx - max_range, 0), min(vx + max_range + 1, w)
+    y0, y1 = max(vy - max_range, 0), min(vy + max_range + 1, h)
+    z0, z1 = max(vz - max_range, 0), min(vz + max_range + 1, d)
+    # Targets in serpentine order, so each is next to the one before: `walk` first tries the
+    # cell that hid the previous target.
+    ends = np.empty(((x1 - x0) * (y1 - y0) * (z1 - z0), 3), dtype=np.int64)
+    e = 0
+    for x in range(x0, x1):
+        for yi in range(y1 - y0):
+            y = y0 + yi if (x - x0) % 2 == 0 else y1 - 1 - yi
+            for zi in range(z1 - z0):
+                z = z0 + zi if (yi + x - x0) % 2 == 0 else z1 - 1 - zi
+                ends[e, 0], ends[e, 1], ends[e, 2] = 2 * x + 1, 2 * y + 1, 2 * z + 1
+                e += 1
+    # The viewer's blockers in one byte array: one load per candidate cell instead of two.
+    blocking = sight_block.copy()
+    skip_cells = _blocking_cells(occ_cells, occ_blocks)
+    for j in range(skip_cells.shape[0]):
+        blocking[skip_cells[j, 0], skip_cells[j, 1], skip_cells[j, 2]] = 1
+    out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
+    codes = np.empty(e, dtype=np.int8)
+    walk(blocking, NO_INDEX, NO_FLAGS, clearance, skip_cells, 2, 2 * vx + 1, 2 * vy + 1,
+         2 * vz + 1, ends, True, True, out, codes)
+    seen = np.zeros((w, h, d), dtype=np.bool_)
+    for i in range(e):
+        seen[ends[i, 0] // 2, ends[i, 1] // 2, ends[i, 2] // 2] = codes[i] < LOS_BLOCKED
+    return seen
+
+
+# ---------------------------------------------------------------- Python API
+
+_CLEARANCE_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def clearance(grid: Grid) -> NDArray[np.uint8]:
+    """The grid's distance-to-nearest-blocker table, computed once per grid (terrain is fixed)."""
+    table = _CLEARANCE_CACHE.get(grid)
+    if table is None:
+        table = clearance_kernel(grid.sight_block)
+        table.setflags(write=False)
+        _CLEARANCE_CACHE[grid] = table
+    return table
+
+
+@dataclass(frozen=True)
+class LosResult:
+    """Why a line of sight is clear or blocked, for the UI and the query."""
+
+    clear: bool
+    #: The blocker whose interior the line enters, or the touched one no shift can clear.
+    blocked_by: Cell | None
+    #: Blockers the line only touches (P-LOS-2).
+    grazed: tuple[Cell, ...]
+    #: Ruling ids that decided the answer.
+    rules: tuple[str, ...]
+
+
+def _occupancy_arrays(
+    grid: Grid, occupancy: Occupancy | None, viewer: Occupant | None
+) -> tuple[NDArray[np.int32], NDArray[np.uint8], NDArray[np.int64]]:
+    """occ_index, the viewer's blocker flags, occupant cells; empty for terrain-only sight."""
+    if occupancy is None or viewer is None:  # P-LOS-3: nobody stands at the viewpoint
+        return NO_INDEX, NO_FLAGS, NO_CELLS
+    return occupancy.index, occupancy.sight_blockers(viewer), _occupant_cells(grid, occupancy)
+
+
+def _occupant_cells(grid: Grid, occupancy: Occupancy) -> NDArray[np.int64]:
+    """The occupants' cells as rows; checks that the occupancy belongs to a grid of this shape."""
+    if occupancy.index.shape != grid.shape:
+        raise ValueError(
+            f"occupancy of shape {occupancy.index.shape} does not fit the grid {grid.shape}"
+        )
+    cells = np.array([o.cell for o in occupancy.occupants], dtype=np.int64)
+    return cells.reshape(len(occupancy.occupants), 3)
+
+
+def line_of_sight(
+    grid: Grid,
+    a: Cell,
+    b: Cell,
+    occupancy: Occupancy | None = None,
+    viewer: Occupant | None = None,
+) -> bool:
+    """P-LOS-1..3: does cell a see cell b? Entities count only with a viewer (P-LOS-3)."""
+    start = require_in_map(grid.shape, a, "line of sight viewer cell")
+    end = require_in_map(grid.shape, b, "line of sight target cell")
+    occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
+    return bool(los_kernel(grid.sight_block, occ_index, occ_blocks, *start, *end))
+
+
+def explain_line_of_sight(
+    grid: Grid,
+    a: Cell,
+    b: Cell,
+    occupancy: Occupancy | None = None,
+    viewer: Occupant | None = None,
+) -> LosResult:
+    """`line_of_sight` with its reasons: the blocking cell, the grazed ones, the rulings used."""
+    start = require_in_map(grid.shape, a, "line of sight viewer cell")
+    end = require_in_map(grid.shape, b, "line of sight target cell")
+    occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
+    out = np.empty((walk_rows(chebyshev(start, end)), 4), dtype=np.int64)
+    px, py, pz = (2 * c + 1 for c in start)
+    ends = np.array([[2 * c + 1 for c in end]], dtype=np.int64)
+    code, x, y, z, n = walk(grid.sight_block, occ_index, occ_blocks, NO_CLEARANCE, NO_CELLS, 2,
+                            px, py, pz, ends, True, False, out, np.empty(1, dtype=np.int8))
+    grazed = tuple(
+        (int(r[0]), int(r[1]), int(r[2])) for r in out[:n] if r[3] == CONTACT_TOUCH
+    )
+    rules = ["P-LOS-1"]
+    if code in (LOS_CLEAR_GRAZED, LOS_BLOCKED_GRAZED):
+        rules.append("P-LOS-2")
+    if occupancy is not None and _entities_on_line(occupancy, start, end):
+        rules.append("P-LOS-3")
+    blocked_by = None if code < LOS_BLOCKED else (int(x), int(y), int(z))
+    return LosResult(code < LOS_BLOCKED, blocked_by, grazed, tuple(rules))
+
+
+def _entities_on_line(occupancy: Occupancy, a: Cell, b: Cell) -> bool:
+    """Whether an entity stands where the line passes, blocking it or ignored (P-LOS-3)."""
+    p = (2 * a[0] + 1, 2 * a[1] + 1, 2 * a[2] + 1)
+    d = (2 * (b[0] - a[0]), 2 * (b[1] - a[1]), 2 * (b[2] - a[2]))
+    return any(
+        o.cell not in (a, b) and segment_contact(2, *o.cell, *p, *d) != CONTACT_NONE
+        for o in occupancy.occupants
+    )
+
+
+def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
+    """seen[i, j]: occupant i sees occupant j (P-LOS-1..3), occupants in `occupancy` order."""
+    cells = _occupant_cells(grid, occupancy)
+    n = len(occupancy.occupants)
+    blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
+    for i, viewer in enumerate(occupancy.occupants):
+        blocks[i] = occupancy.sight_blockers(viewer)
+    return visibility_kernel(grid.sight_block, occupancy.index, blocks, cells, clearance(grid))
+
+
+def cells_in_view(
+    grid: Grid, occupancy: Occupancy, viewer: Occupant, max_range: int | None = None
+) -> NDArray[np.bool_]:
+    """A [w, h, d] mask of the cells `viewer` sees, optionally within Chebyshev `max_range`.
+
+    Obstacle cells seen from outside count as seen: the target's own cell never blocks.
+    """
+    start = require_in_map(grid.shape, viewer.cell, f"viewer {viewer.id!r} cell")
+    if max_range is not None and max_range < 0:
+        raise ValueError(f"max_range must be >= 0 cells, got {max_range}")
+    _, occ_blocks, occ_cells = _occupancy_arrays(grid, occupancy, viewer)
+    reach = max(grid.shape) if max_range is None else max_range
+    return view_kernel(grid.sight_block, occ_blocks, occ_cells, clearance(grid), *start, reach)

@@ -1,0 +1,494 @@
+"""Line of sight: interiors block, grazes need one free side, entities by relation (P-LOS-1..3).
+
+Geometry in comments uses doubled coordinates: cell i spans [2i, 2i+2], its centre is 2i+1.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game.grid.geometry import OffMapError, chebyshev
+from game.grid.los import (
+    FAR,
+    cells_in_view,
+    clearance_kernel,
+    explain_line_of_sight,
+    line_of_sight,
+    visibility_matrix,
+)
+from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Cell, Grid
+from game.grid.occupants import Occupancy, Occupant, Size
+
+if TYPE_CHECKING:
+    from tests.grid.conftest import AsciiGrid
+
+#: Hand-worked tests run twice: compiled kernels and their pure-Python source.
+both_modes = pytest.mark.usefixtures("kernel_mode")
+
+# A 4x4 diagonal from A (0,0) to B (3,3): centres (1,1) -> (7,7). It passes the corners (2,2),
+# (4,4), (6,6), touching (1,0)/(0,1), (2,1)/(1,2), (3,2)/(2,3), and enters (1,1) and (2,2).
+DIAGONAL = """
+A{a}..
+{b}...
+....
+...B
+"""
+
+
+def _diagonal(
+    ascii_grid: AsciiGrid, right_of_line: str, left_of_line: str
+) -> tuple[Grid, Cell, Cell]:
+    grid, m = ascii_grid(DIAGONAL.format(a=right_of_line, b=left_of_line))
+    return grid, m["A"], m["B"]
+
+
+@both_modes
+def test_p_los_1_open_ground_is_clear_and_a_wall_on_the_line_blocks(
+    ascii_grid: AsciiGrid,
+) -> None:
+    grid, m = ascii_grid("A...B")
+    assert line_of_sight(grid, m["A"], m["B"])
+    grid, m = ascii_grid("A.#.B")
+    # The line y = 1 runs through the middle of (2,0): its interior.
+    result = explain_line_of_sight(grid, m["A"], m["B"])
+    assert not result.clear
+    assert result.blocked_by == (2, 0, 0)
+    assert result.rules == ("P-LOS-1",)
+
+
+@both_modes
+def test_p_los_1_thin_blocks_like_full_and_half_never_blocks(ascii_grid: AsciiGrid) -> None:
+    grid, m = ascii_grid("A.t.B")
+    assert not line_of_sight(grid, m["A"], m["B"])
+    grid, m = ascii_grid("AhhhB")
+    assert line_of_sight(grid, m["A"], m["B"])
+
+
+@both_modes
+def test_p_los_2_corner_grazed_with_one_side_free_is_clear(ascii_grid: AsciiGrid) -> None:
+    grid, a, b = _diagonal(ascii_grid, right_of_line="#", left_of_line=".")
+    result = explain_line_of_sight(grid, a, b)
+    assert result.clear
+    assert result.grazed == ((1, 0, 0),)
+    assert result.rules == ("P-LOS-1", "P-LOS-2")
+
+
+@both_modes
+def test_p_los_2_corner_grazed_on_both_sides_is_blocked(ascii_grid: AsciiGrid) -> None:
+    # (1,0) lies right of the line, (0,1) left of it, both touched at the corner (2,2).
+    grid, a, b = _diagonal(ascii_grid, right_of_line="#", left_of_line="#")
+    result = explain_line_of_sight(grid, a, b)
+    assert not result.clear
+    assert set(result.grazed) == {(1, 0, 0), (0, 1, 0)}
+    assert result.rules == ("P-LOS-1", "P-LOS-2")
+
+
+@both_modes
+def test_p_los_2_segment_along_a_diagonal_wall_touching_it_all_the_way_is_clear(
+    ascii_grid: AsciiGrid,
+) -> None:
+    # The wall (1,0), (2,1), (3,2) is a staircase the line runs along, touching each cell's
+    # corner from the same side: one shift away from it clears them all.
+    grid, m = ascii_grid(
+        """
+        A#..
+        ..#.
+        ...#
+        ...B
+        """
+    )
+    result = explain_line_of_sight(grid, m["A"], m["B"])
+    assert result.clear
+    assert set(result.grazed) == {(1, 0, 0), (2, 1, 0), (3, 2, 0)}
+
+
+@both_modes
+def test_p_los_2_walls_touched_at_different_places_on_opposite_sides_block(
+    ascii_grid: AsciiGrid,
+) -> None:
+    # (1,0) is touched at (2,2) on the right, (1,2) at (4,4) on the left: no shift clears both.
+    grid, m = ascii_grid(
+        """
+        A#..
+        ....
+        .#..
+        ...B
+        """
+    )
+    result = explain_line_of_sight(grid, m["A"], m["B"])
+    assert not result.clear
+    assert set(result.grazed) == {(1, 0, 0), (1, 2, 0)}
+
+
+@both_modes
+def test_p_los_2_knight_line_grazes_one_corner(ascii_grid: AsciiGrid) -> None:
+    # A (0,0) -> B (3,1): centres (1,1) -> (7,3). At t = 1/2 the line is at (4,2), the corner of
+    # (1,0), (2,0), (1,1), (2,1); it goes from (1,0) into (2,1), touching (2,0) and (1,1) only.
+    grid, m = ascii_grid(
+        """
+        A.#.
+        ...B
+        """
+    )
+    assert explain_line_of_sight(grid, m["A"], m["B"]).grazed == ((2, 0, 0),)
+    assert line_of_sight(grid, m["A"], m["B"])
+    grid, m = ascii_grid(
+        """
+        A.#.
+        .#.B
+        """
+    )
+    assert not line_of_sight(grid, m["A"], m["B"])
+
+
+@both_modes
+def test_p_los_2_rising_through_the_edge_between_two_blockers_in_3d(
+    ascii_grid: AsciiGrid,
+) -> None:
+    # A (0,0,0) -> B (3,0,1): centres (1,1,1) -> (7,1,3), D = (6,0,2). At t = 1/2 the line
+    # crosses the y-edge at x=4, z=2, going from (1,0,0) into (2,0,1); it touches (2,0,0)
+    # below-right and (1,0,1) above-left. With n_y = (2,0,-6): n_y.A = -4; over (2,0,0)
+    # 2x - 6z ranges -4..12 (cleared by u_y < 0), over (1,0,1) -16..-4 (cleared by u_y > 0).
+    ground = "A...\n...."
+    grid, m = ascii_grid(ground.replace("A...", "A.#."), "....\n....")
+    b = (3, 0, 1)
+    assert line_of_sight(grid, m["A"], b)
+    grid, m = ascii_grid(ground.replace("A...", "A.#."), ".#..\n....")
+    result = explain_line_of_sight(grid, m["A"], b)
+    assert not result.clear
+    assert set(result.grazed) == {(2, 0, 0), (1, 0, 1)}
+
+
+@both_modes
+def test_p_los_2_skew_line_through_an_edge_in_3d(ascii_grid: AsciiGrid) -> None:
+    # A (0,0,0) -> B (3,2,1): D = (6,4,2). Only at t = 1/2, at (4,3,2), are two coordinates
+    # even: a y-edge. The line goes from (1,1,0) into (2,1,1) and touches (2,1,0) and
+    # (1,1,1). n_y = (2,0,-6), n_y.A = -4: (2,1,0) has min -4 (u_y < 0 clears it), (1,1,1)
+    # has max -4 (u_y > 0 clears it).
+    level0 = "A...\n....\n...."
+    grid, m = ascii_grid(level0, "....\n.#..\n....")
+    assert line_of_sight(grid, m["A"], (3, 2, 1))
+    grid, m = ascii_grid(level0.replace("....\n....", "..#.\n...."), "....\n.#..\n....")
+    assert grid.obstacle_at((2, 1, 0)).name == "FULL"
+    assert not line_of_sight(grid, m["A"], (3, 2, 1))
+
+
+@both_modes
+def test_p_los_2_three_cells_round_a_vertex_leave_no_realisable_shift(
+    ascii_grid: AsciiGrid,
+) -> None:
+    # A (0,0,0) -> B (3,1,1): D = (6,2,2), A = (1,1,1). At t = 1/2 the line passes the vertex
+    # (4,2,2), going from (1,0,0) into (2,1,1). With n_x = (0,-2,2), n_y = (2,0,-6),
+    # n_z = (-2,6,0) and n.A = 0, -4, 4, the masks are:
+    #   (2,0,0): min n_y = -4 -> u_y < 0; max n_z = 4 -> u_z > 0
+    #   (1,1,0): max n_x = 0 -> u_x > 0; min n_z = 4 -> u_z < 0
+    #   (1,0,1): min n_x = 0 -> u_x < 0; max n_y = -4 -> u_y > 0
+    # All three hold only for sign(u) = (+,+,+) or (-,-,-), and no u with D.u = 0 has all
+    # signs equal when D > 0: blocked. Any two leave e.g. (+,-,-) for the first two: clear.
+    level0 = "A.#.\n.#.."
+    grid, m = ascii_grid(level0, ".#..\n....")
+    result = explain_line_of_sight(grid, m["A"], (3, 1, 1))
+    assert not result.clear
+    assert set(result.grazed) == {(2, 0, 0), (1, 1, 0), (1, 0, 1)}
+    grid, m = ascii_grid(level0, "....\n....")
+    assert line_of_sight(grid, m["A"], (3, 1, 1))
+
+
+@both_modes
+def test_p_los_3_own_cells_never_block_and_the_same_cell_sees_itself() -> None:
+    obstacle = np.zeros((4, 1, 1), dtype=np.uint8)
+    obstacle[0, 0, 0] = obstacle[3, 0, 0] = OBSTACLE_FULL
+    grid = Grid.build(obstacle)
+    assert line_of_sight(grid, (0, 0, 0), (3, 0, 0))
+    assert line_of_sight(grid, (0, 0, 0), (0, 0, 0))
+
+
+@both_modes
+def test_p_los_2_diagonal_neighbours_between_two_walls_do_not_see_each_other(
+    ascii_grid: AsciiGrid,
+) -> None:
+    # Nothing lies between orthogonal neighbours, but the diagonal from (0,0) to (1,1) passes
+    # the corner (2,2) touching (1,0) and (0,1) on opposite sides: blocked, as P-MOV-3 forbids
+    # that diagonal step.
+    grid, m = ascii_grid(
+        """
+        A#
+        #B
+        """
+    )
+    assert not line_of_sight(grid, m["A"], m["B"])
+    assert line_of_sight(grid, m["A"], (0, 1, 0))
+
+
+def _line_of_units(relation: str, size: Size = Size.MEDIUM) -> tuple[Grid, Occupancy]:
+    grid = Grid.empty(5, 1, 1)
+    other = {
+        "ally": Occupant("o", (2, 0, 0), "blue", size),
+        "enemy": Occupant("o", (2, 0, 0), "red", size),
+        "neutral": Occupant("o", (2, 0, 0), "civilians", size, neutral=True),
+    }[relation]
+    units = [Occupant("v", (0, 0, 0), "blue"), other, Occupant("t", (4, 0, 0), "red")]
+    return grid, Occupancy(grid.shape, units)
+
+
+@pytest.mark.parametrize(
+    ("relation", "size", "clear"),
+    [
+        ("ally", Size.MEDIUM, True),
+        ("enemy", Size.MEDIUM, False),
+        ("enemy", Size.SMALL, True),
+        ("neutral", Size.MEDIUM, False),
+        ("enemy", Size.LARGE, False),
+    ],
+)
+@both_modes
+def test_p_los_3_entities_on_the_line_block_by_relation_and_size(
+    relation: str, size: Size, clear: bool
+) -> None:
+    grid, occupancy = _line_of_units(relation, size)
+    viewer = occupancy["v"]
+    result = explain_line_of_sight(grid, (0, 0, 0), (4, 0, 0), occupancy, viewer)
+    assert result.clear is clear
+    assert line_of_sight(grid, (0, 0, 0), (4, 0, 0), occupancy, viewer) is clear
+    assert "P-LOS-3" in result.rules
+    if not clear:
+        assert result.blocked_by == (2, 0, 0)
+
+
+@both_modes
+def test_p_los_3_without_a_viewer_sight_is_terrain_only() -> None:
+    grid, occupancy = _line_of_units("enemy")
+    assert line_of_sight(grid, (0, 0, 0), (4, 0, 0), occupancy, None)
+
+
+@both_modes
+def test_p_los_3_an_enemy_grazed_counts_like_a_wall_corner() -> None:
+    # Diagonal (0,0) -> (3,3): an enemy on (1,0) alone is grazed on one side (clear); with a
+    # wall on (0,1) the other side is taken too (blocked).
+    viewer = Occupant("v", (0, 0, 0), "blue")
+    enemy = Occupant("e", (1, 0, 0), "red")
+    open_grid = Grid.empty(4, 4, 1)
+    occupancy = Occupancy(open_grid.shape, [viewer, enemy])
+    assert line_of_sight(open_grid, (0, 0, 0), (3, 3, 0), occupancy, viewer)
+    obstacle = np.zeros((4, 4, 1), dtype=np.uint8)
+    obstacle[0, 1, 0] = OBSTACLE_FULL
+    walled = Grid.build(obstacle)
+    result = explain_line_of_sight(walled, (0, 0, 0), (3, 3, 0), occupancy, viewer)
+    assert not result.clear
+    assert result.rules == ("P-LOS-1", "P-LOS-2", "P-LOS-3")
+
+
+@both_modes
+def test_p_los_1_cells_outside_the_map_are_a_clear_error() -> None:
+    grid = Grid.empty(3, 3, 1)
+    with pytest.raises(OffMapError, match=r"line of sight target cell \(3, 0, 0\)"):
+        line_of_sight(grid, (0, 0, 0), (3, 0, 0))
+
+
+@both_modes
+def test_p_los_3_visibility_matrix_uses_each_viewers_own_blockers() -> None:
+    # A row: blue a (0), red r (2), blue b (4), red s (6). For a blue viewer the red units
+    # between block; for a red viewer the blue ones do.
+    grid = Grid.empty(7, 1, 1)
+    units = [
+        Occupant("a", (0, 0, 0), "blue"),
+        Occupant("r", (2, 0, 0), "red"),
+        Occupant("b", (4, 0, 0), "blue"),
+        Occupant("s", (6, 0, 0), "red"),
+    ]
+    seen = visibility_matrix(grid, Occupancy(grid.shape, units))
+    expected = [
+        # a sees r (adjacent on the line, nothing between), not b (red r between), not s.
+        [True, True, False, False],
+        # r: a yes, b yes (nothing between 2 and 4), s: blue b between -> no.
+        [True, True, True, False],
+        # b: a -> red r between -> no; r yes; s yes.
+        [False, True, True, True],
+        # s: b yes; r: blue b between -> no; a: b between -> no.
+        [False, False, True, True],
+    ]
+    assert seen.tolist() == expected
+
+
+@both_modes
+def test_p_los_1_cells_in_view_behind_a_pillar_by_hand(ascii_grid: AsciiGrid) -> None:
+    grid, m = ascii_grid(
+        """
+        .....
+        .A#..
+        .....
+        """
+    )
+    viewer = Occupant("v", m["A"], "blue")
+    occupancy = Occupancy(grid.shape, [viewer])
+    seen = cells_in_view(grid, occupancy, viewer)
+    # From (1.5,1.5) (cell units) the lines to x = 3 and 4 all cross x = 2 with 1 < y < 2:
+    # inside the pillar (2,1). (2,0) and (2,2) are only grazed at a corner: seen.
+    hidden = {(3, 0, 0), (4, 0, 0), (3, 1, 0), (4, 1, 0), (3, 2, 0), (4, 2, 0)}
+    for x in range(5):
+        for y in range(3):
+            assert seen[x, y, 0] == ((x, y, 0) not in hidden), (x, y)
+    near = cells_in_view(grid, occupancy, viewer, max_range=1)
+    assert int(near.sum()) == 9  # the 3x3 block around the viewer, all seen
+    assert not near[3, 1, 0]
+
+
+# ------------------------------------------------------------------ properties
+
+CODES = st.sampled_from([0, 0, 0, OBSTACLE_FULL, OBSTACLE_THIN, OBSTACLE_HALF])
+
+
+@st.composite
+def small_grids(draw: st.DrawFn) -> Grid:
+    shape = (draw(st.integers(1, 5)), draw(st.integers(1, 5)), draw(st.integers(1, 3)))
+    codes = draw(st.lists(CODES, min_size=int(np.prod(shape)), max_size=int(np.prod(shape))))
+    return Grid.build(np.array(codes, dtype=np.uint8).reshape(shape))
+
+
+def cells_of(grid: Grid) -> st.SearchStrategy[Cell]:
+    w, h, d = grid.shape
+    return st.tuples(st.integers(0, w - 1), st.integers(0, h - 1), st.integers(0, d - 1))
+
+
+@given(st.data())
+def test_p_los_1_terrain_sight_is_symmetric(data: st.DataObject) -> None:
+    grid = data.draw(small_grids())
+    a, b = data.draw(cells_of(grid)), data.draw(cells_of(grid))
+    assert line_of_sight(grid, a, b) == line_of_sight(grid, b, a)
+
+
+@given(st.data())
+def test_p_los_1_adding_an_obstacle_never_adds_a_visible_cell(data: st.DataObject) -> None:
+    grid = data.draw(small_grids())
+    a, b, c = (data.draw(cells_of(grid)) for _ in range(3))
+    code = data.draw(st.sampled_from([OBSTACLE_FULL, OBSTACLE_THIN, OBSTACLE_HALF]))
+    obstacle = grid.obstacle.copy()
+    if not grid.sight_block[c]:
+        obstacle[c] = code
+    more = Grid.build(obstacle)
+    if line_of_sight(more, a, b):
+        assert line_of_sight(grid, a, b)
+
+
+def _meets(p: tuple[Fraction, ...], d: tuple[Fraction, ...], box: Cell, interior: bool) -> bool:
+    """Does p + t d, t in [0, 1], meet the closed (or open) unit box at `box`? Exact."""
+    lo, hi = Fraction(0), Fraction(1)
+    for pa, da, ca in zip(p, d, box, strict=True):
+        if da == 0:
+            inside = ca < pa < ca + 1 if interior else ca <= pa <= ca + 1
+            if not inside:
+                return False
+            continue
+        t0, t1 = sorted(((ca - pa) / da, (ca + 1 - pa) / da))
+        lo, hi = max(lo, t0), min(hi, t1)
+    return lo < hi if interior else lo <= hi
+
+
+def _cross(u: tuple[Fraction, ...], v: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
+
+
+def reference_line_of_sight(grid: Grid, a: Cell, b: Cell) -> bool:
+    """P-LOS-1/2 straight from the words, by brute force with exact fractions.
+
+    Blocked if the segment enters a blocker's interior; otherwise clear if it touches none, or
+    if one tiny shift perpendicular to it touches none. Candidate shifts: every sector of the
+    plane perpendicular to D is bounded by the lines of e_i x D, so sums of two of them (with
+    signs) reach into every sector.
+    """
+    if a == b:
+        return True
+    p = tuple(Fraction(2 * c + 1, 2) for c in a)
+    d = tuple(Fraction(cb - ca) for ca, cb in zip(a, b, strict=True))
+    blockers = [
+        (x, y, z)
+        for (x, y, z), v in np.ndenumerate(grid.sight_block)
+        if v and (x, y, z) not in (a, b)
+    ]
+    if any(_meets(p, d, box, interior=True) for box in blockers):
+        return False
+    if not any(_meets(p, d, box, interior=False) for box in blockers):
+        return True
+    axes = [tuple(Fraction(int(i == j)) for j in range(3)) for i in range(3)]
+    normals = [n for n in (_cross(e, d) for e in axes) if any(n)]
+    candidates = [
+        tuple(s * x + r * y for x, y in zip(n1, n2, strict=True))
+        for n1 in normals
+        for n2 in normals
+        for s in (1, -1)
+        for r in (1, -1, 0)
+    ]
+    eps = Fraction(1, 10**6)
+    for u in candidates:
+        if not any(u):
+            continue
+        w = _cross(u, d)
+        shifted = tuple(pa + eps * wa for pa, wa in zip(p, w, strict=True))
+        if not any(_meets(shifted, d, box, interior=False) for box in blockers):
+            return True
+    return False
+
+
+@given(st.data())
+def test_p_los_2_agrees_with_a_brute_force_shift_search(data: st.DataObject) -> None:
+    grid = data.draw(small_grids())
+    a, b = data.draw(cells_of(grid)), data.draw(cells_of(grid))
+    assert line_of_sight(grid, a, b) == reference_line_of_sight(grid, a, b)
+
+
+@st.composite
+def occupied_grids(draw: st.DrawFn) -> tuple[Grid, Occupancy]:
+    grid = draw(small_grids())
+    cells = draw(st.lists(cells_of(grid), min_size=1, max_size=5, unique=True))
+    units = [
+        Occupant(
+            f"u{i}",
+            cell,
+            draw(st.sampled_from(["blue", "red"])),
+            draw(st.sampled_from(list(Size))),
+            neutral=draw(st.booleans()),
+        )
+        for i, cell in enumerate(cells)
+    ]
+    return grid, Occupancy(grid.shape, units)
+
+
+@given(occupied_grids(), st.data())
+def test_p_los_3_cells_in_view_matches_line_of_sight_cell_by_cell(
+    world: tuple[Grid, Occupancy], data: st.DataObject
+) -> None:
+    grid, occupancy = world
+    viewer = data.draw(st.sampled_from(occupancy.occupants))
+    reach = data.draw(st.none() | st.integers(0, 3))
+    seen = cells_in_view(grid, occupancy, viewer, reach)
+    for cell, value in np.ndenumerate(seen):
+        in_reach = reach is None or chebyshev(cell, viewer.cell) <= reach
+        expected = in_reach and line_of_sight(grid, viewer.cell, cell, occupancy, viewer)
+        assert value == expected, cell
+
+
+@given(occupied_grids())
+def test_p_los_3_visibility_matrix_matches_line_of_sight_pair_by_pair(
+    world: tuple[Grid, Occupancy],
+) -> None:
+    grid, occupancy = world
+    seen = visibility_matrix(grid, occupancy)
+    for i, viewer in enumerate(occupancy.occupants):
+        for j, target in enumerate(occupancy.occupants):
+            expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
+            assert seen[i, j] == expected
+
+
+@given(small_grids())
+def test_clearance_table_is_the_chebyshev_distance_to_the_nearest_blocker(grid: Grid) -> None:
+    table = clearance_kernel(grid.sight_block)
+    blockers = np.argwhere(grid.sight_block != 0)
+    for cell in np.ndindex(grid.shape):
+        nearest = int(np.abs(blockers - np.array(cell)).max(axis=1).min()) if len(blockers) else FAR
+        assert table[cell] == min(nearest, FAR)
