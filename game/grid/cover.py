@@ -122,8 +122,22 @@ def cover_kernel(
         sample[0, 1] = 10 * ty + SAMPLE_OFFSETS[(s // 3) % 3]
         sample[0, 2] = 10 * tz + SAMPLE_OFFSETS[s % 3]
         # One walk per sample: each sample's hiding cells are needed before the next.
-        n = walk(obstacle, NO_INDEX, NO_FLAGS, NO_CLEARANCE, NO_CELLS, 10, px, py, pz, sample,
-                 False, False, out, codes)[4]
+        n = walk(
+            obstacle,
+            NO_INDEX,
+            NO_FLAGS,
+            NO_CLEARANCE,
+            NO_CELLS,
+            10,
+            px,
+            py,
+            pz,
+            sample,
+            False,
+            False,
+            out,
+            codes,
+        )[4]
         best = 0
         hid_kind[s] = OBSTACLE_NONE
         hid_counted[s] = False
@@ -193,14 +207,31 @@ class CoverResult:
     hidden: tuple[HiddenSample, ...]
     rules: tuple[str, ...]
 
+    #: What changed the grade besides the samples (stance, shock, exposure, flight).
+    notes: tuple[str, ...] = ()
+
     def lines(self) -> list[str]:
-        """Human-readable explanation, one fact a line."""
+        """Human-readable explanation: the grade, then one line per hiding cell."""
         text = [f"cover: {self.grade.replace('_', ' ')} ({self.percent:+d}%)"]
-        text += [
-            f"sample {s.sample} hidden by {s.obstacle} at {s.cell}: {s.reason}" for s in self.hidden
-        ]
+        by_cell: dict[tuple[Cell, str, bool], list[HiddenSample]] = {}
+        for sample in self.hidden:
+            by_cell.setdefault((sample.cell, sample.obstacle, sample.counted), []).append(sample)
+        for (cell, obstacle, _counted), samples in by_cell.items():
+            text.append(
+                f"{len(samples)} of {SAMPLES} samples hidden by the {obstacle} obstacle at "
+                f"{cell}: {samples[0].reason}"
+            )
+        text += list(self.notes)
         text.append("rulings: " + ", ".join(self.rules))
         return text
+
+
+_NOTES = (
+    (WHY_LOW_STANCE, "crouched or prone behind a half obstacle: heavy instead of light (P-COV-5)"),
+    (WHY_SHOCK, "in shock: no cover (P-COV-5)"),
+    (WHY_IN_FLIGHT, "mid-flight in microgravity: no cover, not exposed (P-ZERO-1)"),
+    (WHY_ADRIFT, "stationary in the void without thrusters or cable: highly exposed (P-ZERO-1)"),
+)
 
 
 _OBSTACLE_NAMES = {int(o): o.name.lower() for o in Obstacle}
@@ -251,8 +282,18 @@ def cover(
     hid_cells = np.zeros((SAMPLES, 3), dtype=np.int64)
     hid_kind = np.zeros(SAMPLES, dtype=np.uint8)
     hid_counted = np.zeros(SAMPLES, dtype=np.bool_)
-    code, why = cover_kernel(grid.obstacle, *a, *t, target_low_stance, target_shock, in_flight,
-                             adrift, hid_cells, hid_kind, hid_counted)
+    code, why = cover_kernel(
+        grid.obstacle,
+        *a,
+        *t,
+        target_low_stance,
+        target_shock,
+        in_flight,
+        adrift,
+        hid_cells,
+        hid_kind,
+        hid_counted,
+    )
     hidden = []
     reasons: dict[tuple[Cell, int, bool], str] = {}  # one text per hiding cell, not per sample
     cells, counted = hid_cells.tolist(), hid_counted.tolist()
@@ -263,8 +304,11 @@ def cover(
         key = (cell, kind, counted[s])
         if key not in reasons:
             reasons[key] = _reason(Obstacle(kind), counted[s], a, cell, t)
-        hidden.append(HiddenSample(_SAMPLE_FRACTIONS[s], cell, _OBSTACLE_NAMES[kind],
-                                   counted[s], reasons[key]))
+        hidden.append(
+            HiddenSample(
+                _SAMPLE_FRACTIONS[s], cell, _OBSTACLE_NAMES[kind], counted[s], reasons[key]
+            )
+        )
     rules = ["P-COV-2"]
     for bit, rule in (
         (WHY_HALF_DISTANCE, "P-COV-3"),
@@ -276,4 +320,11 @@ def cover(
             rules.append(rule)
     rules.append("P-COV-1")
     grade = GRADES[code]
-    return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules))
+    notes = [text for bit, text in _NOTES if why & bit]
+    if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
+        notes.append(
+            "no obstacle in the 8 cells around the target: highly exposed (P-COV-4)"
+            if grade == "high_exposure"
+            else "an obstacle stands next to the target: not highly exposed (P-COV-4)"
+        )
+    return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules), tuple(notes))

@@ -32,6 +32,22 @@ def njit(fn: F) -> F:
     return cast(F, _numba.njit(cache=True)(fn))
 
 
+def njit_parallel(fn: F) -> F:
+    """Like `njit`, with `prange` loops spread over the cores."""
+    if _numba is None:
+        return fn
+    return cast(F, _numba.njit(cache=True, parallel=True)(fn))
+
+
+#: `numba.prange` where kernels compile, plain `range` otherwise (same meaning, one core).
+prange: Callable[..., range] = range if _numba is None else _numba.prange
+
+
+def thread_count() -> int:
+    """How many threads a parallel kernel spreads over (1 without numba)."""
+    return 1 if _numba is None else int(_numba.get_num_threads())
+
+
 def py_func(fn: Callable[..., Any]) -> Callable[..., Any]:
     """The pure-Python source of one kernel (the kernels it calls stay compiled)."""
     return cast(Callable[..., Any], getattr(fn, "py_func", fn))
