@@ -8,6 +8,8 @@ from enum import IntEnum, IntFlag
 import numpy as np
 from numpy.typing import NDArray
 
+from game.rules.jump import is_microgravity
+
 Cell = tuple[int, int, int]
 
 # Obstacle codes as plain ints too, so numba kernels can compare against them (G-2).
@@ -22,8 +24,6 @@ TERRAIN_WATER = 2
 TERRAIN_CLIMBABLE = 4
 TERRAIN_STAIRS = 8
 
-#: Below this gravity (in g) the microgravity rules apply (P-JUMP-2).
-MICROGRAVITY_BELOW = 0.05
 DEFAULT_GRAVITY = 0.2
 CELL_METRES = 1.5
 
@@ -152,7 +152,7 @@ class Grid:
     @property
     def microgravity(self) -> bool:
         """P-JUMP-2: below 0.05 g the P-ZERO rules apply."""
-        return self.gravity < MICROGRAVITY_BELOW
+        return is_microgravity(self.gravity)
 
     def in_bounds(self, cell: Cell) -> bool:
         x, y, z = cell

@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final, TypeVar
 
-from game.rules import checknames
+from game.rules import checknames, movement
 
 #: The damage types of P-DMG-1, in the seed's order.
 DAMAGE_TYPES: Final = ("taglio", "perforante", "impatto", "elettrico", "ustione", "radiazione")
@@ -29,12 +29,12 @@ EFFECTS: Final = (
 )
 WEAPON_KINDS: Final = ("firearm", "thrown", "melee")  # P-HIT-4
 SIZES: Final = ("small", "medium", "large")
-SPEED_MODES: Final = ("walk", "crawl", "swim", "climb", "jump", "thrusters")
+SPEED_MODES: Final = movement.MODES
 #: P-MOV-2 human speeds; a template's missing speeds take these values.
 HUMAN_SPEEDS: Final[Mapping[str, int]] = MappingProxyType(
-    {"walk": 5, "crawl": 5, "swim": 5, "climb": 5, "jump": 4}
+    {mode: v for mode, v in movement.HUMAN_SPEEDS.items() if mode != "thrusters"}
 )
-THRUSTER_SPEED: Final = 5  # P-MOV-2: "thrusters 5 (if fitted)"
+THRUSTER_SPEED: Final = movement.HUMAN_SPEEDS["thrusters"]  # P-MOV-2: "(if fitted)"
 
 DEFAULT_DIRECTORY: Final = Path(__file__).resolve().parent.parent / "data" / "periferie"
 

@@ -9,6 +9,7 @@ from math import floor
 from typing import Final
 
 from game.rules.checknames import ATHLETICS, DIVIDED_ATTENTION, RANGED, bonus
+from game.rules.data import DAMAGE_TYPES, WEAPON_KINDS
 
 # P-COV-1: percentage points taken off the hit chance (high exposure adds them).
 COVER_PERCENT: Final[Mapping[str, int]] = {
@@ -18,12 +19,7 @@ COVER_PERCENT: Final[Mapping[str, int]] = {
     "high_exposure": -15,
 }
 
-# P-DMG-1: the damage types an armour lists a percentage for.
-DAMAGE_TYPES: Final = ("taglio", "perforante", "impatto", "elettrico", "ustione", "radiazione")
 PIERCING: Final = "perforante"
-
-# P-HIT-4
-WEAPON_KINDS: Final = ("firearm", "thrown", "melee")
 
 P_MIN: Final = 1
 P_MAX: Final = 99
