@@ -218,3 +218,21 @@ def test_a_scenario_read_from_standard_input() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["results"][0]["cells"] == 2
+
+
+def test_a_tmx_map_brings_its_units_and_leaves_reinforcements_off_the_field() -> None:
+    r = results("station_tmx.json")
+    # Kask (11, 14, 0) to Okafor on the gallery (20, 2, 1): max(9, 12, 1) = 12 cells, 18 m
+    assert (r[0]["cells"], r[0]["metres"]) == (12, 18.0)
+    # Kask is a plain human: athletics 0 at the map's 0.2 g → n_max 2, DC(3) = 12
+    assert (r[1]["n_max"], r[1]["dc"]) == (2, 12)
+    # Ferri arrives in round 3 (arrives_round): not an entity yet
+    assert "Ferri" in r[2]["error"]
+
+
+def test_a_missing_tmx_map_is_one_error_line_naming_the_file() -> None:
+    done = run("bad_tmx.json")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "no-such-map.tmx" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
