@@ -105,9 +105,10 @@ class Step:
 
     def line(self) -> str:
         extras = "".join(f", {p}" for p in self.parts)
+        cited = f" [{', '.join(self.rules)}]" if self.rules else ""
         return (
             f"{_fmt(self.start)}→{_fmt(self.end)} {self.move} ({self.mode}){extras}:"
-            f" {self.points}, total {self.total} [{', '.join(self.rules)}]"
+            f" {self.points}, total {self.total}{cited}"
         )
 
 
