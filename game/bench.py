@@ -50,6 +50,8 @@ GOALS = (
     Goal("los40_call", "one line of sight, 40 cells (one Python call)", None),
     Goal("cover_hit48", "cover grade + hit chance, 48 cells", 100e-6),
     Goal("reach10", "reachable set, speed 10, walking on 3D map", 100e-6),
+    # The same goal for a flight in full 3D: every free cell of a 21x21x8 block is a candidate.
+    Goal("reach10_thrusters", "reachable set, speed 10, thrusters at 0 g (3D)", 100e-6),
     Goal("after_move", "after a move: 16x15 visibility + mover's view", 1 / 60),
 )
 
@@ -173,6 +175,12 @@ def measure(quick: bool = False) -> dict[str, float]:
     request = MoveRequest(budgets={"walk": 10, "swim": 10, "climb": 10})
     figures["reach10"] = _median(
         lambda: reachable_rows(grid, occupancy, mover, request), 10 * scale, inner=10
+    )
+
+    weightless = Grid.build(grid.obstacle, grid.terrain, grid.floor, gravity=0.0)
+    flight = MoveRequest(budgets={"thrusters": 10}, mode="thrusters", has_thrusters=True)
+    figures["reach10_thrusters"] = _median(
+        lambda: reachable_rows(weightless, occupancy, mover, flight), 5 * scale
     )
 
     def after_move() -> None:
