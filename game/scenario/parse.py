@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -64,8 +65,6 @@ ENTITY_FIELDS = (
 
 def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
     """Read a scenario file (or `-` for standard input) into a battlefield and its query list."""
-    import sys
-
     if source == "-":
         text, base = sys.stdin.read(), Path.cwd()
         name = "<stdin>"

@@ -1,0 +1,81 @@
+"""game/tactics.py: where grid geometry and rules meet; the reasons an attack has no chance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game import tactics
+from game.scenario.model import Battlefield
+from game.scenario.parse import parse_scenario
+
+
+def field(entities: list[dict[str, object]], **map_spec: object) -> Battlefield:
+    spec = {"size": [12, 12, 1], **map_spec}
+    battlefield, _ = parse_scenario({"map": spec, "entities": entities}, Path.cwd())
+    return battlefield
+
+
+@pytest.fixture(scope="module")
+def yard() -> Battlefield:
+    return field(
+        [
+            {"id": "knifer", "faction": "red", "at": [0, 1, 0], "weapon": "combat_knife"},
+            {"id": "near", "faction": "blue", "at": [1, 0, 0]},
+            {"id": "far", "faction": "blue", "at": [3, 1, 0]},
+            {
+                "id": "blind",
+                "faction": "red",
+                "at": [0, 5, 0],
+                "weapon": "pistol",
+                "conditions": ["blinded"],
+            },
+            {"id": "thrower", "faction": "red", "at": [11, 8, 0], "weapon": "frag_grenade"},
+            {"id": "distant", "faction": "blue", "at": [1, 8, 0]},
+        ]
+    )
+
+
+def test_g_5_a_melee_weapon_reaches_only_the_cells_around_the_attacker(yard: Battlefield) -> None:
+    answer = tactics.attack_chance(yard, yard.entity("knifer"), yard.entity("far"))
+    assert (answer.hit, answer.reason) == (None, "out_of_reach")
+
+
+def test_p_hit_4_melee_uses_the_better_of_precision_and_athletics_and_exposure_counts(
+    yard: Battlefield,
+) -> None:
+    answer = tactics.attack_chance(yard, yard.entity("knifer"), yard.entity("near"))
+    assert answer.hit is not None
+    # knife 85, bonuses 0, no armour, nothing around the target: high exposure −15 (P-COV-4)
+    # P = 85 × (100 + 0 − 0 − (−15)) / 100 = 97.75 → 97
+    assert answer.hit.p == 97
+    assert answer.cover is not None and answer.cover.grade == "high_exposure"
+
+
+def test_p_vul_3_a_blinded_attacker_cannot_attack(yard: Battlefield) -> None:
+    answer = tactics.attack_chance(yard, yard.entity("blind"), yard.entity("far"))
+    assert (answer.hit, answer.reason) == (None, "blinded")
+    assert answer.rules == ("P-VUL-3",)
+
+
+def test_p_thr_1_a_thrown_weapon_beyond_long_range_has_no_chance(yard: Battlefield) -> None:
+    # frag grenade: a light object, long range 9; the target is 10 cells away
+    answer = tactics.attack_chance(yard, yard.entity("thrower"), yard.entity("distant"))
+    assert (answer.hit, answer.reason) == (None, "out_of_range")
+
+
+def test_p_zero_1_a_target_adrift_in_the_void_is_highly_exposed_unless_it_has_thrusters() -> None:
+    entities: list[dict[str, object]] = [
+        {"id": "gunner", "faction": "red", "at": [0, 5, 5], "weapon": "pistol"},
+        {"id": "drifter", "faction": "blue", "at": [5, 5, 5]},
+        {"id": "pilot", "faction": "blue", "at": [5, 8, 5], "thrusters": True},
+    ]
+    cells = [{"at": [6, 5, 5], "obstacle": "half"}, {"at": [6, 8, 5], "obstacle": "half"}]
+    bf = field(entities, size=[12, 12, 12], gravity=0.0, cells=cells)
+    gunner = bf.entity("gunner")
+    # a half obstacle beside each target: by P-COV-4 alone neither would be highly exposed
+    drifting = tactics.target_cover(bf, gunner, bf.entity("drifter"))
+    assert drifting.grade == "high_exposure"
+    assert "P-ZERO-1" in drifting.rules
+    assert tactics.target_cover(bf, gunner, bf.entity("pilot")).grade == "none"
