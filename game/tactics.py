@@ -45,6 +45,8 @@ def _cell(p: Point) -> Cell:
 def sight(bf: Battlefield, frm: Point, to: Point) -> LosResult:
     """P-LOS-1..3 from an entity (its allies are transparent) or a bare cell (terrain only)."""
     viewer = frm if isinstance(frm, EntitySheet) else bf.at(frm)
+    if viewer is not None and viewer.has("blinded"):
+        return LosResult(False, None, (), ("P-VUL-3",))  # blinded: no line of sight
     return explain_line_of_sight(
         bf.grid,
         _cell(frm),
@@ -157,6 +159,8 @@ def attack_chance(
 
 
 def _los_why(los: LosResult) -> tuple[str, ...]:
+    if los.rules == ("P-VUL-3",):
+        return ("the viewer is blinded",)
     if los.blocked_by is not None:
         return (f"the line between the cell centres passes through {los.blocked_by}",)
     if los.grazed:
@@ -203,6 +207,7 @@ def move_request(
         athletics=checknames.bonus(entity.checks, checknames.ATHLETICS),
         velocity=entity.velocity,
         has_thrusters=entity.thrusters,
+        max_cells=allow.max_cells,  # P-VUL-3: blinded, 1 cell unless helped
     )
     return request, allow
 
@@ -292,6 +297,16 @@ class ThrowAnswer:
 def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> ThrowAnswer:
     """P-THR-1: the band and whether the throw hits automatically or rolls, and at what P."""
     distance = chebyshev(thrower.cell, _cell(to))
+    blocked = _cannot_attack(thrower)
+    if blocked:
+        return ThrowAnswer(
+            throw_band(size, distance),
+            False,
+            None,
+            ("P-VUL-3",),
+            (f"{thrower.id} is {blocked}",),
+            reason=blocked,
+        )
     band = throw_band(size, distance)
     if band == "out_of_range":
         return ThrowAnswer(band, False, None, ("P-THR-1",), (f"{size} object, {distance} cells",))

@@ -79,3 +79,23 @@ def test_p_zero_1_a_target_adrift_in_the_void_is_highly_exposed_unless_it_has_th
     assert drifting.grade == "high_exposure"
     assert "P-ZERO-1" in drifting.rules
     assert tactics.target_cover(bf, gunner, bf.entity("pilot")).grade == "none"
+
+
+def test_p_vul_3_a_blinded_entity_moves_one_cell() -> None:
+    bf = field([{"id": "a", "faction": "r", "at": [3, 3, 0], "conditions": ["blinded"]}])
+    cells, _ = tactics.reachable_cells(bf, bf.entity("a"))
+    # walk 5 would reach 48 cells of the open 12×12 map around (3, 3); blinded: the 8 around
+    assert sorted(cells) == sorted(
+        (3 + dx, 3 + dy, 0) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy
+    )
+    assert set(cells.values()) == {1}
+
+
+def test_p_vul_3_a_blinded_entity_has_no_line_of_sight_and_cannot_throw(yard: Battlefield) -> None:
+    blind, far = yard.entity("blind"), yard.entity("far")
+    assert tactics.sight(yard, blind, far).clear is False
+    assert tactics.sight(yard, far, blind).clear is True  # the others still see it
+    at_entity = tactics.throw_at(yard, blind, "light", far)
+    at_cell = tactics.throw_at(yard, blind, "light", (2, 5, 0))
+    assert (at_entity.hit_chance, at_entity.reason) == (None, "blinded")
+    assert (at_cell.automatic, at_cell.reason) == (False, "blinded")

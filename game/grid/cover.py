@@ -154,6 +154,9 @@ def cover_kernel(
                 why |= WHY_HALF_DISTANCE
                 counts = half_counts(ax, ay, az, ox, oy, oz, tx, ty, tz)  # P-COV-3
                 rank = _RANK_HALF if counts else _RANK_HALF_IGNORED
+                # P-COV-5 asks whether cover comes from a half obstacle at all, even where a
+                # thin one hides the same sample: adding a column must not lower the cover.
+                has_half |= counts
             if rank > best:
                 best = rank
                 hid_kind[s] = kind
@@ -163,7 +166,6 @@ def cover_kernel(
                 hid_cells[s, 2] = oz
         has_full |= best == _RANK_FULL
         has_thin |= best == _RANK_THIN
-        has_half |= best == _RANK_HALF
     if in_flight:  # P-ZERO-1
         return GRADE_NONE, WHY_IN_FLIGHT
     if adrift:  # P-ZERO-1

@@ -57,6 +57,8 @@ class MoveRequest:
     run_up: int = 0
     velocity: tuple[int, int, int] = (0, 0, 0)
     has_thrusters: bool = False
+    #: At most this many cells entered this turn: 1 for a blinded entity (P-VUL-3), else None.
+    max_cells: int | None = None
 
     def __post_init__(self) -> None:
         for name, value in self.budgets.items():
@@ -80,6 +82,11 @@ class MoveRequest:
                 raise MovementError(
                     f"MoveRequest.{name} must be a whole number >= 0, got {getattr(self, name)!r}"
                 )
+        if self.max_cells not in (None, 1):
+            raise MovementError(
+                "MoveRequest.max_cells must be None or 1 (blinded, P-VUL-3),"
+                f" got {self.max_cells!r}"
+            )
         if isinstance(self.athletics, bool) or not isinstance(self.athletics, int):
             raise MovementError(f"MoveRequest.athletics must be an int, got {self.athletics!r}")
         if len(self.velocity) != 3 or not all(
@@ -160,6 +167,7 @@ class _Plan:
     run_up: int
     end_rule: int
     summary: MoveSummary
+    one_step: bool = False
 
 
 @dataclass(frozen=True)
@@ -289,9 +297,18 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         used = (base, mk.MODE_SWIM, mk.MODE_CLIMB)
     if used:
         radius = max(int(budgets[m]) for m in used) - spent
+    one_step = request.max_cells == 1
+    if one_step:
+        rules.append("P-VUL-3")
+        if kind in (mk.KIND_JUMP, mk.KIND_LAUNCH):
+            radius = 0  # a jump crosses several cells: not for one who may enter only one
+            notes.append("blinded: no jump, 1 cell of movement at most [P-VUL-3]")
+        else:
+            notes.append("blinded: 1 cell of movement at most [P-VUL-3]")
     summary = MoveSummary(search, tuple(rules), tuple(notes), n_max)
     return _Plan(
-        start, kind, base, int(crawling), spent, budgets, max(0, radius), run_up, end, summary
+        start, kind, base, int(crawling), spent, budgets, max(0, radius), run_up, end, summary,
+        one_step,
     )
 
 
@@ -308,6 +325,7 @@ def _search(
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
         *_arrays(grid, occupancy, mover), *plan.start, plan.kind, plan.base_mode,
         plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
+        plan.one_step,
     )  # fmt: skip
     return _Found((ox, oy, oz), (wx, wy, wz), info, dist, pred, via, ends)
 

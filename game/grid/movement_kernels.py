@@ -287,10 +287,12 @@ def _dijkstra(
     spent: int,
     budgets: NDArray[np.int64],
     limit: int,
+    one_step: bool,
 ) -> None:
     """Least total points to every window cell; steps cost 1..8, so buckets of a doubly linked
     list per cost level replace a heap (Dial's algorithm). Levels of `info` are filled when
-    first needed (`levels`: -1 not yet, else 1 if it has climbable or stairs cells)."""
+    first needed (`levels`: -1 not yet, else 1 if it has climbable or stairs cells). With
+    `one_step` only the start is expanded: every end is one cell away (blinded, P-VUL-3)."""
     sx = wy * wz
     sy = wz
     head = np.full(limit + 1, -1, dtype=np.int32)
@@ -304,6 +306,8 @@ def _dijkstra(
             head[c] = nxt[i]
             if nxt[i] >= 0:
                 prv[nxt[i]] = -1
+            if one_step and i != start:
+                continue
             lx = i // sx
             ly = (i // sy) % wy
             lz = i % wz
@@ -495,6 +499,7 @@ def movement_kernel(
     radius: int,
     run_up: int,
     end_rule: int,
+    one_step: bool = False,
 ) -> KernelResult:
     """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it.
 
@@ -533,7 +538,7 @@ def movement_kernel(
     else:
         _dijkstra(
             info, levels, grid, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
-            base_mode, crawling, spent, budgets, spent + radius,
+            base_mode, crawling, spent, budgets, spent + radius, one_step,
         )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)
     count = 0

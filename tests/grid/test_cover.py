@@ -244,3 +244,16 @@ def test_p_cov_2_off_map_cells_are_a_clear_error() -> None:
     grid = Grid.empty(3, 3, 1)
     with pytest.raises(OffMapError, match="cover target cell"):
         cover(grid, (0, 0, 0), (0, 5, 0))
+
+
+def test_p_cov_5_a_thin_column_in_front_of_the_half_wall_does_not_cancel_the_heavy_cover() -> None:
+    # Attacker (0,2,0), crouched target (5,1,0); the samples at y = 1.9 pass through the thin
+    # column (3,2,0) and then the half wall (4,2,0). Half wall: d(attacker, wall) = 4, N = 0,
+    # ceil(4/1) − 1 = 3 ≥ d(wall, target) = 1, so it counts (P-COV-3), and a crouched target
+    # behind a counting half wall has heavy cover (P-COV-5), column or not.
+    obstacle = np.zeros((6, 4, 1), dtype=np.uint8)
+    obstacle[3, 2, 0] = OBSTACLE_THIN
+    obstacle[4, 2, 0] = OBSTACLE_HALF
+    grid = Grid.build(obstacle)
+    assert cover(grid, (0, 2, 0), (5, 1, 0), target_low_stance=True).grade == "heavy"
+    assert cover(grid, (0, 2, 0), (5, 1, 0)).grade == "light"

@@ -517,9 +517,7 @@ def test_p_oa_1_an_ally_in_the_cell_being_left_covers_the_retreat_but_a_neutral_
     ally = Occupancy(grid.shape, [me, enemy, Occupant("al", (1, 1, 0), "red")])
     assert reaction_exits(grid, ally, me, path) == []
     neutral = Occupancy(grid.shape, [me, enemy, Occupant("ne", (1, 1, 0), "x", neutral=True)])
-    assert reaction_exits(grid, neutral, me, path) == [
-        OpportunityExit("en", (1, 1, 0), (0, 0, 0))
-    ]
+    assert reaction_exits(grid, neutral, me, path) == [OpportunityExit("en", (1, 1, 0), (0, 0, 0))]
 
 
 # --- Bad input ------------------------------------------------------------------------------
@@ -655,3 +653,36 @@ def test_p_mov_adding_an_obstacle_never_adds_a_reachable_cell_nor_lowers_a_cost(
     after = reachable(more, occ, me, request)
     assert set(after) <= set(before)
     assert all(after[c] >= before[c] for c in after)
+
+
+@KERNELS
+def test_p_vul_3_blinded_enters_one_cell_even_where_two_steps_would_be_cheaper(
+    kernel: Kernel,
+) -> None:
+    # Corner (2,1,0) is rough and water (extra 2), corner (1,2,0) is plain.
+    # Direct diagonal (1,1,0)→(2,2,0): 1 + max(2, 0) = 3 (P-MOV-3); round by (1,2,0): 1 + 1 = 2.
+    grid = make_grid((5, 5, 1), terrain={(2, 1, 0): TERRAIN_ROUGH | TERRAIN_WATER})
+    mover = Occupant("m", (1, 1, 0), "red")
+    occupancy = Occupancy(grid.shape, [mover])
+    budgets = {"walk": 5, "swim": 5, "climb": 5}
+    free = reachable(grid, occupancy, mover, MoveRequest(budgets), kernel=kernel)
+    blind = reachable(grid, occupancy, mover, MoveRequest(budgets, max_cells=1), kernel=kernel)
+    assert free[(2, 2, 0)] == 2
+    assert blind[(2, 2, 0)] == 3
+    assert blind[(2, 1, 0)] == 3  # 1 + rough 1 + water 1
+    assert set(blind) == {c for c in free if chebyshev(c, (1, 1, 0)) == 1}
+    path = find_path(
+        grid, occupancy, mover, MoveRequest(budgets, max_cells=1), (2, 2, 0), kernel=kernel
+    )
+    assert (path.cost, path.cells) == (3, ((1, 1, 0), (2, 2, 0)))
+
+
+def test_p_vul_3_a_blinded_entity_does_not_jump() -> None:
+    grid = make_grid((5, 1, 3), obstacles={(1, 0, 0): OBSTACLE_HALF})
+    mover = Occupant("m", (0, 0, 0), "red")
+    occupancy = Occupancy(grid.shape, [mover])
+    sighted = MoveRequest({"jump": 4}, mode="jump")
+    # n_max = floor(2 × 0.2/0.2) = 2: apex 2 reaches 2 cells, over the crate, for 2 points
+    assert reachable(grid, occupancy, mover, sighted) == {(2, 0, 0): 2}
+    blind = MoveRequest({"jump": 4}, mode="jump", max_cells=1)
+    assert reachable(grid, occupancy, mover, blind) == {}
