@@ -177,13 +177,18 @@ def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def move_allowance(
-    bf: Battlefield, entity: EntitySheet, *, dash: bool = False, stealth: bool = False
+    bf: Battlefield,
+    entity: EntitySheet,
+    *,
+    dash: bool = False,
+    stealth: bool = False,
+    stance: str | None = None,
 ) -> MoveAllowance:
     """P-MOV-1/2/5/6/7, P-VUL-3 and P-ZERO-2: movement points per mode for this turn."""
     h = entity.health
     return allowance(
         entity.speeds,
-        stance=entity.stance.value,
+        stance=stance or entity.stance.value,
         grave_wound=h.grave > 0,
         mortal_wound=h.mortal > 0,
         stealth=stealth,
@@ -198,8 +203,13 @@ def move_allowance(
 def move_request(
     bf: Battlefield, entity: EntitySheet, mode: str | None, *, dash: bool, stealth: bool
 ) -> tuple[MoveRequest, MoveAllowance]:
-    allow = move_allowance(bf, entity, dash=dash, stealth=stealth)
-    chosen = mode or ("crawl" if entity.stance.value == "prone" else "walk")
+    # P-MOV-2: prone is crawling and crawling is prone; asking to crawl reads the allowance as
+    # if the entity had gone prone (which costs the interaction, P-TURN-2).
+    prone = entity.stance.value == "prone" or mode == "crawl"
+    allow = move_allowance(
+        bf, entity, dash=dash, stealth=stealth, stance="prone" if prone else None
+    )
+    chosen = "crawl" if prone and mode in (None, "walk", "swim", "climb") else (mode or "walk")
     request = MoveRequest(
         budgets=dict(allow.budgets),
         mode=chosen,

@@ -99,3 +99,17 @@ def test_p_vul_3_a_blinded_entity_has_no_line_of_sight_and_cannot_throw(yard: Ba
     at_cell = tactics.throw_at(yard, blind, "light", (2, 5, 0))
     assert (at_entity.hit_chance, at_entity.reason) == (None, "blinded")
     assert (at_cell.automatic, at_cell.reason) == (False, "blinded")
+
+
+def test_p_mov_2_crawling_into_water_adds_both_extras_prone_or_asked_to_crawl() -> None:
+    corridor = {
+        "size": [4, 2, 1],
+        "cells": [{"at": [x, 1, 0], "obstacle": "full"} for x in range(4)]
+        + [{"at": [1, 0, 0], "terrain": ["water"]}],
+    }
+    prone = field([{"id": "p", "faction": "r", "at": [0, 0, 0], "stance": "prone"}], **corridor)
+    standing = field([{"id": "s", "faction": "r", "at": [0, 0, 0]}], **corridor)
+    # into the water 1 + crawling 1 + water 1 = 3; on to (2,0,0) 1 + 1 = 2, total 5 = crawl 5
+    expected = {(1, 0, 0): 3, (2, 0, 0): 5}
+    assert tactics.reachable_cells(prone, prone.entity("p"))[0] == expected
+    assert tactics.reachable_cells(standing, standing.entity("s"), "crawl")[0] == expected

@@ -150,9 +150,10 @@ def allowance(
 ) -> MoveAllowance:
     """This turn's movement allowance.
 
-    Standing or crouched: walk, swim, climb, jump (and thrusters if fitted). Prone: crawl only
-    (P-MOV-2); any other mode needs a stance change first (P-TURN-2). Every speed takes the
-    P-MOV-7 modifiers; in microgravity the jump budget is then doubled (P-ZERO-1).
+    Standing or crouched: walk, swim, climb, jump (and thrusters if fitted). Prone: crawl, and
+    swim at crawl speed in water (P-MOV-2); any other mode needs a stance change first
+    (P-TURN-2). Every speed takes the P-MOV-7 modifiers; in microgravity the jump budget is
+    then doubled (P-ZERO-1).
     """
     stance = stance if isinstance(stance, Stance) else Stance.from_name(stance)
     if has_thrusters and speeds.thrusters is None:
@@ -192,6 +193,9 @@ def allowance(
         rules.append("P-STL-1")
     if prone:
         explanation.append("prone: crawling, every cell costs +1 (P-MOV-2)")
+        # P-MOV-2: swimming and crawling add up; in water a crawler swims at crawl speed.
+        budgets["swim"] = budgets["crawl"]
+        explanation.append("in water: swimming at crawl speed, +1 more a cell (P-MOV-2)")
 
     max_cells: int | None = None
     if blinded:

@@ -136,7 +136,8 @@ def test_p_mov_1_standing_human_gets_every_mode_but_crawl_and_thrusters() -> Non
 
 def test_p_mov_2_prone_is_crawling_at_crawl_speed() -> None:
     allowed = _allow(Speeds(crawl=3), stance=Stance.PRONE, has_thrusters=True)
-    assert allowed.budgets == {"crawl": 3}
+    # crawl 3; in water a crawler swims at its crawl speed (swimming and crawling add up)
+    assert allowed.budgets == {"crawl": 3, "swim": 3}
     assert allowed.crawling
     assert "P-MOV-2" in allowed.rules
 
