@@ -307,7 +307,16 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
             notes.append("blinded: 1 cell of movement at most [P-VUL-3]")
     summary = MoveSummary(search, tuple(rules), tuple(notes), n_max)
     return _Plan(
-        start, kind, base, int(crawling), spent, budgets, max(0, radius), run_up, end, summary,
+        start,
+        kind,
+        base,
+        int(crawling),
+        spent,
+        budgets,
+        max(0, radius),
+        run_up,
+        end,
+        summary,
         one_step,
     )
 

@@ -411,21 +411,25 @@ def _jump(
     if not info[start] & F_STAND:
         return
     for n in range(1, height + 1):
-        if lz0 + n >= wz:
+        # Above the map's top level there is nothing to hit: a jump on a one-level map can
+        # still clear a crate. Inside the map, a ceiling over the start stops this apex and
+        # every higher one (the column below was checked by the lower apexes).
+        above = lz0 + n >= wz
+        if not above and info[start + n] & (F_BLOCK | F_FLOOR):
             return
-        apex = start + n
-        if info[apex] & (F_BLOCK | F_FLOOR):
-            return  # a ceiling over the start stops this apex and every higher one
+        top = min(lz0 + n, wz - 1)
         reach = n + 2 * run_up
         for tx in range(max(0, lx0 - reach), min(wx, lx0 + reach + 1)):
             for ty in range(max(0, ly0 - reach), min(wy, ly0 + reach + 1)):
                 dx = tx - lx0
                 dy = ty - ly0
                 length = max(abs(dx), abs(dy))
-                if length == 0 or not line_clear(info, sx, sy, apex, dx, dy, 0, length):
+                if length == 0:
                     continue
-                q = apex + dx * sx + dy * sy
-                for _ in range(n + 1):  # down from the apex, at lowest to the start's level
+                if not above and not line_clear(info, sx, sy, start + n, dx, dy, 0, length):
+                    continue
+                q = start + (top - lz0) + dx * sx + dy * sy
+                for _ in range(top - lz0 + 1):  # down the landing column to the start's level
                     if info[q] & F_BLOCK:
                         break
                     if info[q] & F_STAND:

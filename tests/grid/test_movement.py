@@ -686,3 +686,28 @@ def test_p_vul_3_a_blinded_entity_does_not_jump() -> None:
     assert reachable(grid, occupancy, mover, sighted) == {(2, 0, 0): 2}
     blind = MoveRequest({"jump": 4}, mode="jump", max_cells=1)
     assert reachable(grid, occupancy, mover, blind) == {}
+
+
+@KERNELS
+def test_p_jump_1_on_a_one_level_map_a_jump_clears_a_crate_through_the_open_air_above(
+    kernel: Kernel,
+) -> None:
+    # athletics 0 at 0.2 g: n_max = floor(2 × 0.2/0.2) = 2; the crate (1,0,0) is not standable,
+    # so the landing is (2,0,0), 2 cells away: apex 2 (horizontal reach ≤ apex), cost 2.
+    grid = make_grid((5, 1, 1), obstacles={(1, 0, 0): OBSTACLE_HALF})
+    mover = Occupant("m", (0, 0, 0), "red")
+    occupancy = Occupancy(grid.shape, [mover])
+    request = MoveRequest({"jump": 4}, mode="jump")
+    assert reachable(grid, occupancy, mover, request, kernel=kernel) == {(2, 0, 0): 2}
+    path = find_path(grid, occupancy, mover, request, (2, 0, 0), kernel=kernel)
+    assert path.cost == 2
+    # the flight: up to the apex (0,0,2), over to (2,0,2) above the map's only level, down
+    assert path.cells == (
+        (0, 0, 0),
+        (0, 0, 1),
+        (0, 0, 2),
+        (1, 0, 2),
+        (2, 0, 2),
+        (2, 0, 1),
+        (2, 0, 0),
+    )
