@@ -7,7 +7,7 @@ headless query and the window both call it, so no rule is computed twice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from game.grid.cover import CoverResult, cover
 from game.grid.geometry import chebyshev
@@ -96,6 +96,14 @@ class HitAnswer:
     why: tuple[str, ...] = ()
 
 
+def _skips_turn(entity: EntitySheet) -> str | None:
+    """The condition that costs the entity its turn (P-VUL-3, P-DEATH-1), if any."""
+    for condition in ("dead", "out_of_combat", "stunned", "shock"):
+        if entity.has(condition):
+            return condition
+    return None
+
+
 def _cannot_attack(attacker: EntitySheet) -> str | None:
     for condition in ("dead", "out_of_combat", "blinded"):
         if attacker.has(condition):
@@ -108,6 +116,8 @@ def attack_chance(
 ) -> HitAnswer:
     """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance."""
     weapon = weapon or attacker.weapon
+    if attacker.id == target.id:
+        return HitAnswer(None, "self_target", ("P-HIT-2",), why=(f"{attacker.id} aims at itself",))
     if weapon is None:
         return HitAnswer(None, "no_weapon", ("P-HIT-2",), why=(f"{attacker.id} carries no weapon",))
     blocked = _cannot_attack(attacker)
@@ -210,6 +220,14 @@ def move_request(
         bf, entity, dash=dash, stealth=stealth, stance="prone" if prone else None
     )
     chosen = "crawl" if prone and mode in (None, "walk", "swim", "climb") else (mode or "walk")
+    idle = _skips_turn(entity)
+    if idle:  # P-VUL-3: no turn, so no movement
+        allow = replace(
+            allow,
+            budgets={},
+            rules=(*allow.rules, "P-VUL-3"),
+            explanation=(*allow.explanation, f"{idle}: skips its turn, no movement (P-VUL-3)"),
+        )
     request = MoveRequest(
         budgets=dict(allow.budgets),
         mode=chosen,
@@ -307,17 +325,16 @@ class ThrowAnswer:
 def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> ThrowAnswer:
     """P-THR-1: the band and whether the throw hits automatically or rolls, and at what P."""
     distance = chebyshev(thrower.cell, _cell(to))
+    band = throw_band(size, distance)
+    if isinstance(to, EntitySheet) and to.id == thrower.id:
+        return ThrowAnswer(
+            band, False, None, ("P-THR-1",), (f"{thrower.id} aims at itself",), reason="self_target"
+        )
     blocked = _cannot_attack(thrower)
     if blocked:
         return ThrowAnswer(
-            throw_band(size, distance),
-            False,
-            None,
-            ("P-VUL-3",),
-            (f"{thrower.id} is {blocked}",),
-            reason=blocked,
+            band, False, None, ("P-VUL-3",), (f"{thrower.id} is {blocked}",), reason=blocked
         )
-    band = throw_band(size, distance)
     if band == "out_of_range":
         return ThrowAnswer(band, False, None, ("P-THR-1",), (f"{size} object, {distance} cells",))
     b_att, b_check = attack_bonus("thrown", thrower.checks)

@@ -13,6 +13,7 @@ import numpy as np
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps import LoadedMap
+from game.rules import checknames
 from game.rules.data import (
     Armour,
     RulesData,
@@ -79,6 +80,8 @@ def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
         base, name = path.resolve().parent, source
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ScenarioError(f"{name}: the JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
         raise ScenarioError(
             f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
@@ -94,9 +97,7 @@ def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]
         fail("map", "missing (an inline map or a path to a .tmx file)")
     grid, map_entities = _parse_map(top["map"], base, rules)
     # A .tmx map brings its own units; listing entities in the scenario replaces them.
-    entities = (
-        _parse_entities(top["entities"], grid, rules) if "entities" in top else map_entities
-    )
+    entities = _parse_entities(top["entities"], grid, rules) if "entities" in top else map_entities
     queries = as_list(top.get("queries", []), "queries")
     return Battlefield(grid, entities, rules, ruleset), queries
 
@@ -214,6 +215,11 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
     checks: dict[str, int] = dict(template.checks)
     if "checks" in spec:
         for name, v in as_object(spec["checks"], f"{where}.checks").items():
+            if name not in checknames.ALL:  # a typo must not silently become a bonus of 0
+                fail(
+                    f"{where}.checks",
+                    f"unknown check {name!r} (known: {', '.join(checknames.ALL)})",
+                )
             checks[name] = as_int(v, f"{where}.checks[{name!r}]", low=-20, high=40)
     speeds_map: dict[str, object] = dict(template.speeds)
     if "speeds" in spec:

@@ -31,8 +31,12 @@ def answer_all(bf: Battlefield, queries: list[object]) -> Json:
     for i, raw in enumerate(queries):
         try:
             results.append(answer(bf, raw, f"queries[{i}]"))
-        except ScenarioError as exc:
-            results.append({"error": str(exc)})
+        except ValueError as exc:  # ScenarioError, and the rules' and grid's refusals
+            message = str(exc)
+            prefix = f"queries[{i}]"
+            results.append(
+                {"error": message if message.startswith(prefix) else f"{prefix}: {message}"}
+            )
     return {"results": results}
 
 
@@ -170,7 +174,9 @@ def _path(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     entity = _entity(bf, spec, "entity", where)
     if "to" not in spec:
         fail(f"{where}.to", "missing (a cell [x, y, z])")
-    to = as_cell(spec["to"], f"{where}.to")
+    to = _point(bf, spec, "to", where)
+    if isinstance(to, EntitySheet):
+        fail(f"{where}.to", "expected a cell [x, y, z]")
     mode, dash, stealth = _movement_options(spec, where)
     result, allow = tactics.path_to(bf, entity, to, mode, dash=dash, stealth=stealth)
     if result.cost is None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
-from typing import NoReturn
+from typing import NoReturn, TypeGuard
 
 
 class ScenarioError(ValueError):
@@ -57,8 +58,12 @@ def as_bool(value: object, where: str) -> bool:
     return value
 
 
+def _finite(value: object) -> TypeGuard[int | float]:
+    return isinstance(value, int) or (isinstance(value, float) and math.isfinite(value))
+
+
 def as_int(value: object, where: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
+    if isinstance(value, bool) or not _finite(value) or int(value) != value:
         fail(where, f"expected a whole number, got {value!r}")
     n = int(value)
     if low is not None and n < low:
@@ -69,8 +74,8 @@ def as_int(value: object, where: str, low: int | None = None, high: int | None =
 
 
 def as_number(value: object, where: str, low: float | None = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
-        fail(where, f"expected a number, got {value!r}")
+    if isinstance(value, bool) or not _finite(value):
+        fail(where, f"expected a finite number, got {value!r}")
     if low is not None and value < low:
         fail(where, f"{value} is below the minimum {low}")
     return float(value)

@@ -188,6 +188,9 @@ def test_p_mov_3_and_p_mov_4_movement_answers() -> None:
         ("bad_stance.json", "entities[0].stance: unknown value 'flying'"),
         ("bad_json.json", "bad JSON at line 2"),
         ("missing.json", "cannot read the file"),
+        ("bad_infinite_size.json", "map.size[0]: expected a whole number, got inf"),
+        ("bad_check_name.json", "entities[0].checks: unknown check 'precisone (armi a distanza)'"),
+        ("bad_deep.json", "nested too deeply"),
     ],
 )
 def test_a_scenario_that_cannot_be_read_exits_2_with_one_line_and_no_output(
@@ -236,3 +239,15 @@ def test_a_missing_tmx_map_is_one_error_line_naming_the_file() -> None:
     assert done.stdout == ""
     assert "no-such-map.tmx" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_each_unanswerable_query_answers_an_error_and_the_rest_are_still_answered() -> None:
+    r = results("unanswerable.json")
+    assert r[0] == {"error": "queries[0].to: (9, 9, 0) is outside the 5x5x1 map"}
+    assert "thrusters" in r[1]["error"]
+    assert "roll" in r[2]["error"]
+    assert (r[3]["hit_chance"], r[3]["reason"]) == (None, "self_target")
+    # P-VUL-3: a dead entity has no turn, so nowhere to move
+    assert r[4]["reachable"] == []
+    assert "P-VUL-3" in r[4]["rules"]
+    assert r[5]["cells"] == 1
