@@ -254,8 +254,14 @@ def walk(
         r1 = (p1 - f1 * k) * span
         f2 = p2 // k
         r2 = (p2 - f2 * k) * span
-        if stop and sight and hint_x >= 0 and b_flat != hint_flat and segment_contact(
-                k, hint_x, hint_y, hint_z, px, py, pz, dx, dy, dz) == CONTACT_INTERIOR:
+        if (
+            stop
+            and sight
+            and hint_x >= 0
+            and b_flat != hint_flat
+            and segment_contact(k, hint_x, hint_y, hint_z, px, py, pz, dx, dy, dz)
+            == CONTACT_INTERIOR
+        ):
             # P-LOS-1 settles it at once: neighbouring targets are mostly hidden by one cell.
             code, fx, fy, fz = LOS_BLOCKED, hint_x, hint_y, hint_z
             out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
@@ -267,9 +273,11 @@ def walk(
         n_near = 0
         if skipping:
             for j in range(skip_cells.shape[0]):
-                if (min(ax, qx // k) <= skip_cells[j, 0] <= max(ax, qx // k)
-                        and min(ay, qy // k) <= skip_cells[j, 1] <= max(ay, qy // k)
-                        and min(az, qz // k) <= skip_cells[j, 2] <= max(az, qz // k)):
+                if (
+                    min(ax, qx // k) <= skip_cells[j, 0] <= max(ax, qx // k)
+                    and min(ay, qy // k) <= skip_cells[j, 1] <= max(ay, qy // k)
+                    and min(az, qz // k) <= skip_cells[j, 2] <= max(az, qz // k)
+                ):
                     near[n_near] = j
                     n_near += 1
         done = False
@@ -281,8 +289,14 @@ def walk(
                 if r >= 3:
                     for i in range(n_near):
                         j = near[i]
-                        r = min(r, max(abs(c - skip_cells[j, m]), abs(f1 - skip_cells[j, o1]),
-                                       abs(f2 - skip_cells[j, o2])))
+                        r = min(
+                            r,
+                            max(
+                                abs(c - skip_cells[j, m]),
+                                abs(f1 - skip_cells[j, o1]),
+                                abs(f2 - skip_cells[j, o2]),
+                            ),
+                        )
                 if r >= 3:
                     c += step * (r - 2)
                     if (c_last - c) * step < 0:
@@ -389,8 +403,22 @@ def los_kernel(
     end[0, 0], end[0, 1], end[0, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
     out = np.empty((walk_rows(chebyshev3(ax, ay, az, bx, by, bz)), 4), dtype=np.int64)
     codes = np.empty(1, dtype=np.int8)
-    walk(sight_block, occ_index, occ_blocks, NO_CLEARANCE, NO_CELLS, 2,
-         2 * ax + 1, 2 * ay + 1, 2 * az + 1, end, True, True, out, codes)
+    walk(
+        sight_block,
+        occ_index,
+        occ_blocks,
+        NO_CLEARANCE,
+        NO_CELLS,
+        2,
+        2 * ax + 1,
+        2 * ay + 1,
+        2 * az + 1,
+        end,
+        True,
+        True,
+        out,
+        codes,
+    )
     return bool(codes[0] < LOS_BLOCKED)
 
 
@@ -461,8 +489,22 @@ def visibility_kernel(
     codes = np.empty(n, dtype=np.int8)
     for i in range(n):
         blocks = blocks_by_viewer[i].copy()
-        walk(sight_block, occ_index, blocks, clearance, _blocking_cells(occ_cells, blocks), 2,
-             ends[i, 0], ends[i, 1], ends[i, 2], ends, True, True, out, codes)
+        walk(
+            sight_block,
+            occ_index,
+            blocks,
+            clearance,
+            _blocking_cells(occ_cells, blocks),
+            2,
+            ends[i, 0],
+            ends[i, 1],
+            ends[i, 2],
+            ends,
+            True,
+            True,
+            out,
+            codes,
+        )
         for j in range(n):
             seen[i, j] = codes[j] < LOS_BLOCKED
     return seen
@@ -509,8 +551,22 @@ def view_kernel(
     for c in prange(chunks):
         lo, hi = e * c // chunks, e * (c + 1) // chunks
         out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
-        walk(blocking, NO_INDEX, NO_FLAGS, clearance, skip_cells, 2, 2 * vx + 1, 2 * vy + 1,
-             2 * vz + 1, ends[lo:hi], True, True, out, codes[lo:hi])
+        walk(
+            blocking,
+            NO_INDEX,
+            NO_FLAGS,
+            clearance,
+            skip_cells,
+            2,
+            2 * vx + 1,
+            2 * vy + 1,
+            2 * vz + 1,
+            ends[lo:hi],
+            True,
+            True,
+            out,
+            codes[lo:hi],
+        )
     seen = np.zeros((w, h, d), dtype=np.bool_)
     for i in range(e):
         seen[ends[i, 0] // 2, ends[i, 1] // 2, ends[i, 2] // 2] = codes[i] < LOS_BLOCKED
@@ -519,9 +575,7 @@ def view_kernel(
 
 # ---------------------------------------------------------------- Python API
 
-_CLEARANCE_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = (
-    weakref.WeakKeyDictionary()
-)
+_CLEARANCE_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = weakref.WeakKeyDictionary()
 
 
 def clearance(grid: Grid) -> NDArray[np.uint8]:
@@ -594,11 +648,23 @@ def explain_line_of_sight(
     out = np.empty((walk_rows(chebyshev(start, end)), 4), dtype=np.int64)
     px, py, pz = (2 * c + 1 for c in start)
     ends = np.array([[2 * c + 1 for c in end]], dtype=np.int64)
-    code, x, y, z, n = walk(grid.sight_block, occ_index, occ_blocks, NO_CLEARANCE, NO_CELLS, 2,
-                            px, py, pz, ends, True, False, out, np.empty(1, dtype=np.int8))
-    grazed = tuple(
-        (int(r[0]), int(r[1]), int(r[2])) for r in out[:n] if r[3] == CONTACT_TOUCH
+    code, x, y, z, n = walk(
+        grid.sight_block,
+        occ_index,
+        occ_blocks,
+        NO_CLEARANCE,
+        NO_CELLS,
+        2,
+        px,
+        py,
+        pz,
+        ends,
+        True,
+        False,
+        out,
+        np.empty(1, dtype=np.int8),
     )
+    grazed = tuple((int(r[0]), int(r[1]), int(r[2])) for r in out[:n] if r[3] == CONTACT_TOUCH)
     rules = ["P-LOS-1"]
     if code in (LOS_CLEAR_GRAZED, LOS_BLOCKED_GRAZED):
         rules.append("P-LOS-2")
@@ -640,5 +706,6 @@ def cells_in_view(
         raise ValueError(f"max_range must be >= 0 cells, got {max_range}")
     _, occ_blocks, occ_cells = _occupancy_arrays(grid, occupancy, viewer)
     reach = max(grid.shape) if max_range is None else max_range
-    return view_kernel(grid.sight_block, occ_blocks, occ_cells, clearance(grid), *start, reach,
-                       2 * thread_count())
+    return view_kernel(
+        grid.sight_block, occ_blocks, occ_cells, clearance(grid), *start, reach, 2 * thread_count()
+    )

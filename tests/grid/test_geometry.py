@@ -82,9 +82,7 @@ def test_p_area_1_cone_along_an_axis_widens_one_cell_a_side_per_step_in_2d() -> 
 def test_p_area_1_cone_along_a_diagonal_is_a_quadrant_in_2d() -> None:
     flat = [c for c in cone((1, 1, 0), 2) if c[2] == 0]
     # 2xy >= 0 with x + y > 0 and reach 2: the 3x3 quadrant without the apex.
-    assert sorted(flat) == sorted(
-        (x, y, 0) for x in range(3) for y in range(3) if (x, y) != (0, 0)
-    )
+    assert sorted(flat) == sorted((x, y, 0) for x in range(3) for y in range(3) if (x, y) != (0, 0))
 
 
 def test_p_area_1_cone_rejects_a_direction_that_is_not_a_grid_step() -> None:
@@ -110,10 +108,16 @@ def test_p_area_1_a_grenade_stops_at_walls_a_flamethrower_does_not(
     # The row from x=0 to x=4 at y=1: (3,1) and (4,1) lie behind the wall at (2,1), whose
     # interior the line from the origin enters; the wall cell itself is reached.
     assert area_cells(grid, origin, pattern, blocked_by_sight=True) == [
-        (0, 1, 0), (1, 1, 0), (2, 1, 0)
+        (0, 1, 0),
+        (1, 1, 0),
+        (2, 1, 0),
     ]
     assert area_cells(grid, origin, pattern, blocked_by_sight=False) == [
-        (0, 1, 0), (1, 1, 0), (2, 1, 0), (3, 1, 0), (4, 1, 0)
+        (0, 1, 0),
+        (1, 1, 0),
+        (2, 1, 0),
+        (3, 1, 0),
+        (4, 1, 0),
     ]
 
 
