@@ -164,7 +164,7 @@ def attack_chance(
         distance,
         b_att_check=b_att_check,
     )
-    all_rules = _merge(los.rules, cover_result.rules, chance.rules, tuple(rules))
+    all_rules = merge_rules(los.rules, cover_result.rules, chance.rules, tuple(rules))
     return HitAnswer(chance, None, all_rules, cover_result, tuple(chance.lines()))
 
 
@@ -178,12 +178,9 @@ def _los_why(los: LosResult) -> tuple[str, ...]:
     return ()
 
 
-def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
-    seen: dict[str, None] = {}
-    for g in groups:
-        for r in g:
-            seen.setdefault(r, None)
-    return tuple(seen)
+def merge_rules(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    """Ruling ids of several answers, each once, in order of first mention."""
+    return tuple(dict.fromkeys(rule for group in groups for rule in group))
 
 
 def move_allowance(
@@ -368,6 +365,6 @@ def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> Thr
         band,
         False,
         chance.p,
-        _merge(("P-THR-1",), cover_result.rules, chance.rules),
+        merge_rules(("P-THR-1",), cover_result.rules, chance.rules),
         tuple(chance.lines()),
     )

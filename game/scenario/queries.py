@@ -104,7 +104,7 @@ def _cover(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     return {
         "cover": result.grade,
         "percent": result.percent,
-        "rules": list(tactics._merge(los.rules, result.rules)),
+        "rules": list(tactics.merge_rules(los.rules, result.rules)),
         "why": "; ".join(result.lines()),
     }
 
@@ -167,7 +167,7 @@ def _reachable(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
 
 
 def _movement_rules(extra: tuple[str, ...]) -> list[str]:
-    return list(tactics._merge(("P-MOV-1", "P-MOV-2", "P-MOV-3", "P-MOV-4", "G-3"), extra))
+    return list(tactics.merge_rules(("P-MOV-1", "P-MOV-2", "P-MOV-3", "P-MOV-4", "G-3"), extra))
 
 
 def _path(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
