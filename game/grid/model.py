@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, IntFlag
+from functools import cached_property
 
 import numpy as np
 from numpy.typing import NDArray
@@ -149,7 +150,7 @@ class Grid:
         x, y, z = self.obstacle.shape
         return int(x), int(y), int(z)
 
-    @property
+    @cached_property
     def microgravity(self) -> bool:
         """P-JUMP-2: below 0.05 g the P-ZERO rules apply."""
         return is_microgravity(self.gravity)

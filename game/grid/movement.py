@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from numpy.typing import NDArray
@@ -321,10 +322,25 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     )
 
 
+#: Occupancy.move_codes by occupancy and mover: an Occupancy does not change once built, and
+#: building the codes in Python took a good part of a whole search.
+_CODES: WeakKeyDictionary[Occupancy, dict[Occupant, NDArray[np.uint8]]] = WeakKeyDictionary()
+
+
+def _move_codes(occupancy: Occupancy, mover: Occupant) -> NDArray[np.uint8]:
+    by_mover = _CODES.setdefault(occupancy, {})
+    codes = by_mover.get(mover)
+    if codes is None:
+        codes = occupancy.move_codes(mover)
+        codes.setflags(write=False)
+        by_mover[mover] = codes
+    return codes
+
+
 def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:
     return (
         grid.obstacle, grid.terrain, grid.floor, grid.standable, occupancy.index,
-        occupancy.move_codes(mover),
+        _move_codes(occupancy, mover),
     )  # fmt: skip
 
 

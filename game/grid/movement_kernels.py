@@ -93,6 +93,14 @@ GridArrays = tuple[
 
 
 @njit
+def window_index(wy: int, wz: int, lx: int, ly: int, lz: int) -> int:
+    """Flat x-major index of window cell (lx, ly, lz) in a window of wy x wz columns padded by
+    one cell on every side: a step from any window cell lands inside the array, so the search
+    needs no bounds checks (the padding is blocked and never reached)."""
+    return ((lx + 1) * (wy + 2) + ly + 1) * (wz + 2) + lz + 1
+
+
+@njit
 def fill_level(
     info: NDArray[np.int32],
     grid: GridArrays,
@@ -106,8 +114,8 @@ def fill_level(
     surfaces: bool,
 ) -> bool:
     """Write the packed facts (F_* bits and the extra cost) of level lz of the window at
-    (ox, oy, oz) of size (wx, wy, wz), flat x-major; F_SURFACE beyond standable cells only if
-    `surfaces`. Returns whether any cell there is climbable or stairs."""
+    (ox, oy, oz) of size (wx, wy, wz) into `info`, laid out as `window_index`; F_SURFACE beyond
+    standable cells only if `surfaces`. Returns whether any cell there is climbable or stairs."""
     obstacle, terrain, floor, standable, occ_index, codes = grid
     w, h, d = obstacle.shape
     z = oz + lz
@@ -160,46 +168,16 @@ def fill_level(
             ):
                 facts |= F_SURFACE
             vertical = vertical or bool(ter & (TERRAIN_CLIMBABLE | TERRAIN_STAIRS))
-            info[(lx * wy + ly) * wz + lz] = facts | extra
+            info[window_index(wy, wz, lx, ly, lz)] = facts | extra
     return vertical
 
 
 @njit
 def cell_facts(grid: GridArrays, x: int, y: int, z: int) -> int:
     """The packed facts of one map cell, surfaces included."""
-    info = np.zeros(1, dtype=np.int32)
+    info = np.zeros(27, dtype=np.int32)
     fill_level(info, grid, x, y, z, 1, 1, 1, 0, True)
-    return int(info[0])
-
-
-@njit
-def corner_extra(
-    info: NDArray[np.int32], sx: int, sy: int, base: int, dx: int, dy: int, dz: int
-) -> int:
-    """P-MOV-3: -1 if a corner cell of the step holds an obstacle or an enemy, else the largest
-    corner extra (rough, water, ally or neutral each +1 in that cell)."""
-    d = direction_index(dx, dy, dz)
-    worst = 0
-    for k in range(CORNER_COUNT[d]):
-        c = info[base + CORNERS[d, k, 0] * sx + CORNERS[d, k, 1] * sy + CORNERS[d, k, 2]]
-        if c & F_BLOCK:
-            return -1
-        worst = max(worst, int(c & EXTRA_MASK))
-    return worst
-
-
-@njit
-def floors_open(
-    info: NDArray[np.int32], sx: int, sy: int, i: int, dx: int, dy: int, dz: int
-) -> bool:
-    """A step changing level must not cross a floor slab: no cell of the spanned cube at the
-    upper level may have one (a floor is the underside of its cell)."""
-    top = i + max(dz, 0)
-    for a in range(2 if dx != 0 else 1):
-        for b in range(2 if dy != 0 else 1):
-            if info[top + a * dx * sx + b * dy * sy] & F_FLOOR:
-                return False
-    return True
+    return int(info[window_index(1, 1, 0, 0, 0)])
 
 
 @njit
@@ -213,15 +191,52 @@ def corner_frame(kind: int, dz: int) -> tuple[int, int]:
 
 
 @njit
-def step_corner(
-    info: NDArray[np.int32], sx: int, sy: int, kind: int, i: int, dx: int, dy: int, dz: int
-) -> int:
-    """The corner part of a step from window cell i: -1 if refused (a corner obstacle or enemy,
-    P-MOV-3, or a floor crossed in 3D), else the largest corner extra."""
-    shift, cdz = corner_frame(kind, dz)
-    if kind != KIND_GROUND and dz != 0 and not floors_open(info, sx, sy, i, dx, dy, dz):
-        return -1
-    return corner_extra(info, sx, sy, i + shift, dx, dy, cdz)
+def step_checks(kind: int, sx: int, sy: int) -> NDArray[np.int64]:
+    """The cells a step of a `kind` search checks, as flat offsets from its start cell in a
+    window of strides sx, sy: per direction (row direction_index), the number f of cells whose
+    floor it crosses, the number c of its P-MOV-3 corner cells, then f + c offsets.
+
+    A step changing level in 3D must not cross a floor slab: no cell of the spanned cube at the
+    upper level may have one (a floor is the underside of its cell); on the ground the stairs
+    and ladders themselves say where a level may change.
+    """
+    checks = np.zeros((27, 12), dtype=np.int64)
+    for dx in range(-1, 2):
+        for dy in range(-1, 2):
+            for dz in range(-1, 2):
+                d = direction_index(dx, dy, dz)
+                row = checks[d]
+                if kind != KIND_GROUND and dz != 0:
+                    for a in range(2 if dx != 0 else 1):
+                        for b in range(2 if dy != 0 else 1):
+                            row[2 + row[0]] = max(dz, 0) + a * dx * sx + b * dy * sy
+                            row[0] += 1
+                shift, cdz = corner_frame(kind, dz)
+                c = direction_index(dx, dy, cdz)
+                row[1] = CORNER_COUNT[c]
+                for k in range(CORNER_COUNT[c]):
+                    row[2 + row[0] + k] = (
+                        shift + CORNERS[c, k, 0] * sx + CORNERS[c, k, 1] * sy + CORNERS[c, k, 2]
+                    )
+    return checks
+
+
+@njit
+def step_corner(info: NDArray[np.int32], checks: NDArray[np.int64], i: int, d: int) -> int:
+    """The corner part of a step in direction d from window cell i (`checks` from step_checks):
+    -1 if refused (a floor crossed, or a corner obstacle or enemy, P-MOV-3), else the largest
+    corner extra (rough, water, ally or neutral each +1 in that cell)."""
+    floors = checks[d, 0]
+    for k in range(2, 2 + floors):
+        if info[i + checks[d, k]] & F_FLOOR:
+            return -1
+    worst = 0
+    for k in range(2 + floors, 2 + floors + checks[d, 1]):
+        c = info[i + checks[d, k]]
+        if c & F_BLOCK:
+            return -1
+        worst = max(worst, int(c & EXTRA_MASK))
+    return worst
 
 
 @njit
@@ -268,6 +283,35 @@ def can_end(cell: int, end_rule: int) -> bool:
     return True
 
 
+def _step_table() -> NDArray[np.int64]:
+    """The 26 steps (dx, dy, dz) in the order the search tries them: dz, then dx, then dy."""
+    steps = [
+        (dx, dy, dz)
+        for dz in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if (dx, dy, dz) != (0, 0, 0)
+    ]
+    return np.array(steps, dtype=np.int64)
+
+
+STEPS = _step_table()
+UNREACHED = np.iinfo(np.int32).max  # inside the search: more than any cost
+
+
+@njit
+def open_level(
+    info: NDArray[np.int32], dist: NDArray[np.int32], start: int, wx: int, wy: int, wz: int, lz: int
+) -> None:
+    """Inside the search, cells that can be entered start UNREACHED, and blocked ones (padding
+    included) at 0, as if settled: the neighbour scan then skips both kinds with one test."""
+    for lx in range(wx):
+        for ly in range(wy):
+            i = window_index(wy, wz, lx, ly, lz)
+            if not info[i] & F_BLOCK and i != start:
+                dist[i] = UNREACHED
+
+
 @njit
 def _dijkstra(
     info: NDArray[np.int32],
@@ -291,79 +335,91 @@ def _dijkstra(
 ) -> None:
     """Least total points to every window cell; steps cost 1..8, so buckets of a doubly linked
     list per cost level replace a heap (Dial's algorithm). Levels of `info` are filled when
-    first needed (`levels`: -1 not yet, else 1 if it has climbable or stairs cells). With
-    `one_step` only the start is expanded: every end is one cell away (blinded, P-VUL-3)."""
-    sx = wy * wz
-    sy = wz
+    first needed (`levels`, by padded level: -1 not yet, else 1 if it has climbable or stairs
+    cells; the padding levels are 0). With `one_step` only the start is expanded: every end is
+    one cell away (blinded, P-VUL-3)."""
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
+    checks = step_checks(kind, sx, sy)
+    todo = np.empty(len(STEPS), dtype=np.int64)
     head = np.full(limit + 1, -1, dtype=np.int32)
-    nxt = np.full(wx * wy * wz, -1, dtype=np.int32)
-    prv = np.full(wx * wy * wz, -1, dtype=np.int32)
+    nxt = np.empty(dist.size, dtype=np.int32)  # both set when a cell is pushed
+    prv = np.empty(dist.size, dtype=np.int32)
+    dist[:] = 0  # blocked until its level is filled: never worth a look
     dist[start] = spent
     head[spent] = start
+    nxt[start] = -1
     for c in range(spent, limit + 1):
         while head[c] >= 0:
             i = head[c]
             head[c] = nxt[i]
             if nxt[i] >= 0:
                 prv[nxt[i]] = -1
-            if one_step and i != start:
-                continue
-            lx = i // sx
-            ly = (i // sy) % wy
-            lz = i % wz
+            if c == limit or (one_step and i != start):
+                continue  # no step costs less than 1: nothing more within the limit
+            pz = i % sy  # the padded level: 1..wz
             # A step and its corners touch this level and the ones above and below.
-            for lzz in range(max(0, lz - 1), min(wz, lz + 2)):
-                if levels[lzz] < 0:
+            for pzz in range(pz - 1, pz + 2):
+                if levels[pzz] < 0:
                     ox, oy, oz = origin
                     surfaces = kind == KIND_SURFACE
-                    levels[lzz] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, lzz, surfaces)
-            for dz in range(-1, 2):
-                if not 0 <= lz + dz < wz:
-                    continue
+                    levels[pzz] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, pzz - 1, surfaces)
+                    open_level(info, dist, start, wx, wy, wz, pzz - 1)
+            # Most neighbours are blocked or already as cheap as a step from here could make
+            # them: list the others without a branch per neighbour, then try only those.
+            count = 0
+            for k in range(len(STEPS)):
+                todo[count] = k
+                count += dist[i + offsets[k]] > c + 1
+            for t in range(count):
+                k = todo[t]
+                dx, dy, dz = STEPS[k, 0], STEPS[k, 1], STEPS[k, 2]
                 # G-3a/G-3b: on the ground, changing level needs stairs or a ladder below.
-                if kind == KIND_GROUND and dz != 0 and levels[min(lz, lz + dz)] == 0:
+                if kind == KIND_GROUND and dz != 0 and levels[min(pz, pz + dz)] == 0:
                     continue
-                for dx in range(-1, 2):
-                    if not 0 <= lx + dx < wx:
-                        continue
-                    for dy in range(-1, 2):
-                        if not 0 <= ly + dy < wy or (dx == 0 and dy == 0 and dz == 0):
-                            continue
-                        j = i + dx * sx + dy * sy + dz
-                        old = dist[j]
-                        if 0 <= old <= c + 1:  # no step costs less than 1: nothing to gain
-                            continue
-                        points, mode = step_rule(
-                            kind, base_mode, crawling, info[i], info[j], dx, dy, dz
-                        )
-                        if points < 0:
-                            continue
-                        corner = step_corner(info, sx, sy, kind, i, dx, dy, dz)
-                        total = c + points + corner
-                        if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
-                            continue
-                        if 0 <= old <= total:
-                            continue
-                        if old >= 0:  # a cheaper way: move j to its new bucket
-                            if prv[j] >= 0:
-                                nxt[prv[j]] = nxt[j]
-                            else:
-                                head[old] = nxt[j]
-                            if nxt[j] >= 0:
-                                prv[nxt[j]] = prv[j]
-                        dist[j] = total
-                        pred[j] = i
-                        via[j] = mode
-                        prv[j] = -1
-                        nxt[j] = head[total]
-                        if head[total] >= 0:
-                            prv[head[total]] = j
-                        head[total] = j
+                j = i + offsets[k]
+                points, mode = step_rule(kind, base_mode, crawling, info[i], info[j], dx, dy, dz)
+                if points < 0:
+                    continue
+                corner = step_corner(info, checks, i, direction_index(dx, dy, dz))
+                total = c + points + corner
+                if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
+                    continue
+                old = dist[j]
+                if old <= total:
+                    continue
+                if old != UNREACHED:  # a cheaper way: move j to its new bucket
+                    if prv[j] >= 0:
+                        nxt[prv[j]] = nxt[j]
+                    else:
+                        head[old] = nxt[j]
+                    if nxt[j] >= 0:
+                        prv[nxt[j]] = prv[j]
+                dist[j] = total
+                pred[j] = i
+                via[j] = mode
+                prv[j] = -1
+                nxt[j] = head[total]
+                if head[total] >= 0:
+                    prv[head[total]] = j
+                head[total] = j
+    for i in range(dist.size):
+        if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
+            dist[i] = -1
 
 
 @njit
 def line_clear(
-    info: NDArray[np.int32], sx: int, sy: int, a: int, dx: int, dy: int, dz: int, length: int
+    info: NDArray[np.int32],
+    sx: int,
+    sy: int,
+    checks: NDArray[np.int64],
+    a: int,
+    dx: int,
+    dy: int,
+    dz: int,
+    length: int,
 ) -> bool:
     """A straight flight from window cell a by (dx, dy, dz), `length` = Chebyshev length: every
     cell free of obstacles and enemies, every step passing P-MOV-3's corners and no floor."""
@@ -377,7 +433,7 @@ def line_clear(
         here = a + px * sx + py * sy + pz
         if info[a + qx * sx + qy * sy + qz] & F_BLOCK:
             return False
-        if step_corner(info, sx, sy, KIND_FLY, here, qx - px, qy - py, qz - pz) < 0:
+        if step_corner(info, checks, here, direction_index(qx - px, qy - py, qz - pz)) < 0:
             return False
         px = qx
         py = qy
@@ -406,8 +462,9 @@ def _jump(
     The flight is checked as straight up the start's column to the apex, a straight line at
     apex height, then straight down the landing column to the first standable cell.
     """
-    sx = wy * wz
-    sy = wz
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    checks = step_checks(KIND_FLY, sx, sy)
     if not info[start] & F_STAND:
         return
     for n in range(1, height + 1):
@@ -418,6 +475,7 @@ def _jump(
         if not above and info[start + n] & (F_BLOCK | F_FLOOR):
             return
         top = min(lz0 + n, wz - 1)
+        apex = start + n
         reach = n + 2 * run_up
         for tx in range(max(0, lx0 - reach), min(wx, lx0 + reach + 1)):
             for ty in range(max(0, ly0 - reach), min(wy, ly0 + reach + 1)):
@@ -426,7 +484,7 @@ def _jump(
                 length = max(abs(dx), abs(dy))
                 if length == 0:
                     continue
-                if not above and not line_clear(info, sx, sy, start + n, dx, dy, 0, length):
+                if not above and not line_clear(info, sx, sy, checks, apex, dx, dy, 0, length):
                     continue
                 q = start + (top - lz0) + dx * sx + dy * sy
                 for _ in range(top - lz0 + 1):  # down the landing column to the start's level
@@ -457,8 +515,9 @@ def _launch(
 ) -> None:
     """P-ZERO-1: surface cells a straight microgravity jump from a surface reaches this turn,
     1 point a cell of the (already doubled) jump budget."""
-    sx = wy * wz
-    sy = wz
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    checks = step_checks(KIND_FLY, sx, sy)
     if not info[start] & F_SURFACE:
         return
     for tx in range(wx):
@@ -468,10 +527,10 @@ def _launch(
                 dy = ty - ly0
                 dz = tz - lz0
                 length = max(abs(dx), abs(dy), abs(dz))
-                t = tx * sx + ty * sy + tz
+                t = start + dx * sx + dy * sy + dz
                 if not 0 < length <= reach or not can_end(info[t], END_SURFACE):
                     continue
-                if line_clear(info, sx, sy, start, dx, dy, dz, length):
+                if line_clear(info, sx, sy, checks, start, dx, dy, dz, length):
                     dist[t] = spent + length
                     pred[t] = start
 
@@ -507,11 +566,11 @@ def movement_kernel(
 ) -> KernelResult:
     """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it.
 
-    Returns the window's origin and size, and per window cell (flat, x-major): the packed facts,
-    the least total points (-1 unreached), the previous cell (-1 none), the mode of the step
-    into it (-1 none, jumps included); then the end cells as rows (x, y, z, points). For
-    KIND_JUMP `radius` is the highest apex allowed and `run_up` the run-up; for KIND_LAUNCH
-    `radius` is the reach in cells.
+    Returns the window's origin and size, padding included (see `window_index`), and per window
+    cell (flat, x-major): the packed facts, the least total points (-1 unreached), the previous
+    cell (-1 none), the mode of the step into it (-1 none, jumps included); then the end cells
+    as rows (x, y, z, points). For KIND_JUMP `radius` is the highest apex allowed and `run_up`
+    the run-up; for KIND_LAUNCH `radius` is the reach in cells.
     """
     grid = (obstacle, terrain, floor, standable, occ_index, codes)
     w, h, d = obstacle.shape
@@ -522,16 +581,17 @@ def movement_kernel(
     wx = min(w, x0 + reach + 1) - ox
     wy = min(h, y0 + reach + 1) - oy
     wz = min(d, z0 + reach + 1) - oz
-    n = wx * wy * wz
-    info = np.zeros(n, dtype=np.int32)
-    levels = np.full(wz, -1, dtype=np.int8)
+    n = (wx + 2) * (wy + 2) * (wz + 2)
+    info = np.full(n, F_BLOCK, dtype=np.int32)
+    levels = np.full(wz + 2, -1, dtype=np.int8)
+    levels[0] = levels[wz + 1] = 0
     dist = np.full(n, -1, dtype=np.int32)
     pred = np.full(n, -1, dtype=np.int32)
     via = np.full(n, -1, dtype=np.int8)
     lx0 = x0 - ox
     ly0 = y0 - oy
     lz0 = z0 - oz
-    start = (lx0 * wy + ly0) * wz + lz0
+    start = window_index(wy, wz, lx0, ly0, lz0)
     if kind in (KIND_JUMP, KIND_LAUNCH):
         for lz in range(wz):
             fill_level(info, grid, ox, oy, oz, wx, wy, wz, lz, kind == KIND_LAUNCH)
@@ -546,11 +606,14 @@ def movement_kernel(
         )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)
     count = 0
-    for i in range(n):
-        if i != start and dist[i] >= 0 and can_end(info[i], end_rule):
-            ends[count, 0] = ox + i // (wy * wz)
-            ends[count, 1] = oy + (i // wz) % wy
-            ends[count, 2] = oz + i % wz
-            ends[count, 3] = dist[i]
-            count += 1
-    return ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends[:count]
+    for lx in range(wx):
+        for ly in range(wy):
+            for lz in range(wz):
+                i = window_index(wy, wz, lx, ly, lz)
+                if i != start and dist[i] >= 0 and can_end(info[i], end_rule):
+                    ends[count, 0] = ox + lx
+                    ends[count, 1] = oy + ly
+                    ends[count, 2] = oz + lz
+                    ends[count, 3] = dist[i]
+                    count += 1
+    return ox - 1, oy - 1, oz - 1, wx + 2, wy + 2, wz + 2, info, dist, pred, via, ends[:count]
