@@ -12,17 +12,24 @@ from dataclasses import dataclass, field, replace
 from game.grid.cover import CoverResult, cover
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult, explain_line_of_sight
-from game.grid.model import OBSTACLE_FULL, Cell, Grid
-from game.grid.movement import MoveRequest, PathResult, find_path, reachable
+from game.grid.model import Cell
+from game.grid.movement import MoveRequest, PathResult, find_path, on_surface, reachable
 from game.rules import checknames
-from game.rules.damage import damage_after_armour, resistance_check_for
+from game.rules.damage import damage_breakdown
 from game.rules.data import Weapon
 from game.rules.hit import HitChance, attack_bonus, hit_chance
 from game.rules.initiative import Combatant, InitiativeEntry, order_from_rolls
 from game.rules.jump import jump_dc, max_jump_height
 from game.rules.movement import MoveAllowance, allowance
-from game.rules.throw import cell_throw_chance, entity_throw_hit_chance, throw_band
-from game.rules.wounds import DamageOutcome, take_hit
+from game.rules.throw import cell_throw_chance, entity_throw_hit_chance, range_band, throw_band
+from game.rules.wounds import (
+    DamageOutcome,
+    attack_barred_by,
+    can_see,
+    has_grave_wound,
+    take_hit,
+    turn_lost_to,
+)
 from game.scenario.model import Battlefield, EntitySheet
 
 Point = Cell | EntitySheet
@@ -45,7 +52,7 @@ def _cell(p: Point) -> Cell:
 def sight(bf: Battlefield, frm: Point, to: Point) -> LosResult:
     """P-LOS-1..3 from an entity (its allies are transparent) or a bare cell (terrain only)."""
     viewer = frm if isinstance(frm, EntitySheet) else bf.at(frm)
-    if viewer is not None and viewer.has("blinded"):
+    if viewer is not None and not can_see(viewer.health):
         return LosResult(False, None, (), ("P-VUL-3",))  # blinded: no line of sight
     return explain_line_of_sight(
         bf.grid,
@@ -56,25 +63,13 @@ def sight(bf: Battlefield, frm: Point, to: Point) -> LosResult:
     )
 
 
-def on_surface(grid: Grid, c: Cell) -> bool:
-    """Standing on something: standable (G-3), or against a full cell (magnetic boots, P-ZERO)."""
-    if grid.standable[c]:
-        return True
-    x, y, z = c
-    for dx, dy, dz in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)):
-        n = (x + dx, y + dy, z + dz)
-        if grid.in_bounds(n) and grid.obstacle[n] == OBSTACLE_FULL:
-            return True
-    return False
-
-
 def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> CoverResult:
     """P-COV-1..5 and P-ZERO-1 for a target, assuming line of sight is clear."""
     adrift = (
         bf.grid.microgravity
         and not target.in_flight
         and not target.thrusters
-        and not on_surface(bf.grid, target.cell)
+        and not on_surface(bf.grid, bf.occupancy, target.occupant)
     )
     return cover(
         bf.grid,
@@ -96,21 +91,6 @@ class HitAnswer:
     why: tuple[str, ...] = ()
 
 
-def _skips_turn(entity: EntitySheet) -> str | None:
-    """The condition that costs the entity its turn (P-VUL-3, P-DEATH-1), if any."""
-    for condition in ("dead", "out_of_combat", "stunned", "shock"):
-        if entity.has(condition):
-            return condition
-    return None
-
-
-def _cannot_attack(attacker: EntitySheet) -> str | None:
-    for condition in ("dead", "out_of_combat", "blinded"):
-        if attacker.has(condition):
-            return condition  # P-VUL-3: blinded cannot attack; out of combat skips its turns
-    return None
-
-
 def attack_chance(
     bf: Battlefield, attacker: EntitySheet, target: EntitySheet, weapon: Weapon | None = None
 ) -> HitAnswer:
@@ -120,15 +100,13 @@ def attack_chance(
         return HitAnswer(None, "self_target", ("P-HIT-2",), why=(f"{attacker.id} aims at itself",))
     if weapon is None:
         return HitAnswer(None, "no_weapon", ("P-HIT-2",), why=(f"{attacker.id} carries no weapon",))
-    blocked = _cannot_attack(attacker)
+    blocked = attack_barred_by(attacker.health)
     if blocked:
         return HitAnswer(None, blocked, ("P-VUL-3",), why=(f"{attacker.id} is {blocked}",))
     los = sight(bf, attacker, target)
     if not los.clear:
-        return HitAnswer(None, "no_los", los.rules, why=_los_why(los))
+        return HitAnswer(None, "no_los", los.rules, why=sight_why(los))
     distance = chebyshev(attacker.cell, target.cell)
-    rules: list[str] = []
-    p_weapon = weapon.hit
     if weapon.kind == "melee" and distance > 1:
         return HitAnswer(
             None,
@@ -136,26 +114,22 @@ def attack_chance(
             ("G-5", "P-HIT-4"),
             why=(f"a melee weapon reaches the 26 cells around; target at {distance}",),
         )
-    if weapon.kind == "thrown" and weapon.long_range is not None:
-        size_band = (
-            "medium"
-            if distance <= (weapon.medium_range or 0)
-            else ("long" if distance <= weapon.long_range else "out_of_range")
+    thrown = weapon.kind == "thrown" and weapon.long_range is not None
+    if thrown and range_band(distance, weapon.medium_range or 0, weapon.long_range or 0) == (
+        "out_of_range"
+    ):
+        return HitAnswer(
+            None,
+            "out_of_range",
+            ("P-THR-1",),
+            why=(f"long range {weapon.long_range} cells; target at {distance}",),
         )
-        if size_band == "out_of_range":
-            return HitAnswer(
-                None,
-                "out_of_range",
-                ("P-THR-1",),
-                why=(f"long range {weapon.long_range} cells; target at {distance}",),
-            )
-        rules.append("P-THR-1")
     cover_result = target_cover(bf, attacker, target)
     b_att, b_att_check = attack_bonus(weapon.kind, attacker.checks)
     b_def = checknames.bonus(target.checks, checknames.DIVIDED_ATTENTION)
     armour_base = target.armour.hit.get(weapon.damage_type, 0) if target.armour else 0
     chance = hit_chance(
-        p_weapon,
+        weapon.hit,
         b_att,
         b_def,
         armour_base,
@@ -164,17 +138,21 @@ def attack_chance(
         distance,
         b_att_check=b_att_check,
     )
-    all_rules = merge_rules(los.rules, cover_result.rules, chance.rules, tuple(rules))
+    all_rules = merge_rules(
+        los.rules, cover_result.rules, chance.rules, ("P-THR-1",) if thrown else ()
+    )
     return HitAnswer(chance, None, all_rules, cover_result, tuple(chance.lines()))
 
 
-def _los_why(los: LosResult) -> tuple[str, ...]:
+def sight_why(los: LosResult) -> tuple[str, ...]:
+    """Why a line of sight is clear or not, for players (empty when nothing stood in the way)."""
     if los.rules == ("P-VUL-3",):
-        return ("the viewer is blinded",)
+        return ("the viewer cannot see (blinded or dead)",)
     if los.blocked_by is not None:
-        return (f"the line between the cell centres passes through {los.blocked_by}",)
+        return (f"the segment between the cell centres enters {list(los.blocked_by)}",)
     if los.grazed:
-        return (f"the line grazes {', '.join(map(str, los.grazed))} on both sides",)
+        verdict = "one side stays free" if los.clear else "no single shift clears them all"
+        return (f"grazes {[list(c) for c in los.grazed]}: {verdict}",)
     return ()
 
 
@@ -196,7 +174,7 @@ def move_allowance(
     return allowance(
         entity.speeds,
         stance=stance or entity.stance.value,
-        grave_wound=h.grave > 0,
+        grave_wound=has_grave_wound(h),
         mortal_wound=h.mortal > 0,
         stealth=stealth,
         dash=dash,
@@ -217,7 +195,7 @@ def move_request(
         bf, entity, dash=dash, stealth=stealth, stance="prone" if prone else None
     )
     chosen = "crawl" if prone and mode in (None, "walk", "swim", "climb") else (mode or "walk")
-    idle = _skips_turn(entity)
+    idle = turn_lost_to(entity.health)
     if idle:  # P-VUL-3: no turn, so no movement
         allow = replace(
             allow,
@@ -272,23 +250,17 @@ class DamageAnswer:
 
 def damage_to(bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> DamageAnswer:
     """P-DMG-1 then P-VUL-1/2 (and P-DEATH-1 for a mortally wounded target)."""
-    armour_pct = target.armour.damage.get(damage_type, 0) if target.armour else 0
-    resist_check = resistance_check_for(damage_type)
-    resistance = checknames.bonus(target.checks, resist_check)
-    d = damage_after_armour(rolled, armour_pct, resistance)
+    steps = damage_breakdown(rolled, damage_type, target.armour, target.checks)
     table = bf.rules.vulnerabilities[target.vulnerability]
-    outcome = take_hit(target.health, table, damage_type, d)
-    rules = ["P-DMG-1", "P-VUL-1", "P-VUL-2"]
-    if outcome.death_save_failure:
-        rules.append("P-DEATH-1")
-    why = (
-        f"D = floor({rolled} × (100 − {armour_pct}) / 100) − {resistance} ({resist_check}) = {d}",
+    outcome = take_hit(target.health, table, damage_type, steps.damage)
+    read = (
         "no effect: damage 0"
-        if d == 0
+        if steps.damage == 0
         else f"table {target.vulnerability}/{damage_type} read at {outcome.read_at}: "
-        f"{', '.join(outcome.effects) or 'no effect'}",
+        f"{', '.join(outcome.effects) or 'no effect'}"
     )
-    return DamageAnswer(d, outcome, tuple(rules), why)
+    rules = merge_rules(("P-DMG-1",), outcome.rules)
+    return DamageAnswer(steps.damage, outcome, rules, (*steps.lines(), read))
 
 
 def initiative_order(bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
@@ -302,9 +274,9 @@ def initiative_order(bf: Battlefield, rolls: Mapping[str, int]) -> list[Initiati
 
 
 def jump_limits(bf: Battlefield, entity: EntitySheet, height: int) -> tuple[int | None, int | None]:
-    """P-JUMP-1: the highest jump without a check and the DC for `height` (None: no check)."""
-    if bf.grid.microgravity:
-        return None, None  # P-ZERO-1: no ceiling in microgravity
+    """P-JUMP-1: the highest jump without a check and the DC for `height` (None: no check).
+
+    Both are None in microgravity, where jumps follow P-ZERO-1 instead."""
     athletics = checknames.bonus(entity.checks, checknames.ATHLETICS)
     return max_jump_height(athletics, bf.grid.gravity), jump_dc(height, athletics, bf.grid.gravity)
 
@@ -327,7 +299,7 @@ def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> Thr
         return ThrowAnswer(
             band, False, None, ("P-THR-1",), (f"{thrower.id} aims at itself",), reason="self_target"
         )
-    blocked = _cannot_attack(thrower)
+    blocked = attack_barred_by(thrower.health)
     if blocked:
         return ThrowAnswer(
             band, False, None, ("P-VUL-3",), (f"{thrower.id} is {blocked}",), reason=blocked
@@ -354,7 +326,7 @@ def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> Thr
         )
     los = sight(bf, thrower, to)
     if not los.clear:
-        return ThrowAnswer(band, False, None, los.rules, _los_why(los), reason="no_los")
+        return ThrowAnswer(band, False, None, los.rules, sight_why(los), reason="no_los")
     cover_result = target_cover(bf, thrower, to)
     b_def = checknames.bonus(to.checks, checknames.DIVIDED_ATTENTION)
     armour_base = to.armour.hit.get("impatto", 0) if to.armour else 0

@@ -274,8 +274,7 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         if not micro:
             notes.append("thrusters under gravity: the flight must end on standable ground")
     elif micro:
-        start_facts = mk.cell_facts(_arrays(grid, occupancy, mover), *start)
-        if start_facts & mk.F_SURFACE:
+        if on_surface(grid, occupancy, mover):
             kind, end, search = mk.KIND_SURFACE, mk.END_SURFACE, "surface"
             used = (base, mk.MODE_SWIM)
             rules.append("P-MOV-3")
@@ -335,6 +334,12 @@ def _move_codes(occupancy: Occupancy, mover: Occupant) -> NDArray[np.uint8]:
         codes.setflags(write=False)
         by_mover[mover] = codes
     return codes
+
+
+def on_surface(grid: Grid, occupancy: Occupancy, entity: Occupant) -> bool:
+    """P-ZERO: the entity stands on something — a standable cell (G-3), or a free cell with a
+    face against a full obstacle, where magnetic boots hold; otherwise it floats."""
+    return bool(mk.cell_facts(_arrays(grid, occupancy, entity), *entity.cell) & mk.F_SURFACE)
 
 
 def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:

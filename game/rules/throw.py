@@ -49,9 +49,14 @@ def throw_band(size: str, distance: int) -> ThrowBand:
     if distance < 0:
         raise ValueError(f"throw_band: distance must be >= 0 cells, got {distance}")
     ranges = throw_size(size)
-    if distance <= ranges.medium_range:
+    return range_band(distance, ranges.medium_range, ranges.long_range)
+
+
+def range_band(distance: int, medium_range: int, long_range: int) -> ThrowBand:
+    """P-THR-1: medium up to the last cell of medium range, long up to that of long range."""
+    if distance <= medium_range:
         return "medium"
-    if distance <= ranges.long_range:
+    if distance <= long_range:
         return "long"
     return "out_of_range"
 

@@ -262,6 +262,14 @@ class TurnStart:
     ended: tuple[str, ...]
 
 
+def turn_lost_to(health: Health) -> str | None:
+    """The condition that costs the entity its (next) turn, if any (P-VUL-3, P-DEATH-1)."""
+    for condition in ("dead", "out_of_combat", "stunned", "shock"):
+        if health.has(condition):
+            return condition
+    return None
+
+
 def start_of_turn(health: Health) -> TurnStart:
     """P-VUL-3: stunned and shock skip this turn and end; out of combat skips every turn."""
     if health.has("dead"):
@@ -269,7 +277,7 @@ def start_of_turn(health: Health) -> TurnStart:
     ended = tuple(c for c in ("stunned", "shock") if health.has(c))
     return TurnStart(
         after=_with(health, remove=ended),
-        skip_turn=bool(ended) or health.has("out_of_combat"),
+        skip_turn=turn_lost_to(health) is not None,
         death_save_due=is_dying(health),
         burning_damage_due=health.has("burning"),
         ended=ended,
@@ -286,9 +294,17 @@ def can_see(health: Health) -> bool:
     return not health.has("blinded") and not health.has("dead")
 
 
+def attack_barred_by(health: Health) -> str | None:
+    """The condition that forbids attacking, if any (P-VUL-3: blinded, out of combat, dead)."""
+    for condition in ("dead", "out_of_combat", "blinded"):
+        if health.has(condition):
+            return condition
+    return None
+
+
 def can_attack(health: Health) -> bool:
     """P-VUL-3: no attacks while blinded, out of combat or dead."""
-    return not any(health.has(c) for c in ("blinded", "out_of_combat", "dead"))
+    return attack_barred_by(health) is None
 
 
 def has_cover_denied(health: Health) -> bool:

@@ -75,13 +75,9 @@ def _point(bf: Battlefield, spec: Mapping[str, object], key: str, where: str) ->
 def _los(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     result = tactics.sight(bf, _point(bf, spec, "from", where), _point(bf, spec, "to", where))
     out: Json = {"los": result.clear, "rules": list(result.rules)}
-    if result.rules == ("P-VUL-3",):
-        out["why"] = "the viewer is blinded: no line of sight"
-    elif result.blocked_by is not None:
-        out["why"] = f"the segment between the cell centres enters {list(result.blocked_by)}"
-    elif result.grazed:
-        verdict = "one side stays free" if result.clear else "no single shift clears them all"
-        out["why"] = f"grazes {[list(c) for c in result.grazed]}: {verdict}"
+    why = tactics.sight_why(result)
+    if why:
+        out["why"] = "; ".join(why)
     return out
 
 
