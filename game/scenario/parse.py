@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
+from typing import TypeVar
 
 import numpy as np
 
@@ -43,6 +44,9 @@ from game.scenario.reader import (
 RULESETS = ("periferie",)
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
+OBSTACLE_NAMES = ("none", "half", "full", "thin")  # G-2, in the contract's order
+TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain if t and t.name)  # G-3
+Item = TypeVar("Item", Weapon, Armour)
 ENTITY_FIELDS = (
     "id",
     "faction",
@@ -126,11 +130,11 @@ def _parse_map(value: object, base: Path, rules: RulesData) -> tuple[Grid, tuple
             fail(f"{where}.at", "missing")
         at = _in_map(as_cell(cell["at"], f"{where}.at"), (w, h, d), f"{where}.at")
         if "obstacle" in cell:
-            name = choice(cell["obstacle"], f"{where}.obstacle", ("none", "half", "full", "thin"))
+            name = choice(cell["obstacle"], f"{where}.obstacle", OBSTACLE_NAMES)
             obstacle[at] = Obstacle.from_name(name)
         if "terrain" in cell:
             names = [
-                choice(t, f"{where}.terrain[{j}]", ("rough", "water", "climbable", "stairs"))
+                choice(t, f"{where}.terrain[{j}]", TERRAIN_NAMES)
                 for j, t in enumerate(as_list(cell["terrain"], f"{where}.terrain"))
             ]
             terrain[at] = int(Terrain.from_names(names))
@@ -229,24 +233,22 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
     except ValueError as exc:
         raise ScenarioError(str(exc)) from None
 
-    weapon = _weapon_or_armour(spec.get("weapon", template.weapon), f"{where}.weapon", rules, True)
-    armour = _weapon_or_armour(spec.get("armour", template.armour), f"{where}.armour", rules, False)
+    weapon = weapon_ref(spec.get("weapon", template.weapon), f"{where}.weapon", rules)
+    armour = armour_ref(spec.get("armour", template.armour), f"{where}.armour", rules)
     return EntitySheet(
         id=entity_id,
         faction=faction,
         cell=cell,
         stance=Stance.from_name(
-            choice(
-                spec.get("stance", "standing"), f"{where}.stance", ("standing", "crouched", "prone")
-            )
+            choice(spec.get("stance", "standing"), f"{where}.stance", [s.value for s in Stance])
         ),
         size=Size.from_name(
-            choice(spec.get("size", template.size), f"{where}.size", ("small", "medium", "large"))
+            choice(spec.get("size", template.size), f"{where}.size", [z.name.lower() for z in Size])
         ),
         neutral=as_bool(spec.get("neutral", False), f"{where}.neutral"),
         checks=MappingProxyType(checks),
-        weapon=weapon if isinstance(weapon, Weapon) else None,
-        armour=armour if isinstance(armour, Armour) else None,
+        weapon=weapon,
+        armour=armour,
         health=_parse_health(spec, where),
         speeds=speeds,
         thrusters=as_bool(spec.get("thrusters", template.thrusters), f"{where}.thrusters"),
@@ -256,22 +258,31 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
     )
 
 
-def _weapon_or_armour(
-    value: object, where: str, rules: RulesData, is_weapon: bool
-) -> Weapon | Armour | None:
+def weapon_ref(value: object, where: str, rules: RulesData) -> Weapon | None:
+    """A weapon given by id from the rules data or as an inline object; None for none."""
+    return _by_id_or_inline(value, where, "weapon", rules.weapons, parse_weapon)
+
+
+def armour_ref(value: object, where: str, rules: RulesData) -> Armour | None:
+    """An armour given by id from the rules data or as an inline object; None for none."""
+    return _by_id_or_inline(value, where, "armour", rules.armour, parse_armour)
+
+
+def _by_id_or_inline(
+    value: object,
+    where: str,
+    kind: str,
+    table: Mapping[str, Item],
+    parse: Callable[[str, Mapping[str, object], str], Item],
+) -> Item | None:
     if value is None:
         return None
-    table: Mapping[str, Weapon] | Mapping[str, Armour] = (
-        rules.weapons if is_weapon else rules.armour
-    )
-    kind = "weapon" if is_weapon else "armour"
     if isinstance(value, str):
         if value not in table:
             fail(where, f"unknown {kind} id {value!r} (known: {', '.join(sorted(table))})")
         return table[value]
-    spec = as_object(value, where)
     try:
-        return (parse_weapon if is_weapon else parse_armour)(f"inline {kind}", spec, where)
+        return parse(f"inline {kind}", as_object(value, where), where)
     except RulesDataError as exc:
         raise ScenarioError(str(exc)) from None
 

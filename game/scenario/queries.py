@@ -8,11 +8,12 @@ from typing import Any
 from game import tactics
 from game.grid.geometry import chebyshev
 from game.grid.model import CELL_METRES, Cell
-from game.rules.data import DAMAGE_TYPES, RulesDataError, parse_weapon
+from game.rules.data import DAMAGE_TYPES
 from game.rules.movement import MODES
+from game.rules.throw import THROW_SIZES
 from game.scenario.model import Battlefield, EntitySheet
+from game.scenario.parse import weapon_ref
 from game.scenario.reader import (
-    ScenarioError,
     as_bool,
     as_cell,
     as_int,
@@ -108,20 +109,7 @@ def _cover(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
 def _hit_chance(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     attacker = _entity(bf, spec, "attacker", where)
     target = _entity(bf, spec, "target", where)
-    weapon = None
-    if "weapon" in spec:
-        raw = spec["weapon"]
-        if isinstance(raw, str):
-            weapon = bf.rules.weapons.get(raw)
-            if weapon is None:
-                fail(f"{where}.weapon", f"unknown weapon id {raw!r}")
-        else:
-            try:
-                weapon = parse_weapon(
-                    "inline weapon", as_object(raw, f"{where}.weapon"), f"{where}.weapon"
-                )
-            except RulesDataError as exc:
-                raise ScenarioError(str(exc)) from None
+    weapon = weapon_ref(spec.get("weapon"), f"{where}.weapon", bf.rules)
     result = tactics.attack_chance(bf, attacker, target, weapon)
     if result.hit is None:
         return {
@@ -251,7 +239,7 @@ def _throw(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     thrower = _entity(bf, spec, "attacker", where)
     if "size" not in spec:
         fail(f"{where}.size", "missing (light, medium or heavy)")
-    size = choice(spec["size"], f"{where}.size", ("light", "medium", "heavy"))
+    size = choice(spec["size"], f"{where}.size", THROW_SIZES)
     result = tactics.throw_at(bf, thrower, size, _point(bf, spec, "to", where))
     out: Json = {
         "band": result.band,
