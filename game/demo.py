@@ -24,12 +24,9 @@ DEMO_SEED = 1
 
 def run_demo(map_path: Path = DEMO_MAP) -> int:
     try:
-        loaded = load_map(map_path)
-        battlefield = Battlefield(
-            loaded.grid,
-            entities_from_map(loaded, load_rules(), f"{map_path.name}: units"),
-            load_rules(),
-        )
+        loaded, rules = load_map(map_path), load_rules()
+        units = entities_from_map(loaded, rules, f"{map_path.name}: units")
+        battlefield = Battlefield(loaded.grid, units, rules)
     except (MapError, ScenarioError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -75,9 +75,6 @@ class Terrain(IntFlag):
             flags |= cls[key]
         return flags
 
-    def names(self) -> list[str]:
-        return [f.name.lower() for f in Terrain if f and f in self and f.name is not None]
-
 
 def _read_only(a: NDArray[np.generic]) -> None:
     a.setflags(write=False)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
@@ -111,6 +111,3 @@ class Occupancy:
             elif rel in (Relation.ALLY, Relation.NEUTRAL):
                 codes[i] = MOVE_PASS_COST
         return codes
-
-    def ids(self) -> Sequence[str]:
-        return [o.id for o in self.occupants]
