@@ -7,6 +7,7 @@ from itertools import product
 from pathlib import Path
 
 from game import tactics
+from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.i18n import _
 from game.maps import LoadedMap, MapError, load_map
@@ -14,7 +15,6 @@ from game.rules.checknames import INITIATIVE, bonus
 from game.rules.data import load_rules
 from game.rules.dice import Roller
 from game.rules.initiative import Combatant, Initiative
-from game.scenario.model import Battlefield, EntitySheet
 from game.scenario.parse import entities_from_map
 from game.scenario.reader import ScenarioError
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from game.battlefield import Battlefield, EntitySheet
 from game.grid.cover import CoverResult, cover
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult, explain_line_of_sight
@@ -30,7 +31,6 @@ from game.rules.wounds import (
     take_hit,
     turn_lost_to,
 )
-from game.scenario.model import Battlefield, EntitySheet
 
 Point = Cell | EntitySheet
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from game import tactics
-from game.scenario.model import Battlefield
+from game.battlefield import Battlefield
 from game.scenario.parse import parse_scenario
 
 

@@ -11,6 +11,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from game.battlefield import Battlefield, EntitySheet
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps import LoadedMap
@@ -27,7 +28,6 @@ from game.rules.data import (
 from game.rules.movement import Speeds
 from game.rules.stance import Stance
 from game.rules.wounds import CONDITIONS, Health
-from game.scenario.model import Battlefield, EntitySheet
 from game.scenario.reader import (
     ScenarioError,
     as_bool,

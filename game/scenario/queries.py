@@ -6,12 +6,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from game import tactics
+from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.grid.model import CELL_METRES, Cell
 from game.rules.data import DAMAGE_TYPES
 from game.rules.movement import MODES
 from game.rules.throw import THROW_SIZES
-from game.scenario.model import Battlefield, EntitySheet
 from game.scenario.parse import weapon_ref
 from game.scenario.reader import (
     as_bool,
