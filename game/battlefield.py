@@ -1,4 +1,4 @@
-"""A battlefield as the rules engine reads it: grid, entity sheets, rules data (query and battle)."""
+"""A battlefield as the rules read it: grid, entity sheets, rules data (query and battle)."""
 
 from __future__ import annotations
 
