@@ -156,6 +156,45 @@ class Initiative:
                 return None
             self._new_round()
 
+    @property
+    def round_over(self) -> bool:
+        """Every place of this round has been reached: the next `advance()` starts a new round."""
+        return self._started and self._reached >= len(self._order)
+
+    def entry(self, entity_id: str) -> InitiativeEntry | None:
+        index = self._index(self._order, entity_id)
+        return None if index is None else self._order[index]
+
+    def surprise(self, entity_id: str) -> None:
+        """The GM marks an entity surprised (P-INIT-5): its next turn is skipped, and it cannot
+        react until that turn has passed. The caller ends its turn if it is acting now."""
+        if self._index(self._order, entity_id) is None:
+            raise InitiativeError(f"cannot surprise {entity_id!r}: not in the initiative order")
+        if self._active != entity_id:
+            self._skip.add(entity_id)
+
+    def reorder_tied(self, entity_ids: Sequence[str]) -> None:
+        """The GM or a player orders entities tied on the same total (P-INIT-2), first to last.
+
+        They must all be in the order with one total; they keep the places the group holds.
+        Places already reached this round stay reached (their turns have come)."""
+        indices = [self._index(self._order, entity_id) for entity_id in entity_ids]
+        if len(set(entity_ids)) != len(entity_ids) or len(entity_ids) < 2:
+            raise InitiativeError("a tie order needs two or more different entities")
+        if any(index is None for index in indices):
+            missing = [e for e, i in zip(entity_ids, indices, strict=True) if i is None]
+            raise InitiativeError(f"not in the initiative order: {', '.join(missing)}")
+        places = sorted(i for i in indices if i is not None)
+        totals = {self._order[i].total for i in places}
+        if len(totals) != 1:
+            raise InitiativeError("only entities tied on the same total can be reordered")
+        reached = [i < self._reached for i in places]
+        if any(reached) and (not all(reached) or self._active in entity_ids):
+            raise InitiativeError("some of these entities have already had their turn this round")
+        entries = [self._order[i] for i in indices if i is not None]
+        for place, entry in zip(places, entries, strict=True):
+            self._order[place] = entry
+
     def queue_reinforcements(self, roller: Roller, combatants: Sequence[Combatant]) -> None:
         """They roll now and join at the start of the next round, acting in it (P-INIT-6).
 
