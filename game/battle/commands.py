@@ -1,0 +1,348 @@
+"""Every act of a player or the GM as a named, serialisable command (the only way a battle changes).
+
+A command is read from JSON (`{"cmd": "move", "unit": "ada", "to": [3, 4, 0]}`), checked for
+shape here, and checked against the battle's state by the engine, which answers with the events
+it caused or a refusal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from game.grid.model import Cell
+from game.scenario.reader import (
+    ScenarioError,
+    as_bool,
+    as_cell,
+    as_int,
+    as_list,
+    as_object,
+    as_str,
+)
+
+
+class CommandError(ValueError):
+    """A command that is not well formed; the message names the field."""
+
+
+@dataclass(frozen=True)
+class Command:
+    KIND: ClassVar[str] = ""
+    #: Only the GM may give it.
+    GM: ClassVar[bool] = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"cmd": self.KIND}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None or value == () or (f.name in _DEFAULT_FALSE and value is False):
+                continue
+            out[_json_name(f.name)] = _to_json(value)
+        return out
+
+
+_DEFAULT_FALSE = {"stealth", "dash"}
+
+
+def _json_name(name: str) -> str:
+    return name.rstrip("_")
+
+
+def _to_json(value: object) -> object:
+    if isinstance(value, tuple):
+        return [_to_json(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------- the players' commands
+
+
+@dataclass(frozen=True)
+class Move(Command):
+    """Move to `to` along the cheapest path, through the `via` cells in order (P-MOV-*)."""
+
+    KIND: ClassVar[str] = "move"
+    unit: str
+    to: Cell
+    via: tuple[Cell, ...] = ()
+    mode: str | None = None
+    stealth: bool = False
+
+
+@dataclass(frozen=True)
+class Dash(Command):
+    KIND: ClassVar[str] = "dash"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Attack(Command):
+    """Attack an entity (`target`) or, with an area weapon, a cell (`at`)."""
+
+    KIND: ClassVar[str] = "attack"
+    unit: str
+    target: str | None = None
+    at: Cell | None = None
+
+
+@dataclass(frozen=True)
+class Throw(Command):
+    """Throw the thrown weapon in hand, or an object of `size`, at an entity or a cell."""
+
+    KIND: ClassVar[str] = "throw"
+    unit: str
+    target: str | None = None
+    at: Cell | None = None
+    size: str | None = None
+
+
+@dataclass(frozen=True)
+class ChangeStance(Command):
+    KIND: ClassVar[str] = "stance"
+    unit: str
+    stance: str
+
+
+@dataclass(frozen=True)
+class Dodge(Command):
+    KIND: ClassVar[str] = "dodge"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Disengage(Command):
+    KIND: ClassVar[str] = "disengage"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Help(Command):
+    KIND: ClassVar[str] = "help"
+    unit: str
+    ally: str
+
+
+@dataclass(frozen=True)
+class Ready(Command):
+    KIND: ClassVar[str] = "ready"
+    unit: str
+    trigger: str = "enemy_enters_sight"
+
+
+@dataclass(frozen=True)
+class Hide(Command):
+    KIND: ClassVar[str] = "hide"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Search(Command):
+    KIND: ClassVar[str] = "search"
+    unit: str
+
+
+@dataclass(frozen=True)
+class UseObject(Command):
+    """Use an object; today the medkit (P-HEAL-1) on oneself or an adjacent ally."""
+
+    KIND: ClassVar[str] = "use_object"
+    unit: str
+    target: str
+    wound: str
+    object: str = "medkit"
+
+
+@dataclass(frozen=True)
+class Improvise(Command):
+    KIND: ClassVar[str] = "improvise"
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class React(Command):
+    """Answer an offered reaction (opportunity attack, readied attack): take it or let it go."""
+
+    KIND: ClassVar[str] = "react"
+    unit: str
+    take: bool
+
+
+@dataclass(frozen=True)
+class EndTurn(Command):
+    KIND: ClassVar[str] = "end_turn"
+    unit: str
+
+
+# ---------------------------------------------------------------- the GM's commands
+
+
+@dataclass(frozen=True)
+class Reveal(Command):
+    """Show a unit to the given factions (all others when none are named)."""
+
+    KIND: ClassVar[str] = "reveal"
+    GM: ClassVar[bool] = True
+    unit: str
+    factions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Conceal(Command):
+    """Hide a unit from the given factions (all others when none are named)."""
+
+    KIND: ClassVar[str] = "conceal"
+    GM: ClassVar[bool] = True
+    unit: str
+    factions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlaceReinforcement(Command):
+    """Bring a waiting reinforcement in at the start of the next round (P-INIT-6), at `at`."""
+
+    KIND: ClassVar[str] = "place_reinforcement"
+    GM: ClassVar[bool] = True
+    unit: str
+    at: Cell | None = None
+
+
+@dataclass(frozen=True)
+class MarkSurprised(Command):
+    KIND: ClassVar[str] = "surprise"
+    GM: ClassVar[bool] = True
+    unit: str
+
+
+@dataclass(frozen=True)
+class OrderTie(Command):
+    """Order units tied on initiative (P-INIT-2): `order` lists them first to last."""
+
+    KIND: ClassVar[str] = "order_tie"
+    GM: ClassVar[bool] = True
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class EnterRoll(Command):
+    """The GM's physical dice: the faces are used, one per die, by the next rolls (P-CHK-4)."""
+
+    KIND: ClassVar[str] = "roll"
+    GM: ClassVar[bool] = True
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SetCondition(Command):
+    KIND: ClassVar[str] = "condition"
+    GM: ClassVar[bool] = True
+    unit: str
+    add: tuple[str, ...] = ()
+    remove: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EditCell(Command):
+    KIND: ClassVar[str] = "edit_cell"
+    GM: ClassVar[bool] = True
+    at: Cell
+    obstacle: str | None = None
+    terrain: tuple[str, ...] | None = None
+    floor: bool | None = None
+
+
+@dataclass(frozen=True)
+class RestartInitiative(Command):
+    KIND: ClassVar[str] = "restart_initiative"
+    GM: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class EndCombat(Command):
+    KIND: ClassVar[str] = "end_combat"
+    GM: ClassVar[bool] = True
+
+
+@dataclass(frozen=True)
+class RuleImprovise(Command):
+    """The GM's answer to an improvised action: accept, reject, or resolve with a check."""
+
+    KIND: ClassVar[str] = "rule_improvise"
+    GM: ClassVar[bool] = True
+    unit: str
+    verdict: str
+    check: str | None = None
+    dc: int | None = None
+
+
+@dataclass(frozen=True)
+class SetController(Command):
+    """Who plays a faction from now on: a player by name, or the computer."""
+
+    KIND: ClassVar[str] = "controller"
+    GM: ClassVar[bool] = True
+    faction: str
+    controller: str
+
+
+PLAYER_COMMANDS: tuple[type[Command], ...] = (
+    Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
+    UseObject, Improvise, React, EndTurn,
+)  # fmt: skip
+GM_COMMANDS: tuple[type[Command], ...] = (
+    Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,
+    EditCell, RestartInitiative, EndCombat, RuleImprovise, SetController,
+)  # fmt: skip
+BY_KIND: dict[str, type[Command]] = {c.KIND: c for c in (*PLAYER_COMMANDS, *GM_COMMANDS)}
+
+
+def _read(annotation: str, value: object, where: str) -> object:
+    optional = annotation.endswith(" | None")
+    base = annotation.removesuffix(" | None")
+    if optional and value is None:
+        return None
+    if base == "str":
+        return as_str(value, where)
+    if base == "bool":
+        return as_bool(value, where)
+    if base == "int":
+        return as_int(value, where, low=-1_000_000, high=1_000_000)
+    if base == "Cell":
+        return as_cell(value, where)
+    items = as_list(value, where)
+    if len(items) > 10_000:
+        raise ScenarioError(f"{where}: too many items ({len(items)})")
+    if base == "tuple[Cell, ...]":
+        return tuple(as_cell(v, f"{where}[{i}]") for i, v in enumerate(items))
+    if base == "tuple[str, ...]":
+        return tuple(as_str(v, f"{where}[{i}]") for i, v in enumerate(items))
+    if base == "tuple[int, ...]":
+        return tuple(as_int(v, f"{where}[{i}]", low=1, high=1000) for i, v in enumerate(items))
+    raise AssertionError(f"no reader for {annotation}")
+
+
+def parse_command(data: object, where: str = "command") -> Command:
+    """A command from its JSON form; a malformed one raises CommandError naming the field."""
+    try:
+        obj = as_object(data, where)
+        kind = as_str(obj.get("cmd"), f"{where}.cmd")
+        cls = BY_KIND.get(kind)
+        if cls is None:
+            raise CommandError(
+                f"{where}.cmd: unknown command {kind!r} (known: {', '.join(sorted(BY_KIND))})"
+            )
+        specs = {_json_name(f.name): f for f in fields(cls)}
+        as_object(obj, where, ("cmd", "by", *specs))
+        values: dict[str, object] = {}
+        for name, f in specs.items():
+            if name in obj:
+                values[f.name] = _read(str(f.type), obj[name], f"{where}.{name}")
+            elif f.default is f.default_factory:  # dataclasses.MISSING on both: required
+                raise CommandError(f"{where}.{name}: missing")
+        return cls(**values)
+    except ScenarioError as exc:
+        raise CommandError(str(exc)) from None
+
+
+__all__ = ["BY_KIND", "Command", "CommandError", "parse_command"]

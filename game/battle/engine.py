@@ -1,0 +1,1575 @@
+"""The battle engine: the world, the turn order and the dice of one battle, changed only by commands.
+
+`Battle.apply(command, by)` checks a command against the state and either refuses it (nothing
+changes) or carries it out and answers with the events it caused. Every rule comes from
+game/tactics.py and game/rules/; this module only sequences them (P-TURN-1) and keeps the state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from game import tactics
+from game.battle import commands as cmd
+from game.battle.events import Event
+from game.battle.setup import BattleSetup, UnitSpec
+from game.battlefield import Battlefield, EntitySheet
+from game.ecs.components import (
+    Armed,
+    Armoured,
+    Controller,
+    Faction,
+    Fallen,
+    Motion,
+    Position,
+    Posture,
+    Sheet,
+    Status,
+    Turn,
+    Visibility,
+    Waiting,
+    Wounds,
+)
+from game.ecs.systems import Vision, battlefield, hidden_map
+from game.ecs.world import BattleWorld
+from game.grid.geometry import chebyshev
+from game.grid.model import Cell, Grid, Obstacle, Terrain
+from game.grid.movement import find_path, reaction_exits
+from game.grid.occupants import Size
+from game.rules import checknames
+from game.rules.checks import passive_perception
+from game.rules.data import RulesData, Weapon
+from game.rules.death import death_save
+from game.rules.dice import Advantage, Roller, RollRecord
+from game.rules.heal import use_medkit
+from game.rules.initiative import Combatant, Initiative, InitiativeError
+from game.rules.movement import Speeds
+from game.rules.stance import Stance
+from game.rules.throw import (
+    THROW_SIZES,
+    landing_cell,
+    miss_deviation,
+)
+from game.rules.wounds import (
+    CONDITIONS,
+    Health,
+    RulesInputError,
+    apply_damage,
+    attack_barred_by,
+    can_see,
+    end_of_turn,
+    start_of_turn,
+    turn_lost_to,
+)
+
+GM = "gm"
+#: The only Ready trigger the seed spells out (P-OA-2).
+READY_TRIGGERS = ("enemy_enters_sight",)
+IMPROVISE_VERDICTS = ("accept", "reject", "check")
+
+
+class Refusal(Exception):
+    """A command the state does not allow; nothing has changed. `code` names the reason for the
+    text layer, `values` are what the reader needs to understand it."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values: Mapping[str, object] = MappingProxyType(dict(values))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"refused": self.code, **{k: _plain(v) for k, v in self.values.items()}}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to one command: its events, or a refusal; and whether it can be taken back by
+    a player (no dice rolled, no unit newly seen by anyone)."""
+
+    events: tuple[Event, ...] = ()
+    refusal: Refusal | None = None
+    rolls: tuple[RollRecord, ...] = ()
+    sighted: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.refusal is None
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move stopped to offer a reaction; it goes on (or ends) once the reaction is answered."""
+
+    mover: str
+    reactor: str
+    kind: str  # "opportunity" (P-OA-1) or "readied" (P-OA-2)
+    to: Cell
+    via: tuple[Cell, ...]
+    mode: str | None
+    offered: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mover": self.mover,
+            "reactor": self.reactor,
+            "kind": self.kind,
+            "to": list(self.to),
+            "via": [list(c) for c in self.via],
+            "mode": self.mode,
+            "offered": list(self.offered),
+        }
+
+
+@dataclass
+class _Scratch:
+    """What one command collects while it runs."""
+
+    events: list[Event] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+
+
+def _improvised_weapon(rules: RulesData) -> Weapon:
+    """An opportunity attack with a weapon that is not for melee: the seed's improvised melee,
+    a light object's medium-range throw (P-THR-1: P_weapon 60, 1d8 impatto)."""
+    light = THROW_SIZES["light"]
+    return Weapon(
+        id="improvised",
+        name="Improvised blow",
+        kind="melee",
+        hit=60,
+        damage=light.damage,
+        damage_type="impatto",
+        medium_range=None,
+        long_range=None,
+        area=(),
+        area_ignores_sight=False,
+        sample=False,
+    )
+
+
+class Battle:
+    """One battle's state. Build it from a setup; change it only with `apply`."""
+
+    def __init__(self, setup: BattleSetup, grid: Grid, rules: RulesData) -> None:
+        self.setup = setup
+        self.grid = grid
+        self.grid_version = 0
+        self.rules = rules
+        self.roller = Roller(setup.seed, on_roll=self._on_roll)
+        self.world = BattleWorld()
+        self.log: list[Event] = []
+        self.pending: PendingMove | None = None
+        self.improvising: list[tuple[str, str]] = []
+        self.over = False
+        self.winner: str | None = None
+        self._scratch: _Scratch | None = None
+        self._bf: Battlefield | None = None
+        self.vision = Vision(grid.shape, setup.factions)
+        for spec in setup.units:
+            self._add_unit(spec)
+        on_map = [u for u in setup.units if (u.arrives_round or 1) <= 1]
+        scratch = self._begin()
+        self.initiative = Initiative.start(self.roller, [self._combatant(u) for u in on_map])
+        self._emit("combat_started", {"round": 1})
+        for spec in on_map:
+            self._initiative_event(spec.id)
+        self._next_turn()
+        self._finish(scratch)
+        self.log.extend(scratch.events)
+
+    # ------------------------------------------------------------ building
+
+    def _add_unit(self, spec: UnitSpec) -> None:
+        if spec.template not in self.rules.templates:
+            raise ValueError(f"unit {spec.id!r}: unknown template {spec.template!r}")
+        template = self.rules.templates[spec.template]
+        for kind, ref, table in (
+            ("weapon", spec.weapon, self.rules.weapons),
+            ("armour", spec.armour, self.rules.armour),
+        ):
+            if ref is not None and ref not in table:
+                raise ValueError(f"unit {spec.id!r}: unknown {kind} {ref!r}")
+        others = frozenset(f for f in self.setup.factions if f != spec.faction)
+        sheet = Sheet(
+            checks=template.checks,
+            speeds=Speeds.from_mapping(template.speeds, f"template {template.id}"),
+            size=Size.from_name(spec.size),
+            thrusters=template.thrusters,
+            vulnerability=template.vulnerability,
+            medkits=spec.medkits,
+        )
+        controller = (
+            Controller("computer")
+            if spec.faction in self.setup.computer
+            else Controller("player", self.setup.player_of(spec.faction))
+        )
+        components: list[object] = [
+            Faction(spec.faction, spec.neutral),
+            sheet,
+            Posture(Stance.from_name(spec.stance)),
+            Wounds(),
+            Armed(spec.weapon if spec.weapon is not None else template.weapon),
+            Armoured(spec.armour if spec.armour is not None else template.armour),
+            Motion(),
+            Turn(),
+            Status(),
+            controller,
+            Visibility(
+                others if spec.hidden else frozenset(),
+                10 + checknames.bonus(template.checks, checknames.STEALTH),
+            ),
+        ]
+        if (spec.arrives_round or 1) <= 1:
+            components.append(Position(spec.cell))
+        else:
+            components.append(Waiting(spec.arrives_round or 1, spec.cell, spec.surprised))
+        self.world.add_unit(spec.id, *components)
+
+    def _combatant(self, spec: UnitSpec) -> Combatant:
+        return Combatant(
+            spec.id,
+            spec.faction,
+            checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
+            hidden=bool(self.world.get(spec.id, Visibility).hidden_from),
+            surprised=spec.surprised,
+        )
+
+    def close(self) -> None:
+        self.world.close()
+
+    # ------------------------------------------------------------ reading the state
+
+    @property
+    def bf(self) -> Battlefield:
+        """The rules' picture of the battle now (units on the map), rebuilt after changes."""
+        if self._bf is None:
+            self._bf = battlefield(self.world, self.grid, self.rules, self.setup.ruleset)
+        return self._bf
+
+    @property
+    def active(self) -> str | None:
+        return None if self.over else self.initiative.active
+
+    @property
+    def round(self) -> int:
+        return self.initiative.round
+
+    def sheet(self, unit_id: str) -> EntitySheet:
+        return self.bf.entity(unit_id)
+
+    def faction_of(self, unit_id: str) -> str:
+        return self.world.get(unit_id, Faction).name
+
+    def factions_of(self, player: str) -> frozenset[str]:
+        """The factions a player commands (None-like empty set for an unknown name)."""
+        return frozenset(f for f in self.setup.factions if self.controller_of(f) == player)
+
+    def controller_of(self, faction: str) -> str:
+        """ "computer", or the name of the player commanding `faction` now."""
+        for unit_id in self.world.units_with(Faction, Controller):
+            if self.world.get(unit_id, Faction).name == faction:
+                c = self.world.get(unit_id, Controller)
+                return "computer" if c.kind == "computer" else (c.player or faction)
+        return self.setup.player_of(faction)
+
+    def on_map(self, unit_id: str) -> bool:
+        return self.world.has(unit_id, Position)
+
+    def sees(self, faction: str, unit_id: str) -> bool:
+        return unit_id in self.vision.factions[faction].units
+
+    def state_json(self) -> dict[str, Any]:
+        """The whole state as plain data (what the state hash is made of, fog aside)."""
+        return {
+            "units": self.world.to_json(),
+            "initiative": self.initiative.to_dict(),
+            "roller": {**self.roller.getstate(), "supplied": list(self.roller.supplied)},
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "improvising": [list(i) for i in self.improvising],
+            "over": self.over,
+            "winner": self.winner,
+            "grid_version": self.grid_version,
+        }
+
+    def state_hash(self) -> str:
+        """A digest of everything that decides what happens next: two battles with the same hash
+        play on identically."""
+        digest = hashlib.sha256()
+        digest.update(json.dumps(self.state_json(), sort_keys=True).encode())
+        for array in (self.grid.obstacle, self.grid.terrain, self.grid.floor):
+            digest.update(np.ascontiguousarray(array).tobytes())
+        for part in self.vision.digest_parts():
+            digest.update(part)
+        return digest.hexdigest()
+
+    # ------------------------------------------------------------ applying commands
+
+    def apply(self, command: cmd.Command, by: str) -> Outcome:
+        """Carry out `command` given by `by` (a player's name, or "gm"), or refuse it."""
+        before = {f: s.units for f, s in self.vision.factions.items()}
+        scratch = self._begin()
+        try:
+            self._authorise(command, by)
+            handler = _HANDLERS[type(command)]
+            handler(self, command)
+            self._check_over()
+            if not self.over and self.pending is None and self.initiative.active is None:
+                self._next_turn()  # the acting unit fell: the order moves on
+        except Refusal as refusal:
+            self._scratch = None
+            if scratch.rolls:  # a refusal after dice would be a bug: the state has moved on
+                raise AssertionError(f"{command.KIND} refused after rolling dice") from refusal
+            return Outcome(refusal=refusal)
+        sighted = self._finish(scratch)
+        sighted = sighted or any(
+            self.vision.factions[f].units - before.get(f, frozenset()) for f in self.vision.factions
+        )
+        self.log.extend(scratch.events)
+        return Outcome(tuple(scratch.events), None, tuple(scratch.rolls), sighted)
+
+    def _begin(self) -> _Scratch:
+        self._scratch = _Scratch()
+        return self._scratch
+
+    def _finish(self, scratch: _Scratch) -> bool:
+        newly = self._update_vision()
+        self._check_over()
+        self._scratch = None
+        return any(newly.values())
+
+    def _on_roll(self, record: RollRecord) -> None:
+        if self._scratch is not None:
+            self._scratch.rolls.append(record)
+
+    def _emit(
+        self,
+        kind: str,
+        data: Mapping[str, Any],
+        *,
+        about: Iterable[str] = (),
+        rolls: Sequence[RollRecord] = (),
+        rules: Sequence[str] = (),
+        gm_only: bool = False,
+        to: frozenset[str] | None = None,
+    ) -> None:
+        assert self._scratch is not None
+        audience: frozenset[str] | None
+        if gm_only:
+            audience = frozenset()
+        elif to is not None:
+            audience = to
+        else:
+            units = list(about)
+            audience = None if not units else self._audience(units)
+        self._scratch.events.append(Event(kind, dict(data), audience, tuple(rolls), tuple(rules)))
+
+    def _audience(self, units: Sequence[str]) -> frozenset[str]:
+        """The factions that may learn of something these units did: their own, and those that
+        see any of them (now, or before this command)."""
+        factions = {self.faction_of(u) for u in units}
+        for faction, sight in self.vision.factions.items():
+            if any(u in sight.units for u in units):
+                factions.add(faction)
+        return frozenset(factions)
+
+    def _authorise(self, command: cmd.Command, by: str) -> None:
+        if self.over and not isinstance(command, cmd.EndCombat | cmd.EnterRoll):
+            raise Refusal("combat_over")
+        if command.GM:
+            if by != GM:
+                raise Refusal("gm_only", command=command.KIND)
+            return
+        unit = getattr(command, "unit", None)
+        if not isinstance(unit, str) or unit not in self.world:
+            raise Refusal("unknown_unit", unit=unit)
+        if by != GM and self.controller_of(self.faction_of(unit)) != by:
+            raise Refusal("not_your_unit", unit=unit)
+        if isinstance(command, cmd.React):
+            if self.pending is None or self.pending.reactor != unit:
+                raise Refusal("no_reaction_offered", unit=unit)
+            return
+        if self.pending is not None:
+            raise Refusal("reaction_pending", reactor=self.pending.reactor)
+        if self.active != unit:
+            raise Refusal("not_active", unit=unit, active=self.active)
+
+    # ------------------------------------------------------------ shared pieces
+
+    def _set(self, unit_id: str, component: object) -> None:
+        self.world.set(unit_id, component)
+        self._bf = None
+
+    def _health(self, unit_id: str) -> Health:
+        return self.world.get(unit_id, Wounds).health
+
+    def _turn(self, unit_id: str) -> Any:
+        return self.world.get(unit_id, Turn).state
+
+    def _need_action(self, unit_id: str) -> None:
+        used = self._turn(unit_id).action
+        if used is not None:
+            raise Refusal("action_used", used=used)
+
+    def _use_action(self, unit_id: str, kind: str) -> None:
+        self._need_action(unit_id)
+        self._turn(unit_id).use_action(kind)
+
+    def _visible_target(self, unit_id: str, target: str | None) -> EntitySheet:
+        """A target the unit's side knows is there; anything else reads as unknown, so that a
+        refusal never tells a player where a hidden unit stands."""
+        if target is None or target not in self.world or not self.on_map(target):
+            raise Refusal("unknown_target", target=target)
+        if not self.sees(self.faction_of(unit_id), target):
+            raise Refusal("unknown_target", target=target)
+        return self.sheet(target)
+
+    def _advantage(self, attacker: str, target: str | None) -> Advantage:
+        """Help gives advantage; a dodging target gives disadvantage; both cancel (P-CHK-2)."""
+        helped = self.world.get(attacker, Status).helped_by is not None
+        dodging = target is not None and self.world.get(target, Status).dodging
+        return Advantage.combine(helped, dodging)
+
+    def _spend_help(self, unit_id: str) -> None:
+        status = self.world.get(unit_id, Status)
+        if status.helped_by is not None:
+            self._set(unit_id, replace(status, helped_by=None))
+
+    def _in_cell(self, cell: Cell) -> str | None:
+        occ = self.bf.occupancy.at(cell)
+        return None if occ is None else occ.id
+
+    # ------------------------------------------------------------ damage and its results
+
+    def _hurt(
+        self,
+        target: str,
+        damage_type: str,
+        rolled: int,
+        source: str,
+        roll: RollRecord | None,
+        on_hit: Sequence[str] = (),
+    ) -> Health:
+        """A hit lands: P-DMG-1, the table (P-VUL-1/2), death saves (P-DEATH-1), on-hit effects."""
+        answer = tactics.damage_to(self.bf, self.sheet(target), damage_type, rolled)
+        after = answer.outcome.after
+        extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
+        if extra:
+            after = replace(after, conditions=after.conditions | frozenset(extra))
+        self._set(target, Wounds(after))
+        self._emit(
+            "damage",
+            {
+                "unit": target,
+                "source": source,
+                "type": damage_type,
+                "rolled": rolled,
+                "damage": answer.damage,
+                "effects": list(answer.outcome.effects) + extra,
+                "wounds": after.to_dict(),
+                "why": list(answer.why),
+            },
+            about=[target],
+            rolls=() if roll is None else (roll,),
+            rules=answer.rules,
+        )
+        if after.has("dead"):
+            self._fall(target)
+        return after
+
+    def _fall(self, unit_id: str) -> None:
+        cell = self.world.get(unit_id, Position).cell
+        self._emit("died", {"unit": unit_id, "at": list(cell)}, about=[unit_id])
+        self.world.remove(unit_id, Position)
+        self._set(unit_id, Fallen(cell))
+        if self.initiative.entry(unit_id) is not None:
+            # if it was acting, its turn is over: apply() moves the order on
+            self.initiative.remove(unit_id)
+        if self.pending is not None and unit_id in (self.pending.mover, self.pending.reactor):
+            self.pending = None
+
+    def _attack_roll(
+        self,
+        attacker: str,
+        target: EntitySheet,
+        weapon: Weapon,
+        purpose: str,
+    ) -> tuple[bool, RollRecord, tactics.HitAnswer]:
+        answer = tactics.attack_chance(self.bf, self.sheet(attacker), target, weapon)
+        if answer.hit is None:
+            raise Refusal(str(answer.reason), target=target.id, why=answer.why)
+        advantage = self._advantage(attacker, target.id)
+        record = self.roller.d100(purpose, advantage, answer.hit.p)
+        self._spend_help(attacker)
+        return record.outcome == "hit", record, answer
+
+    def _resolve_attack(
+        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str
+    ) -> None:
+        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1)."""
+        hit, record, answer = self._attack_roll(attacker, target, weapon, f"{kind} {attacker}")
+        self._reveal_to(attacker, {target.faction})
+        assert answer.hit is not None
+        self._emit(
+            kind,
+            {
+                "unit": attacker,
+                "target": target.id,
+                "weapon": weapon.id,
+                "hit_chance": answer.hit.p,
+                "hit": hit,
+                "cover": None if answer.cover is None else answer.cover.grade,
+                "why": list(answer.why),
+            },
+            about=[attacker, target.id],
+            rolls=(record,),
+            rules=answer.rules,
+        )
+        if hit:
+            self._damage_area(attacker, weapon, target.cell, target.id)
+
+    def _damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
+        """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
+        its own armour and table); a one-target weapon hits only the aimed entity."""
+        if weapon.area:
+            from game.grid.geometry import area_cells
+
+            cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
+            victims = [u for c in cells if (u := self._in_cell(c)) is not None]
+        else:
+            victims = [aimed] if aimed is not None else []
+        if not victims:
+            return
+        roll = self.roller.roll(weapon.damage, f"damage {weapon.id}")
+        on_hit = tuple(getattr(weapon, "on_hit", ()))
+        for victim in victims:
+            self._hurt(victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
+
+    def _reveal_to(self, unit_id: str, factions: Iterable[str]) -> None:
+        vis = self.world.get(unit_id, Visibility)
+        left = vis.hidden_from - set(factions)
+        if left != vis.hidden_from:
+            self._set(unit_id, replace(vis, hidden_from=left))
+            self._emit(
+                "revealed",
+                {"unit": unit_id, "to": sorted(vis.hidden_from - left)},
+                about=[unit_id],
+            )
+            if not left and self.initiative.entry(unit_id) is not None:
+                self.initiative.reveal(unit_id)
+
+    # ------------------------------------------------------------ turns
+
+    def _next_turn(self) -> None:
+        """Advance the order to the next unit that can act, running the start-of-turn effects
+        (P-VUL-3, P-DEATH-1); reinforcements join as their round begins (P-INIT-6)."""
+        for _ in range(10_000):
+            self._check_over()
+            if self.over:
+                return
+            if self.initiative.round_over:
+                self._arrivals(self.initiative.round + 1)
+            previous_round = self.initiative.round
+            unit = self.initiative.advance()
+            if unit is None:
+                self._end_combat(None)
+                return
+            if self.initiative.round != previous_round:
+                self._emit("round_started", {"round": self.initiative.round})
+            if self._start_turn(unit):
+                return
+        raise AssertionError("no unit could take a turn in 10,000 tries")
+
+    def _start_turn(self, unit: str) -> bool:
+        """The unit's turn begins; False when it is skipped (and already ended)."""
+        self._turn(unit).start_turn()
+        for other in self.world.units_with(Status):
+            status = self.world.get(other, Status)
+            if other == unit:
+                self._set(other, replace(status, dodging=False, readied=None))
+            if status.helped_by == unit:
+                self._set(other, replace(self.world.get(other, Status), helped_by=None))
+        self._set(unit, replace(self.world.get(unit, Motion), stealthy=False))
+        start = start_of_turn(self._health(unit))
+        self._set(unit, Wounds(start.after))
+        self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
+        if start.death_save_due:
+            record = self.roller.d20(f"death save {unit}", dc=10)
+            saved = death_save(start.after, record.kept[0])
+            self._set(unit, Wounds(saved.after))
+            self._emit(
+                "death_save",
+                {"unit": unit, "result": saved.result, "wounds": saved.after.to_dict()},
+                about=[unit],
+                rolls=(record,),
+                rules=("P-DEATH-1",),
+            )
+            if saved.after.has("dead"):
+                self._fall(unit)
+                return False
+        if start.burning_damage_due:
+            record = self.roller.roll("1d8", f"burning {unit}")
+            sheet = self.sheet(unit)
+            table = self.rules.vulnerabilities[sheet.vulnerability]
+            outcome = apply_damage(self._health(unit), table, "ustione", record.total)
+            self._set(unit, Wounds(outcome.after))
+            self._emit(
+                "damage",
+                {
+                    "unit": unit,
+                    "source": "burning",
+                    "type": "ustione",
+                    "rolled": record.total,
+                    "damage": record.total,
+                    "effects": list(outcome.effects),
+                    "wounds": outcome.after.to_dict(),
+                },
+                about=[unit],
+                rolls=(record,),
+                rules=("P-VUL-3", *outcome.rules),
+            )
+            if outcome.after.has("dead"):
+                self._fall(unit)
+                return False
+        lost = turn_lost_to(self._health(unit)) or ("stunned" if start.skip_turn else None)
+        if start.skip_turn or lost:
+            self._emit(
+                "turn_skipped",
+                {"unit": unit, "because": lost or (start.ended[0] if start.ended else "")},
+                about=[unit],
+                rules=("P-VUL-3",),
+            )
+            self._end_turn_effects(unit)
+            return False
+        return True
+
+    def _end_turn_effects(self, unit: str) -> None:
+        """P-VUL-3: burning and blinded end; P-STL-1: ending in an enemy's sight without cover
+        reveals a hidden unit to that enemy's side."""
+        if self.on_map(unit):
+            self._set(unit, Wounds(end_of_turn(self._health(unit))))
+            vis = self.world.get(unit, Visibility)
+            if vis.hidden_from:
+                me = self.sheet(unit)
+                spotted = {
+                    e.faction
+                    for e in self.bf.entities
+                    if e.faction in vis.hidden_from
+                    and can_see(e.health)
+                    and tactics.sight(self.bf, e, me).clear
+                    and tactics.target_cover(self.bf, e, me).grade in ("none", "high_exposure")
+                }
+                if spotted:
+                    self._reveal_to(unit, spotted)
+        self._turn(unit).end_turn()
+        self._emit("turn_ended", {"unit": unit}, about=[unit])
+
+    def _end_turn(self, unit: str) -> None:
+        self._end_turn_effects(unit)
+        self._next_turn()
+
+    def _arrivals(self, round_no: int) -> None:
+        """Reinforcements due by `round_no` take their cells and roll (P-INIT-6)."""
+        due = [
+            u
+            for u in self.world.units_with(Waiting)
+            if self.world.get(u, Waiting).round <= round_no
+        ]
+        combatants = []
+        for unit in due:
+            waiting = self.world.get(unit, Waiting)
+            cell = self._free_cell_near(waiting.cell)
+            if cell is None:
+                continue  # nowhere to stand yet: it waits another round
+            self.world.remove(unit, Waiting)
+            self._set(unit, Position(cell))
+            spec = next(s for s in self.setup.units if s.id == unit)
+            combatants.append(replace(self._combatant(spec), surprised=waiting.surprised))
+            self._emit("arrived", {"unit": unit, "at": list(cell)}, about=[unit])
+        if combatants:
+            self.initiative.queue_reinforcements(self.roller, combatants)
+            for c in combatants:
+                self._initiative_event(c.entity_id, pending=True)
+
+    def _initiative_event(self, unit: str, pending: bool = False) -> None:
+        entries = self.initiative.pending if pending else self.initiative.visible_order(True)
+        entry = next(e for e in entries if e.entity_id == unit)
+        rolls = () if entry.record is None else (entry.record,)
+        self._emit(
+            "initiative",
+            {"unit": unit, "total": entry.total},
+            about=[unit],
+            rolls=rolls,
+            rules=("P-INIT-1", "P-INIT-4") if entry.combatant.hidden else ("P-INIT-1",),
+            gm_only=entry.combatant.hidden,
+        )
+
+    def _free_cell_near(self, cell: Cell) -> Cell | None:
+        """The cell itself if a unit may stand there, else the nearest such cell (G-3)."""
+        w, h, d = self.grid.shape
+        for radius in range(max(w, h, d)):
+            ring = [
+                (cell[0] + dx, cell[1] + dy, cell[2] + dz)
+                for dz in range(-radius, radius + 1)
+                for dy in range(-radius, radius + 1)
+                for dx in range(-radius, radius + 1)
+                if max(abs(dx), abs(dy), abs(dz)) == radius
+            ]
+            for c in ring:
+                if self.grid.in_bounds(c) and self.grid.standable[c] and self._in_cell(c) is None:
+                    return c
+        return None
+
+    def _check_over(self) -> None:
+        if self.over:
+            return
+        sides = set()
+        for unit in self.world.units_with(Faction):
+            faction = self.world.get(unit, Faction)
+            if faction.neutral:
+                continue
+            if self.world.has(unit, Waiting) or (
+                self.on_map(unit) and not {"dead", "out_of_combat"} & self._health(unit).conditions
+            ):
+                sides.add(faction.name)
+        if len(sides) <= 1:
+            self._end_combat(next(iter(sides), None))
+
+    def _end_combat(self, winner: str | None) -> None:
+        self.over = True
+        self.winner = winner
+        self.pending = None
+        self._emit("combat_over", {"winner": winner})
+
+    def _update_vision(self) -> dict[str, frozenset[str]]:
+        newly = self.vision.update(self.bf, hidden_map(self.world), self.grid_version)
+        for faction, units in sorted(newly.items()):
+            for unit in sorted(units):
+                if self.faction_of(unit) == faction:
+                    continue
+                self._emit(
+                    "sighted",
+                    {"faction": faction, "unit": unit, "at": list(self.sheet(unit).cell)},
+                    to=frozenset({faction}),
+                )
+        self._discover()
+        return {
+            f: frozenset(u for u in units if self.faction_of(u) != f) for f, units in newly.items()
+        }
+
+    def _discover(self) -> None:
+        """P-INIT-7 is for entities outside the combat: here every unit on the map rolled at the
+        start, so a hidden unit that is seen only has its place shown (P-INIT-4)."""
+        for unit in self.world.units_with(Visibility, Position):
+            entry = self.initiative.entry(unit)
+            if entry is not None and entry.combatant.hidden:
+                if not self.world.get(unit, Visibility).hidden_from:
+                    self.initiative.reveal(unit)
+
+    # ------------------------------------------------------------ movement
+
+    def _plan_path(
+        self, unit: str, to: Cell, via: Sequence[Cell], mode: str | None, stealth: bool
+    ) -> tuple[list[Cell], list[int], list[int]]:
+        """The cells and running totals of the move through `via` to `to` (P-MOV-*), and the
+        index in the cells where each leg ends."""
+        sheet = self.sheet(unit)
+        turn = self._turn(unit)
+        helped = self.world.get(unit, Status).helped_by is not None
+        cells: list[Cell] = [sheet.cell]
+        totals: list[int] = [turn.movement_spent]
+        leg_ends: list[int] = []
+        for leg_end in [*via, to]:
+            if not self.grid.in_bounds(leg_end):
+                raise Refusal("outside_map", at=leg_end)
+            start_sheet = replace(sheet, cell=cells[-1])
+            request, allow = tactics.move_request(
+                self.bf, start_sheet, mode, dash=turn.dashed, stealth=stealth, **_helped(helped)
+            )
+            request = replace(request, spent=totals[-1])
+            path = find_path(self.grid, self.bf.occupancy, start_sheet.occupant, request, leg_end)
+            if path.cost is None:
+                if not request.budgets:
+                    raise Refusal("cannot_move", unit=unit)
+                raise Refusal(
+                    "unreachable",
+                    at=leg_end,
+                    left=max(0, max(request.budgets.values()) - totals[-1]),
+                )
+            step_totals = [s.total for s in path.steps]
+            if len(step_totals) != len(path.cells) - 1:  # a jump: one step for the whole flight
+                step_totals = [path.cost] * (len(path.cells) - 1)
+            cells.extend(path.cells[1:])
+            totals.extend(step_totals)
+            leg_ends.append(len(cells) - 1)
+        return cells, totals, leg_ends
+
+    def _move(self, command: cmd.Move, offered: tuple[str, ...] = ()) -> None:
+        unit = command.unit
+        motion = self.world.get(unit, Motion)
+        stealth = motion.stealthy or command.stealth
+        cells, totals, leg_ends = self._plan_path(
+            unit, command.to, command.via, command.mode, stealth
+        )
+        if stealth != motion.stealthy:
+            self._set(unit, replace(motion, stealthy=stealth))
+        self._walk(unit, cells, totals, leg_ends, command, offered, stealth)
+
+    def _walk(
+        self,
+        unit: str,
+        cells: list[Cell],
+        totals: list[int],
+        leg_ends: list[int],
+        command: cmd.Move,
+        offered: tuple[str, ...],
+        stealth: bool,
+    ) -> None:
+        """Go step by step; stop where a reaction is offered (P-OA-1, P-OA-2); roll stealth
+        against each enemy whose sight the move crosses in the open (P-STL-1)."""
+        turn = self._turn(unit)
+        start = cells[0]
+        mover_faction = self.faction_of(unit)
+        rolled_against: set[str] = set()
+        for k in range(1, len(cells)):
+            a, b = cells[k - 1], cells[k]
+            if not turn.disengaged:
+                exits = reaction_exits(
+                    self.grid, self.bf.occupancy, self.sheet(unit).occupant, [a, b]
+                )
+                for ex in exits:
+                    if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
+                        self._stop(unit, start, a, totals[k - 1])
+                        rest = _rest_via(command.via, leg_ends, k - 1)
+                        self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
+                        return
+            self._place(unit, b)
+            for enemy in self.bf.entities:
+                if enemy.faction == mover_faction or enemy.neutral or enemy.id in offered:
+                    continue
+                hidden = self.world.get(unit, Visibility).hidden_from
+                if stealth and enemy.faction in hidden and enemy.id not in rolled_against:
+                    if self._in_open_sight(enemy, unit):
+                        rolled_against.add(enemy.id)
+                        self._stealth_roll(unit, enemy)
+                        hidden = self.world.get(unit, Visibility).hidden_from
+                if (
+                    self.world.get(enemy.id, Status).readied
+                    and enemy.faction not in hidden
+                    and self._can_react(enemy.id, melee=False)
+                    and tactics.sight(self.bf, enemy, self.sheet(unit)).clear
+                ):
+                    self._stop(unit, start, b, totals[k])
+                    rest = _rest_via(command.via, leg_ends, k)
+                    self._offer(unit, enemy.id, "readied", command, rest, offered, b)
+                    return
+        self._stop(unit, start, cells[-1], totals[-1])
+
+    def _place(self, unit: str, cell: Cell) -> None:
+        self._set(unit, Position(cell))
+
+    def _stop(self, unit: str, start: Cell, at: Cell, total: int) -> None:
+        self._place(unit, at)
+        turn = self._turn(unit)
+        spent_now = total - turn.movement_spent
+        turn.movement_spent = total
+        if at != start:
+            self._emit(
+                "moved",
+                {
+                    "unit": unit,
+                    "from": list(start),
+                    "to": list(at),
+                    "cost": spent_now,
+                    "spent": total,
+                },
+                about=[unit],
+                rules=("P-MOV-1", "P-TURN-1"),
+            )
+
+    def _can_react(self, unit: str, *, melee: bool) -> bool:
+        health = self._health(unit)
+        if turn_lost_to(health) or attack_barred_by(health) or health.mortal:
+            return False
+        if self._turn(unit).reaction_used or not self.initiative.can_react(unit):
+            return False
+        weapon_id = self.world.get(unit, Armed).weapon
+        if not melee:
+            return weapon_id is not None and self.rules.weapons[weapon_id].kind != "melee"
+        return True
+
+    def _offer(
+        self,
+        mover: str,
+        reactor: str,
+        kind: str,
+        command: cmd.Move,
+        rest_via: tuple[Cell, ...],
+        offered: tuple[str, ...],
+        at: Cell,
+    ) -> None:
+        self.pending = PendingMove(
+            mover, reactor, kind, command.to, rest_via, command.mode, (*offered, reactor)
+        )
+        rule = "P-OA-1" if kind == "opportunity" else "P-OA-2"
+        self._emit(
+            "reaction_offered",
+            {"unit": reactor, "mover": mover, "kind": kind, "at": list(at)},
+            about=[reactor, mover],
+            rules=(rule,),
+        )
+
+    def _in_open_sight(self, enemy: EntitySheet, unit: str) -> bool:
+        """P-STL-1/2: the enemy sees the unit and the unit has no cover from it for hiding."""
+        me = self.sheet(unit)
+        if not can_see(enemy.health) or not tactics.sight(self.bf, enemy, me).clear:
+            return False
+        result = tactics.target_cover(self.bf, enemy, me)
+        if result.grade == "heavy":
+            return False
+        # P-STL-2: a half obstacle hides up to its distance from the enemy, behind it.
+        return not any(
+            s.obstacle != "half" or chebyshev(s.cell, me.cell) <= chebyshev(s.cell, enemy.cell)
+            for s in result.hidden
+        )
+
+    def _stealth_roll(self, unit: str, enemy: EntitySheet) -> None:
+        """P-STL-1: `precisione (furtività)` against the enemy's passive perception."""
+        bonus = checknames.bonus(self.sheet(unit).checks, checknames.STEALTH)
+        dc = passive_perception(enemy.checks)
+        record = self.roller.d20(f"stealth {unit} vs {enemy.id}", bonus, dc=dc, secret=False)
+        self._emit(
+            "stealth_check",
+            {"unit": unit, "against": enemy.id, "success": record.outcome == "success"},
+            about=[unit],
+            rolls=(record,),
+            rules=("P-STL-1", "P-CHK-3"),
+        )
+        if record.outcome != "success":
+            self._reveal_to(unit, {enemy.faction})
+
+    # ------------------------------------------------------------ handlers
+
+
+def _rest_via(via: Sequence[Cell], leg_ends: Sequence[int], stop: int) -> tuple[Cell, ...]:
+    """The waypoints still ahead of a move stopped at index `stop` of its cells."""
+    return tuple(c for c, end in zip(via, leg_ends, strict=False) if end > stop)
+
+
+def _helped(helped: bool) -> dict[str, bool]:
+    """`helped` is passed to tactics only where it knows it (P-VUL-3, blinded and helped)."""
+    import inspect
+
+    return (
+        {"helped": helped} if "helped" in inspect.signature(tactics.move_request).parameters else {}
+    )
+
+
+def _move(b: Battle, c: cmd.Move) -> None:
+    b._move(c)
+
+
+def _react(b: Battle, c: cmd.React) -> None:
+    pending = b.pending
+    assert pending is not None
+    b.pending = None
+    mover = pending.mover
+    before = b._health(mover)
+    if c.take:
+        weapon_id = b.world.get(c.unit, Armed).weapon
+        weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
+        if pending.kind == "opportunity" and (weapon is None or weapon.kind != "melee"):
+            weapon = _improvised_weapon(b.rules)
+        assert weapon is not None
+        target = b.sheet(mover)
+        try:
+            b._turn(c.unit).use_reaction()
+            b._resolve_attack(c.unit, target, weapon, "reaction_attack")
+            if pending.kind == "readied":
+                b._set(c.unit, replace(b.world.get(c.unit, Status), readied=None))
+        except Refusal:
+            # the target slipped out of reach or sight: the reaction is not spent
+            b._turn(c.unit).reaction_used = False
+            b._emit("reaction_lost", {"unit": c.unit, "mover": mover}, about=[c.unit, mover])
+    else:
+        b._emit("reaction_declined", {"unit": c.unit, "mover": mover}, about=[c.unit])
+    after = b._health(mover) if b.on_map(mover) else None
+    if after is None:
+        return
+    ends = (
+        after.grave > before.grave
+        or after.mortal > before.mortal
+        or bool({"out_of_combat", "dead"} & after.conditions)
+    )
+    if pending.kind == "readied":
+        ends = ends or bool({"stunned", "shock"} & (after.conditions - before.conditions))
+    if ends:
+        rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
+        b._emit("turn_cut_short", {"unit": mover}, about=[mover], rules=(rule,))
+        b._end_turn(mover)
+        return
+    rest = cmd.Move(mover, pending.to, pending.via, pending.mode)
+    if b.sheet(mover).cell == pending.to:
+        return
+    try:
+        b._move(rest, pending.offered)
+    except Refusal as refusal:
+        b._emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
+
+
+def _dash(b: Battle, c: cmd.Dash) -> None:
+    b._use_action(c.unit, "dash")
+    b._emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
+
+
+def _weapon_of(b: Battle, unit: str) -> Weapon:
+    weapon_id = b.world.get(unit, Armed).weapon
+    if weapon_id is None:
+        raise Refusal("no_weapon", unit=unit)
+    return b.rules.weapons[weapon_id]
+
+
+def _attack(b: Battle, c: cmd.Attack) -> None:
+    weapon = _weapon_of(b, c.unit)
+    if weapon.kind == "thrown":
+        _throw(b, cmd.Throw(c.unit, c.target, c.at))
+        return
+    b._need_action(c.unit)
+    if c.target is not None:
+        target = b._visible_target(c.unit, c.target)
+        answer = tactics.attack_chance(b.bf, b.sheet(c.unit), target, weapon)
+        if answer.hit is None:
+            raise Refusal(str(answer.reason), target=target.id, why=answer.why)
+        b._use_action(c.unit, "attack")
+        b._resolve_attack(c.unit, target, weapon, "attack")
+        return
+    if c.at is None:
+        raise Refusal("no_target")
+    _area_at_cell(b, c.unit, weapon, c.at)
+
+
+def _area_at_cell(b: Battle, unit: str, weapon: Weapon, at: Cell) -> None:
+    """An area weapon aimed at a cell: line of sight to it, then the weapon's own P against a
+    cell (no defence, armour or cover: nobody is aimed at), P-AREA-1."""
+    from game.rules.hit import attack_bonus, hit_chance
+
+    if not weapon.area:
+        raise Refusal("needs_target", weapon=weapon.id)
+    if not b.grid.in_bounds(at):
+        raise Refusal("outside_map", at=at)
+    me = b.sheet(unit)
+    barred = attack_barred_by(me.health)
+    if barred:
+        raise Refusal(barred, unit=unit)
+    los = tactics.sight(b.bf, me, at)
+    if not los.clear:
+        raise Refusal("no_los", at=at, why=tactics.sight_why(los))
+    distance = chebyshev(me.cell, at)
+    if weapon.long_range is not None and distance > weapon.long_range:
+        raise Refusal("out_of_range", at=at)
+    b._use_action(unit, "attack")
+    b_att, check = attack_bonus(weapon.kind, me.checks)
+    chance = hit_chance(
+        weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
+    )
+    record = b.roller.d100(f"attack {unit}", b._advantage(unit, None), chance.p)
+    b._spend_help(unit)
+    hit = record.outcome == "hit"
+    b._emit(
+        "attack",
+        {"unit": unit, "at": list(at), "weapon": weapon.id, "hit_chance": chance.p, "hit": hit},
+        about=[unit],
+        rolls=(record,),
+        rules=("P-AREA-1", *chance.rules),
+    )
+    if hit:
+        b._damage_area(unit, weapon, at, None)
+
+
+def _throw_size(weapon: Weapon | None, size: str | None) -> str:
+    if size is not None:
+        if size not in THROW_SIZES:
+            raise Refusal("unknown_size", size=size, known=tuple(THROW_SIZES))
+        return size
+    if weapon is not None and weapon.kind == "thrown":
+        for name, ranges in THROW_SIZES.items():
+            if (ranges.medium_range, ranges.long_range) == (weapon.medium_range, weapon.long_range):
+                return name
+    return "light"
+
+
+def _throw(b: Battle, c: cmd.Throw) -> None:
+    """P-THR-1/2: at an entity (always a roll) or a cell (automatic within medium range); a miss
+    deviates; a thrown weapon with an area goes off where it lands (P-AREA-1)."""
+    weapon_id = b.world.get(c.unit, Armed).weapon
+    held = None if weapon_id is None else b.rules.weapons[weapon_id]
+    weapon = held if held is not None and held.kind == "thrown" and c.size is None else None
+    size = _throw_size(weapon, c.size)
+    me = b.sheet(c.unit)
+    b._need_action(c.unit)
+    target = b._visible_target(c.unit, c.target) if c.target is not None else None
+    if target is None and c.at is None:
+        raise Refusal("no_target")
+    aim = target.cell if target is not None else c.at
+    assert aim is not None
+    if not b.grid.in_bounds(aim):
+        raise Refusal("outside_map", at=aim)
+    answer = tactics.throw_at(b.bf, me, size, target if target is not None else aim)
+    if answer.reason is not None or answer.band == "out_of_range":
+        raise Refusal(str(answer.reason or "out_of_range"), why=answer.why)
+    b._use_action(c.unit, "throw")
+    rolls: list[RollRecord] = []
+    landed = aim
+    hit_target = False
+    if answer.automatic:
+        hit = True
+    else:
+        assert answer.hit_chance is not None
+        record = b.roller.d100(
+            f"throw {c.unit}",
+            b._advantage(c.unit, None if target is None else target.id),
+            answer.hit_chance,
+        )
+        b._spend_help(c.unit)
+        rolls.append(record)
+        hit = record.outcome == "hit"
+        if hit:
+            hit_target = target is not None
+        else:
+            from game.rules.hit import attack_bonus
+
+            b_att, _check = attack_bonus("thrown", me.checks)
+            cells_off = miss_deviation(answer.band, record.kept[0], b_att)
+            if cells_off:
+                sides = 6 if b.grid.microgravity else 4
+                direction = b.roller.die(sides, f"throw deviation {c.unit}")
+                rolls.append(b.roller.log[-1])
+                landed = landing_cell(me.cell, aim, cells_off, direction, b.grid.microgravity)
+                landed = _clamp(landed, b.grid.shape)
+    if answer.automatic and target is None:
+        hit_target = False
+    b._emit(
+        "throw",
+        {
+            "unit": c.unit,
+            "size": size,
+            "weapon": None if weapon is None else weapon.id,
+            "target": None if target is None else target.id,
+            "aim": list(aim),
+            "landed": list(landed),
+            "hit": hit,
+            "hit_chance": answer.hit_chance,
+            "why": list(answer.why),
+        },
+        about=[c.unit] + ([target.id] if target is not None else []),
+        rolls=tuple(rolls),
+        rules=answer.rules + (("P-THR-2",) if landed != aim else ()),
+    )
+    if weapon is not None and weapon.area:
+        b._damage_area(c.unit, weapon, landed, None)
+    elif hit_target and target is not None:
+        damage = weapon.damage if weapon is not None else THROW_SIZES[size].damage
+        dtype = weapon.damage_type if weapon is not None else "impatto"
+        record = b.roller.roll(damage, f"damage throw {c.unit}")
+        on_hit = tuple(getattr(weapon, "on_hit", ())) if weapon is not None else ()
+        b._hurt(target.id, dtype, record.total, c.unit, record, on_hit)
+
+
+def _clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
+    return (
+        min(max(cell[0], 0), shape[0] - 1),
+        min(max(cell[1], 0), shape[1] - 1),
+        min(max(cell[2], 0), shape[2] - 1),
+    )
+
+
+def _stance(b: Battle, c: cmd.ChangeStance) -> None:
+    try:
+        new = Stance.from_name(c.stance)
+    except ValueError:
+        raise Refusal(
+            "unknown_stance", stance=c.stance, known=tuple(s.value for s in Stance)
+        ) from None
+    current = b.world.get(c.unit, Posture).stance
+    turn = b._turn(c.unit)
+    if new is current:
+        raise Refusal("same_stance", stance=new.value)
+    if turn.interaction_used:
+        raise Refusal("interaction_used")
+    turn.change_stance(current, new)
+    b._set(c.unit, Posture(new))
+    b._emit("stance", {"unit": c.unit, "stance": new.value}, about=[c.unit], rules=("P-TURN-2",))
+
+
+def _simple_action(
+    kind: str, status_change: Callable[[Status], Status] | None = None
+) -> Callable[[Battle, Any], None]:
+    def handler(b: Battle, c: Any) -> None:
+        b._use_action(c.unit, kind)
+        if status_change is not None:
+            b._set(c.unit, status_change(b.world.get(c.unit, Status)))
+        b._emit(kind, {"unit": c.unit}, about=[c.unit], rules=("P-TURN-1",))
+
+    return handler
+
+
+def _help(b: Battle, c: cmd.Help) -> None:
+    if c.ally == c.unit or c.ally not in b.world or not b.on_map(c.ally):
+        raise Refusal("not_an_ally", ally=c.ally)
+    if b.faction_of(c.ally) != b.faction_of(c.unit):
+        raise Refusal("not_an_ally", ally=c.ally)
+    if chebyshev(b.sheet(c.unit).cell, b.sheet(c.ally).cell) > 1:
+        raise Refusal("not_adjacent", ally=c.ally)
+    b._use_action(c.unit, "help")
+    b._set(c.ally, replace(b.world.get(c.ally, Status), helped_by=c.unit))
+    b._emit("help", {"unit": c.unit, "ally": c.ally}, about=[c.unit, c.ally], rules=("P-CHK-2",))
+
+
+def _ready(b: Battle, c: cmd.Ready) -> None:
+    if c.trigger not in READY_TRIGGERS:
+        raise Refusal("unknown_trigger", trigger=c.trigger, known=READY_TRIGGERS)
+    weapon = _weapon_of(b, c.unit)
+    if weapon.kind == "melee":
+        raise Refusal("needs_ranged_weapon", weapon=weapon.id)
+    b._use_action(c.unit, "ready")
+    b._set(c.unit, replace(b.world.get(c.unit, Status), readied=c.trigger))
+    b._emit("ready", {"unit": c.unit, "trigger": c.trigger}, about=[c.unit], rules=("P-OA-2",))
+
+
+def _hide(b: Battle, c: cmd.Hide) -> None:
+    """Out of an enemy side's sight (or in cover from it, P-STL-2), a stealth check that meets
+    every one of its units' passive perception hides the unit from that side."""
+    b._use_action(c.unit, "hide")
+    me = b.sheet(c.unit)
+    bonus = checknames.bonus(me.checks, checknames.STEALTH)
+    record = b.roller.d20(f"hide {c.unit}", bonus, b._advantage(c.unit, None))
+    b._spend_help(c.unit)
+    gained = set()
+    for faction in b.setup.factions:
+        if faction == me.faction:
+            continue
+        enemies = [e for e in b.bf.entities if e.faction == faction and not e.neutral]
+        if not enemies:
+            continue
+        seen = any(b._in_open_sight(e, c.unit) for e in enemies)
+        if not seen and all(record.total >= passive_perception(e.checks) for e in enemies):
+            gained.add(faction)
+    vis = b.world.get(c.unit, Visibility)
+    b._set(c.unit, replace(vis, hidden_from=vis.hidden_from | gained, stealth=record.total))
+    b._emit(
+        "hide",
+        {"unit": c.unit, "success": bool(gained)},
+        about=[c.unit],
+        rolls=(record,),
+        rules=("P-STL-1", "P-STL-2", "P-CHK-3"),
+    )
+
+
+def _search(b: Battle, c: cmd.Search) -> None:
+    """A perception check; every unit hidden from the searcher's side that it could see and whose
+    stealth the total meets is found."""
+    b._use_action(c.unit, "search")
+    me = b.sheet(c.unit)
+    bonus = checknames.bonus(me.checks, checknames.PERCEPTION)
+    record = b.roller.d20(f"search {c.unit}", bonus, b._advantage(c.unit, None))
+    b._spend_help(c.unit)
+    found = []
+    for other in b.bf.entities:
+        vis = b.world.get(other.id, Visibility)
+        if me.faction in vis.hidden_from and tactics.sight(b.bf, me, other).clear:
+            if record.total >= vis.stealth:
+                found.append(other.id)
+    b._emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
+    for other in found:
+        b._reveal_to(other, {me.faction})
+
+
+def _use_object(b: Battle, c: cmd.UseObject) -> None:
+    if c.object != "medkit":
+        raise Refusal("unknown_object", object=c.object, known=("medkit",))
+    sheet = b.world.get(c.unit, Sheet)
+    if sheet.medkits <= 0:
+        raise Refusal("no_medkit")
+    if c.target not in b.world or not b.on_map(c.target):
+        raise Refusal("unknown_target", target=c.target)
+    if b.faction_of(c.target) != b.faction_of(c.unit):
+        raise Refusal("not_an_ally", ally=c.target)
+    b._need_action(c.unit)
+    me, target = b.sheet(c.unit), b.sheet(c.target)
+    kwargs = {
+        "self_target": c.unit == c.target,
+        "adjacent": chebyshev(me.cell, target.cell) <= 1,
+    }
+    try:
+        trial = use_medkit(target.health, c.wound, 0, **kwargs)
+    except RulesInputError:
+        raise Refusal("unknown_wound", wound=c.wound) from None
+    if not trial.kit_spent:
+        raise Refusal(trial.reason, target=c.target)
+    b._use_action(c.unit, "use_object")
+    rolls: tuple[RollRecord, ...] = ()
+    total = None
+    if c.wound != "light":
+        record = b.roller.d20(
+            f"medicine {c.unit}",
+            checknames.bonus(me.checks, checknames.MEDICINE),
+            b._advantage(c.unit, None),
+        )
+        b._spend_help(c.unit)
+        rolls, total = (record,), record.total
+    outcome = use_medkit(target.health, c.wound, total, **kwargs)
+    b._set(c.unit, replace(sheet, medkits=sheet.medkits - 1))
+    b._set(c.target, Wounds(outcome.after))
+    b._emit(
+        "medkit",
+        {
+            "unit": c.unit,
+            "target": c.target,
+            "wound": c.wound,
+            "result": outcome.reason,
+            "wounds": outcome.after.to_dict(),
+        },
+        about=[c.unit, c.target],
+        rolls=rolls,
+        rules=outcome.rules,
+    )
+
+
+def _improvise(b: Battle, c: cmd.Improvise) -> None:
+    b._use_action(c.unit, "improvise")
+    b.improvising.append((c.unit, c.text))
+    b._emit("improvise", {"unit": c.unit, "text": c.text}, about=[c.unit])
+
+
+def _end_turn_cmd(b: Battle, c: cmd.EndTurn) -> None:
+    b._end_turn(c.unit)
+
+
+# ---------------------------------------------------------------- the GM's handlers
+
+
+def _unit(b: Battle, unit: str) -> str:
+    if unit not in b.world:
+        raise Refusal("unknown_unit", unit=unit)
+    return unit
+
+
+def _factions(b: Battle, unit: str, named: Sequence[str]) -> set[str]:
+    unknown = [f for f in named if f not in b.setup.factions]
+    if unknown:
+        raise Refusal("unknown_faction", factions=tuple(unknown))
+    own = b.faction_of(unit)
+    return set(named) if named else {f for f in b.setup.factions if f != own}
+
+
+def _reveal(b: Battle, c: cmd.Reveal) -> None:
+    b._reveal_to(_unit(b, c.unit), _factions(b, c.unit, c.factions))
+
+
+def _conceal(b: Battle, c: cmd.Conceal) -> None:
+    vis = b.world.get(_unit(b, c.unit), Visibility)
+    factions = _factions(b, c.unit, c.factions) - {b.faction_of(c.unit)}
+    b._set(c.unit, replace(vis, hidden_from=vis.hidden_from | factions))
+    b._emit("concealed", {"unit": c.unit, "from": sorted(factions)}, gm_only=True)
+
+
+def _place_reinforcement(b: Battle, c: cmd.PlaceReinforcement) -> None:
+    waiting = b.world.try_get(_unit(b, c.unit), Waiting)
+    if waiting is None:
+        raise Refusal("not_waiting", unit=c.unit)
+    cell = c.at or waiting.cell
+    if not b.grid.in_bounds(cell) or not b.grid.standable[cell]:
+        raise Refusal("cannot_stand", at=cell)
+    b._set(c.unit, replace(waiting, round=b.round + 1, cell=cell))
+    b._emit(
+        "reinforcement_called",
+        {"unit": c.unit, "round": b.round + 1},
+        gm_only=True,
+        rules=("P-INIT-6",),
+    )
+
+
+def _surprise(b: Battle, c: cmd.MarkSurprised) -> None:
+    _unit(b, c.unit)
+    try:
+        b.initiative.surprise(c.unit)
+    except InitiativeError as exc:
+        raise Refusal("not_in_order", unit=c.unit, why=str(exc)) from None
+    b._emit("surprised", {"unit": c.unit}, about=[c.unit], rules=("P-INIT-5",))
+    if b.initiative.active == c.unit:
+        b._emit(
+            "turn_skipped",
+            {"unit": c.unit, "because": "surprised"},
+            about=[c.unit],
+            rules=("P-INIT-5",),
+        )
+        b._end_turn(c.unit)
+
+
+def _order_tie(b: Battle, c: cmd.OrderTie) -> None:
+    try:
+        b.initiative.reorder_tied(list(c.order))
+    except InitiativeError as exc:
+        raise Refusal("bad_tie_order", why=str(exc)) from None
+    b._emit(
+        "initiative_reordered", {"order": list(c.order)}, about=list(c.order), rules=("P-INIT-2",)
+    )
+
+
+def _enter_roll(b: Battle, c: cmd.EnterRoll) -> None:
+    if not c.faces:
+        raise Refusal("no_faces")
+    b.roller.supply(*c.faces)
+    b._emit("dice_entered", {"faces": list(c.faces)}, gm_only=True, rules=("P-CHK-4",))
+
+
+def _condition(b: Battle, c: cmd.SetCondition) -> None:
+    unknown = [n for n in (*c.add, *c.remove) if n not in CONDITIONS]
+    if unknown:
+        raise Refusal("unknown_condition", names=tuple(unknown), known=CONDITIONS)
+    if not b.on_map(_unit(b, c.unit)):
+        raise Refusal("not_on_map", unit=c.unit)
+    health = b._health(c.unit)
+    try:
+        after = replace(health, conditions=(health.conditions - set(c.remove)) | set(c.add))
+    except RulesInputError as exc:
+        raise Refusal("bad_condition", why=str(exc)) from None
+    b._set(c.unit, Wounds(after))
+    b._emit(
+        "condition",
+        {"unit": c.unit, "add": list(c.add), "remove": list(c.remove), "by": "gm"},
+        about=[c.unit],
+    )
+    if after.has("dead"):
+        b._fall(c.unit)
+
+
+def _edit_cell(b: Battle, c: cmd.EditCell) -> None:
+    if not b.grid.in_bounds(c.at):
+        raise Refusal("outside_map", at=c.at)
+    obstacle = b.grid.obstacle.copy()
+    terrain = b.grid.terrain.copy()
+    floor = b.grid.floor.copy()
+    if c.obstacle is not None:
+        try:
+            code = Obstacle.from_name(c.obstacle)
+        except ValueError:
+            raise Refusal("unknown_obstacle", obstacle=c.obstacle) from None
+        if code and b._in_cell(c.at) is not None:
+            raise Refusal("cell_occupied", at=c.at)
+        obstacle[c.at] = code
+    if c.terrain is not None:
+        try:
+            terrain[c.at] = int(Terrain.from_names(list(c.terrain)))
+        except ValueError:
+            raise Refusal("unknown_terrain", terrain=c.terrain) from None
+    if c.floor is not None:
+        floor[c.at] = c.floor
+    b.grid = Grid.build(
+        obstacle, terrain, floor, gravity=b.grid.gravity, pressurised=b.grid.pressurised
+    )
+    b.grid_version += 1
+    b._bf = None
+    b._emit(
+        "cell_edited",
+        {"at": list(c.at), "obstacle": c.obstacle, "terrain": c.terrain, "floor": c.floor},
+    )
+
+
+def _restart(b: Battle, c: cmd.RestartInitiative) -> None:
+    active = b.initiative.active
+    if active is not None:
+        b._turn(active).end_turn()
+    b.initiative.restart(b.roller)
+    b._emit("initiative_restarted", {"round": b.round}, rules=("P-INIT-3",))
+    for entry in b.initiative.visible_order(True):
+        b._initiative_event(entry.entity_id)
+    b._next_turn()
+
+
+def _end_combat_cmd(b: Battle, c: cmd.EndCombat) -> None:
+    if b.over:
+        raise Refusal("combat_over")
+    b._end_combat(None)
+
+
+def _rule_improvise(b: Battle, c: cmd.RuleImprovise) -> None:
+    waiting = [i for i, (u, _t) in enumerate(b.improvising) if u == c.unit]
+    if not waiting:
+        raise Refusal("nothing_to_rule", unit=c.unit)
+    if c.verdict not in IMPROVISE_VERDICTS:
+        raise Refusal("unknown_verdict", verdict=c.verdict, known=IMPROVISE_VERDICTS)
+    rolls: tuple[RollRecord, ...] = ()
+    success = c.verdict == "accept"
+    if c.verdict == "check":
+        if c.check not in checknames.ALL or c.dc is None:
+            raise Refusal("needs_check_and_dc", known=checknames.ALL)
+        record = b.roller.d20(
+            f"improvise {c.unit}",
+            checknames.bonus(b.world.get(c.unit, Sheet).checks, c.check),
+            dc=c.dc,
+        )
+        rolls, success = (record,), record.outcome == "success"
+    unit, text = b.improvising.pop(waiting[0])
+    b._emit(
+        "improvise_ruled",
+        {"unit": unit, "text": text, "verdict": c.verdict, "success": success, "by": "gm"},
+        about=[unit],
+        rolls=rolls,
+        rules=("P-CHK-1",) if rolls else (),
+    )
+
+
+def _controller(b: Battle, c: cmd.SetController) -> None:
+    if c.faction not in b.setup.factions:
+        raise Refusal("unknown_faction", factions=(c.faction,))
+    new = (
+        Controller("computer") if c.controller == "computer" else Controller("player", c.controller)
+    )
+    for unit in b.world.units_with(Faction):
+        if b.faction_of(unit) == c.faction:
+            b._set(unit, new)
+    b._emit("controller", {"faction": c.faction, "controller": c.controller})
+
+
+_HANDLERS: dict[type[cmd.Command], Callable[[Battle, Any], None]] = {
+    cmd.Move: _move,
+    cmd.React: _react,
+    cmd.Dash: _dash,
+    cmd.Attack: _attack,
+    cmd.Throw: _throw,
+    cmd.ChangeStance: _stance,
+    cmd.Dodge: _simple_action("dodge", lambda s: replace(s, dodging=True)),
+    cmd.Disengage: _simple_action("disengage"),
+    cmd.Help: _help,
+    cmd.Ready: _ready,
+    cmd.Hide: _hide,
+    cmd.Search: _search,
+    cmd.UseObject: _use_object,
+    cmd.Improvise: _improvise,
+    cmd.EndTurn: _end_turn_cmd,
+    cmd.Reveal: _reveal,
+    cmd.Conceal: _conceal,
+    cmd.PlaceReinforcement: _place_reinforcement,
+    cmd.MarkSurprised: _surprise,
+    cmd.OrderTie: _order_tie,
+    cmd.EnterRoll: _enter_roll,
+    cmd.SetCondition: _condition,
+    cmd.EditCell: _edit_cell,
+    cmd.RestartInitiative: _restart,
+    cmd.EndCombat: _end_combat_cmd,
+    cmd.RuleImprovise: _rule_improvise,
+    cmd.SetController: _controller,
+}

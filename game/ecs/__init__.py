@@ -1,0 +1,1 @@
+"""The battle's entity-component world (esper): components, the world wrapper, the systems."""

@@ -1,0 +1,194 @@
+"""Components of a unit in the battle world: small dataclasses, serialisable to JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from game.grid.model import Cell
+from game.grid.occupants import Size
+from game.rules.movement import MODES, Speeds
+from game.rules.stance import Stance
+from game.rules.turn import TurnState
+from game.rules.wounds import Health
+
+CONTROLLERS = ("player", "computer", "gm")
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The unit's id (its name on the map, unique in the battle) and the template it came from."""
+
+    id: str
+    template: str = "human"
+
+
+@dataclass(frozen=True)
+class Position:
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Posture:
+    """Standing, crouched or prone (P-TURN-2)."""
+
+    stance: Stance = Stance.STANDING
+
+
+@dataclass(frozen=True)
+class Wounds:
+    """Wounds, conditions and death saves (P-VUL-*, P-DEATH-1)."""
+
+    health: Health = field(default_factory=Health)
+
+
+@dataclass(frozen=True)
+class Armed:
+    """The weapon in hand, by id in the rules data; None: unarmed."""
+
+    weapon: str | None = None
+
+
+@dataclass(frozen=True)
+class Armoured:
+    armour: str | None = None
+
+
+@dataclass(frozen=True)
+class Faction:
+    name: str
+    neutral: bool = False
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What the rules read of a character: check bonuses, speeds, size, kit (P-CHK-1, P-MOV-1)."""
+
+    checks: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    speeds: Speeds = field(default_factory=Speeds)
+    size: Size = Size.MEDIUM
+    thrusters: bool = False
+    vulnerability: str = "human"
+    medkits: int = 1
+
+
+@dataclass(frozen=True)
+class Motion:
+    """This turn's movement state besides the points spent (which live in the turn budget).
+
+    `velocity` is carried in microgravity (P-ZERO-1/2); `stealthy` marks a turn moved stealthily
+    (P-STL-1, the halving applies to the whole turn's movement once chosen).
+    """
+
+    velocity: tuple[int, int, int] = (0, 0, 0)
+    in_flight: bool = False
+    stealthy: bool = False
+
+
+@dataclass
+class Turn:
+    """The turn budget (P-TURN-1): a rules TurnState, mutated only through its own methods."""
+
+    state: TurnState = field(default_factory=TurnState)
+
+
+@dataclass(frozen=True)
+class Status:
+    """Battle effects that last until the start of the unit's own next turn.
+
+    dodging: attacks against it roll with disadvantage (seed 001, Schivata). helped_by: an ally's
+    Help gives advantage on its next attack or check and lifts the blinded movement cap (Aiuto,
+    P-VUL-3). readied: the trigger of a Ready action (P-OA-2), None when not readied.
+    """
+
+    dodging: bool = False
+    helped_by: str | None = None
+    readied: str | None = None
+
+
+@dataclass(frozen=True)
+class Controller:
+    """Who gives this unit its orders: a player (by name), the computer, or the GM."""
+
+    kind: str = "player"
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class Visibility:
+    """Factions this unit is hidden from (P-INIT-4, hiding); `stealth` is the check total that
+    a Search must meet to find it (the hide roll, or 10 + bonus for a unit placed hidden)."""
+
+    hidden_from: frozenset[str] = frozenset()
+    stealth: int = 10
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A reinforcement not yet on the map: it arrives at the start of `round` at `cell` (P-INIT-6)."""
+
+    round: int
+    cell: Cell
+    surprised: bool = False
+
+
+@dataclass(frozen=True)
+class Fallen:
+    """A dead unit: its body lies at `cell` but no longer stands in anybody's way."""
+
+    cell: Cell
+
+
+COMPONENTS: tuple[type, ...] = (
+    Identity,
+    Position,
+    Posture,
+    Wounds,
+    Armed,
+    Armoured,
+    Faction,
+    Sheet,
+    Motion,
+    Turn,
+    Status,
+    Controller,
+    Visibility,
+    Waiting,
+    Fallen,
+)
+
+
+def component_to_json(component: object) -> dict[str, Any]:
+    """A component as plain JSON data, for the state hash and the player views."""
+    if isinstance(component, Position):
+        return {"cell": list(component.cell)}
+    if isinstance(component, Posture):
+        return {"stance": component.stance.value}
+    if isinstance(component, Wounds):
+        return component.health.to_dict()
+    if isinstance(component, Turn):
+        return component.state.to_dict()
+    if isinstance(component, Sheet):
+        return {
+            "checks": dict(sorted(component.checks.items())),
+            "speeds": {mode: getattr(component.speeds, mode) for mode in MODES},
+            "size": component.size.name.lower(),
+            "thrusters": component.thrusters,
+            "vulnerability": component.vulnerability,
+            "medkits": component.medkits,
+        }
+    if isinstance(component, Motion):
+        return {
+            "velocity": list(component.velocity),
+            "in_flight": component.in_flight,
+            "stealthy": component.stealthy,
+        }
+    if isinstance(component, Visibility):
+        return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
+    if isinstance(component, Waiting | Fallen):
+        data = dict(vars(component))
+        data["cell"] = list(component.cell)
+        return data
+    return dict(vars(component))
