@@ -845,26 +845,29 @@ class Battle:
         rolled_against: set[str] = set()
         for k in range(1, len(cells)):
             a, b = cells[k - 1], cells[k]
-            if not turn.disengaged:
-                exits = reaction_exits(
-                    self.grid, self.bf.occupancy, self.sheet(unit).occupant, [a, b]
-                )
-                for ex in exits:
+            # Only a free cell is somewhere to stop: passing an ally's cell, nothing triggers
+            # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
+            here_free = self._in_cell(a) in (None, unit)
+            if not turn.disengaged and here_free:
+                mover = replace(self.sheet(unit).occupant, cell=a)
+                for ex in reaction_exits(self.grid, self.bf.occupancy, mover, [a, b]):
                     if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
                         self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
                         return
+            if self._in_cell(b) not in (None, unit):
+                continue
             self._place(unit, b)
             for enemy in self.bf.entities:
                 if enemy.faction == mover_faction or enemy.neutral or enemy.id in offered:
                     continue
                 hidden = self.world.get(unit, Visibility).hidden_from
-                if stealth and enemy.faction in hidden and enemy.id not in rolled_against:
-                    if self._in_open_sight(enemy, unit):
-                        rolled_against.add(enemy.id)
-                        self._stealth_roll(unit, enemy)
-                        hidden = self.world.get(unit, Visibility).hidden_from
+                fresh = enemy.id not in rolled_against
+                if stealth and enemy.faction in hidden and fresh and self._in_open_sight(enemy, unit):
+                    rolled_against.add(enemy.id)
+                    self._stealth_roll(unit, enemy)
+                    hidden = self.world.get(unit, Visibility).hidden_from
                 if (
                     self.world.get(enemy.id, Status).readied
                     and enemy.faction not in hidden

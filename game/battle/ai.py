@@ -1,0 +1,142 @@
+"""The computer player: one command at a time for any faction, from what that faction can see.
+
+Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; treat a
+dying ally in reach; shoot the best target by hit chance; otherwise close in, preferring cells
+with cover and a shot; with the action spent, get into cover; then end the turn. Every command
+it gives goes through the same checks as a player's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from game import tactics
+from game.battle import commands as cmd
+from game.battle.engine import Battle
+from game.battlefield import Battlefield, EntitySheet
+from game.ecs.components import Armed, Sheet
+from game.grid.geometry import chebyshev
+from game.grid.model import Cell
+from game.rules.wounds import is_dying
+
+#: At most this many candidate cells are weighed for a move (the nearest to the goal first).
+CANDIDATES = 24
+_COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
+
+
+def _alive(e: EntitySheet) -> bool:
+    return not ({"dead", "out_of_combat"} & e.health.conditions)
+
+
+def _enemies(b: Battle, me: EntitySheet) -> list[EntitySheet]:
+    """The enemies this unit's side sees now, still in the fight."""
+    seen = b.vision.factions[me.faction].units
+    return [
+        e
+        for e in b.bf.entities
+        if e.id in seen and e.faction != me.faction and not e.neutral and _alive(e)
+    ]
+
+
+def _best_shot(bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]) -> tuple[int, str] | None:
+    best: tuple[int, str] | None = None
+    for enemy in enemies:
+        answer = tactics.attack_chance(bf, me, enemy)
+        if answer.hit is not None and (best is None or (answer.hit.p, enemy.id) > best):
+            best = (answer.hit.p, enemy.id)
+    return best
+
+
+def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, EntitySheet]:
+    moved = replace(me, cell=cell)
+    entities = tuple(moved if e.id == me.id else e for e in bf.entities)
+    return Battlefield(bf.grid, entities, bf.rules, bf.ruleset), moved
+
+
+def _cover_from(bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]) -> int:
+    """How well `me` is covered from the enemies that see it: the worst cover counts."""
+    worst = 3
+    for enemy in enemies:
+        if tactics.sight(bf, enemy, me).clear:
+            worst = min(worst, _COVER_SCORE[tactics.target_cover(bf, enemy, me).grade])
+    return worst
+
+
+def _goal(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
+    if enemies:
+        return min(enemies, key=lambda e: (chebyshev(me.cell, e.cell), e.id)).cell
+    known = b.vision.factions[me.faction].last_known
+    cells = [c for u, c in sorted(known.items()) if b.on_map(u)]
+    if cells:
+        return min(cells, key=lambda c: (chebyshev(me.cell, c), c))
+    # Nobody in sight or remembered: explore towards the nearest ground the side has not seen.
+    unseen = np.argwhere(b.grid.standable & ~b.vision.factions[me.faction].remembered)
+    if not len(unseen):
+        return None
+    distance = np.abs(unseen - np.array(me.cell)).max(axis=1)
+    x, y, z = (int(v) for v in unseen[int(np.argmin(distance))])
+    return x, y, z
+
+
+def _choose_cell(
+    b: Battle, me: EntitySheet, enemies: list[EntitySheet], *, want_shot: bool
+) -> Cell | None:
+    """A reachable cell: with a shot (when wanted) and cover, nearer the goal."""
+    cells, _allow = tactics.reachable_cells(b.bf, me)
+    if not cells:
+        return None
+    goal = _goal(b, me, enemies)
+    ranked = sorted(cells, key=lambda c: (chebyshev(c, goal) if goal else 0, cells[c], c))
+
+    def weigh(bf: Battlefield, who: EntitySheet) -> tuple[int, int, int]:
+        shot = _best_shot(bf, who, enemies) if want_shot else None
+        closeness = -chebyshev(who.cell, goal) if goal else 0
+        return (shot[0] if shot else 0), _cover_from(bf, who, enemies), closeness
+
+    here = weigh(b.bf, me)
+    scored = [(weigh(*_moved(b.bf, me, c)), c) for c in ranked[:CANDIDATES]]
+    if not scored:
+        return None
+    if want_shot:
+        (shot, cover, closeness), cell = max(scored, key=lambda sc: (sc[0], sc[1]))
+        if shot > here[0] or (shot == here[0] > 0 and cover > here[1]):
+            return cell
+        # No better shot in reach: close in, in cover where it can.
+        (_, cover, closeness), cell = max(scored, key=lambda sc: (sc[0][2], sc[0][1], sc[1]))
+        return cell if closeness > here[2] else None
+    (_, cover, closeness), cell = max(scored, key=lambda sc: (sc[0][1], sc[0][2], sc[1]))
+    return cell if cover > here[1] else None
+
+
+def choose(b: Battle, unit: str) -> cmd.Command:
+    """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
+    if b.pending is not None and b.pending.reactor == unit:
+        return cmd.React(unit, take=True)
+    me = b.sheet(unit)
+    turn = b._turn(unit)
+    enemies = _enemies(b, me)
+    action_free = turn.action is None
+    if action_free and b.world.get(unit, Sheet).medkits > 0:
+        for ally in b.bf.entities:
+            if ally.faction == me.faction and is_dying(ally.health) and ally.id != unit:
+                if chebyshev(ally.cell, me.cell) <= 1:
+                    return cmd.UseObject(unit, ally.id, "mortal")
+    armed = b.world.get(unit, Armed).weapon is not None
+    if action_free and armed:
+        shot = _best_shot(b.bf, me, enemies)
+        if shot is not None and shot[0] >= 10:
+            return cmd.Attack(unit, shot[1])
+    can_move = turn.movement_spent == 0 and not me.health.mortal
+    if can_move:
+        cell = _choose_cell(b, me, enemies, want_shot=action_free and armed)
+        if cell is not None:
+            return cmd.Move(unit, cell)
+    if action_free and armed:
+        shot = _best_shot(b.bf, me, enemies)
+        if shot is not None:
+            return cmd.Attack(unit, shot[1])
+    if action_free and enemies:
+        return cmd.Dodge(unit)
+    return cmd.EndTurn(unit)
