@@ -19,10 +19,13 @@ from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Armed, Sheet
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
+from game.grid.movement import find_path, reachable_rows
 from game.rules.wounds import is_dying
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
+#: A movement budget that reaches across any map, for finding the way to a far goal.
+FAR = 10_000
 _COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
 
 
@@ -40,7 +43,9 @@ def _enemies(b: Battle, me: EntitySheet) -> list[EntitySheet]:
     ]
 
 
-def _best_shot(bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]) -> tuple[int, str] | None:
+def _best_shot(
+    bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
+) -> tuple[int, str] | None:
     best: tuple[int, str] | None = None
     for enemy in enemies:
         answer = tactics.attack_chance(bf, me, enemy)
@@ -68,16 +73,8 @@ def _goal(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None
     if enemies:
         return min(enemies, key=lambda e: (chebyshev(me.cell, e.cell), e.id)).cell
     known = b.vision.factions[me.faction].last_known
-    cells = [c for u, c in sorted(known.items()) if b.on_map(u)]
-    if cells:
-        return min(cells, key=lambda c: (chebyshev(me.cell, c), c))
-    # Nobody in sight or remembered: explore towards the nearest ground the side has not seen.
-    unseen = np.argwhere(b.grid.standable & ~b.vision.factions[me.faction].remembered)
-    if not len(unseen):
-        return None
-    distance = np.abs(unseen - np.array(me.cell)).max(axis=1)
-    x, y, z = (int(v) for v in unseen[int(np.argmin(distance))])
-    return x, y, z
+    cells = [c for u, c in sorted(known.items()) if b.on_map(u) and _alive(b.sheet(u))]
+    return min(cells, key=lambda c: (chebyshev(me.cell, c), c)) if cells else None
 
 
 def _choose_cell(
@@ -103,11 +100,52 @@ def _choose_cell(
         (shot, cover, closeness), cell = max(scored, key=lambda sc: (sc[0], sc[1]))
         if shot > here[0] or (shot == here[0] > 0 and cover > here[1]):
             return cell
-        # No better shot in reach: close in, in cover where it can.
-        (_, cover, closeness), cell = max(scored, key=lambda sc: (sc[0][2], sc[0][1], sc[1]))
-        return cell if closeness > here[2] else None
+        # No better shot in reach: close in along the way there.
+        return _towards(b, me, goal)
     (_, cover, closeness), cell = max(scored, key=lambda sc: (sc[0][1], sc[0][2], sc[1]))
     return cell if cover > here[1] else None
+
+
+def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
+    """The furthest cell this turn's movement reaches along the cheapest way towards `goal`
+    (walls make straight-line greed a trap): a search as if the budget were unlimited."""
+    mode = "thrusters" if b.grid.microgravity and me.thrusters else None
+    request, _allow = tactics.move_request(b.bf, me, mode, dash=False, stealth=False)
+    if not request.budgets:
+        return None
+    budget = max(request.budgets.values())
+    far = replace(request, budgets={m: FAR for m in request.budgets})
+    rows = reachable_rows(b.grid, b.bf.occupancy, me.occupant, far)
+    if not len(rows):
+        return None
+    if goal is None:
+        # Nobody in sight or remembered: explore, to the nearest ground the side has not seen.
+        remembered = b.vision.factions[me.faction].remembered
+        unseen = ~remembered[rows[:, 0], rows[:, 1], rows[:, 2]]
+        if not unseen.any():
+            return None
+        distance = np.where(unseen, 0, 1)
+    else:
+        distance = np.abs(rows[:, :3] - np.array(goal)).max(axis=1)
+    order = np.lexsort((rows[:, 3], distance))
+    x, y, z = (int(v) for v in rows[order[0], :3])
+    if goal is not None and chebyshev((x, y, z), goal) >= chebyshev(me.cell, goal):
+        return None
+    path = find_path(b.grid, b.bf.occupancy, me.occupant, far, (x, y, z))
+    reachable_now = [
+        cell
+        for cell, step in zip(path.cells[1:], path.steps, strict=False)
+        if step.total <= budget and b.bf.occupancy.at(cell) is None
+    ]
+    if reachable_now:
+        return reachable_now[-1]
+    # The first step of the way costs more than this turn gives: get nearer as the crow flies.
+    near, _allow = tactics.reachable_cells(b.bf, me, mode)
+    target = (x, y, z)
+    best = min(near, key=lambda c: (chebyshev(c, target), near[c], c), default=None)
+    if best is not None and chebyshev(best, target) < chebyshev(me.cell, target):
+        return best
+    return None
 
 
 def choose(b: Battle, unit: str) -> cmd.Command:

@@ -864,7 +864,12 @@ class Battle:
                     continue
                 hidden = self.world.get(unit, Visibility).hidden_from
                 fresh = enemy.id not in rolled_against
-                if stealth and enemy.faction in hidden and fresh and self._in_open_sight(enemy, unit):
+                if (
+                    stealth
+                    and enemy.faction in hidden
+                    and fresh
+                    and self._in_open_sight(enemy, unit)
+                ):
                     rolled_against.add(enemy.id)
                     self._stealth_roll(unit, enemy)
                     hidden = self.world.get(unit, Visibility).hidden_from

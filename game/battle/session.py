@@ -199,7 +199,9 @@ class Session:
     # ------------------------------------------------------------ the computer
 
     def play_computer(
-        self, on_outcome: Callable[[str, cmd.Command, Outcome], None] | None = None, limit: int = 500
+        self,
+        on_outcome: Callable[[str, cmd.Command, Outcome], None] | None = None,
+        limit: int = 500,
     ) -> int:
         """Let the computer act while it is its turn (or its reaction); answer how many commands
         it gave. `limit` guards against a loop that would never end."""

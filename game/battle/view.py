@@ -1,0 +1,142 @@
+"""What a player may be shown: their sides' units, the enemies they see, ghosts, fog, the order.
+
+The window draws only through this view, so a unit hidden from a player's factions, its
+initiative and its rolls never reach that player's screen or log. The GM's view holds everything.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from game.battle.engine import GM, Battle
+from game.battle.events import Event
+from game.grid.model import Cell
+
+
+@dataclass(frozen=True)
+class UnitView:
+    id: str
+    faction: str
+    cell: Cell
+    stance: str
+    wounds: dict[str, Any]
+    own: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "faction": self.faction,
+            "cell": list(self.cell),
+            "stance": self.stance,
+            "wounds": self.wounds,
+            "own": self.own,
+        }
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One player's (or the GM's, `factions` None) knowledge of the battle now."""
+
+    player: str
+    factions: frozenset[str] | None
+    units: tuple[UnitView, ...]
+    #: Where unseen enemies were last seen: (unit id, cell).
+    ghosts: tuple[tuple[str, Cell], ...]
+    #: [x, y, z] masks: cells seen now, cells seen before (the GM's view: all True).
+    seen: NDArray[np.bool_]
+    remembered: NDArray[np.bool_]
+    #: The turn order as this player may know it: (unit id, total or None when secret).
+    order: tuple[tuple[str, int | None], ...]
+    active: str | None
+    round: int
+    log: tuple[Event, ...]
+
+    def unit_ids(self) -> set[str]:
+        return {u.id for u in self.units} | {g for g, _c in self.ghosts}
+
+
+def view_for(battle: Battle, player: str) -> PlayerView:
+    """The view of `player` (a name, or "gm" for everything)."""
+    if player == GM:
+        factions: frozenset[str] | None = None
+    else:
+        factions = battle.factions_of(player)
+    shape = battle.grid.shape
+    if factions is None:
+        seen = np.ones(shape, np.bool_)
+        remembered = seen
+        known = set(battle.world.unit_ids)
+    else:
+        seen = np.zeros(shape, np.bool_)
+        remembered = np.zeros(shape, np.bool_)
+        known = set()
+        for faction in factions:
+            sight = battle.vision.factions[faction]
+            seen |= sight.seen
+            remembered |= sight.remembered
+            known |= sight.units
+    units = []
+    for unit_id in sorted(known):
+        if not battle.on_map(unit_id):
+            continue
+        sheet = battle.sheet(unit_id)
+        units.append(
+            UnitView(
+                unit_id,
+                sheet.faction,
+                sheet.cell,
+                sheet.stance.value,
+                sheet.health.to_dict(),
+                factions is None or sheet.faction in factions,
+            )
+        )
+    ghosts: list[tuple[str, Cell]] = []
+    if factions is not None:
+        for faction in sorted(factions):
+            for unit_id, cell in sorted(battle.vision.factions[faction].last_known.items()):
+                if unit_id not in known and battle.on_map(unit_id):
+                    ghosts.append((unit_id, cell))
+    order = []
+    for entry in battle.initiative.visible_order(for_gm=True):
+        own = factions is None or entry.combatant.faction in factions
+        if factions is not None and not own and entry.entity_id not in known:
+            continue  # P-INIT-4: an unseen unit's place is not shown
+        secret = entry.record is not None and entry.record.secret and factions is not None
+        order.append((entry.entity_id, None if secret else entry.total))
+    active = battle.active
+    if active is not None and factions is not None and active not in known:
+        active = None
+    log = tuple(e for e in battle.log if e.visible_to(factions))
+    return PlayerView(
+        player,
+        factions,
+        tuple(units),
+        tuple(ghosts),
+        seen,
+        remembered,
+        tuple(order),
+        active,
+        battle.round,
+        log,
+    )
+
+
+def player_view(battle: Battle, player: str) -> dict[str, Any]:
+    """The view as JSON (fog as counts: the masks are for the window)."""
+    view = view_for(battle, player)
+    return {
+        "player": view.player,
+        "factions": None if view.factions is None else sorted(view.factions),
+        "round": view.round,
+        "active": view.active,
+        "units": [u.to_json() for u in view.units],
+        "ghosts": [{"id": g, "cell": list(c)} for g, c in view.ghosts],
+        "order": [{"id": u, "total": t} for u, t in view.order],
+        "cells_seen": int(view.seen.sum()),
+        "cells_remembered": int(view.remembered.sum()),
+        "log": [e.to_json() for e in view.log[-20:]],
+    }
