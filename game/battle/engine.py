@@ -182,6 +182,8 @@ class Battle:
             self._add_unit(spec)
         on_map = [u for u in setup.units if (u.arrives_round or 1) <= 1]
         scratch = self._begin()
+        if setup.initiative_dice:
+            self.roller.supply(*setup.initiative_dice)
         self.initiative = Initiative.start(self.roller, [self._combatant(u) for u in on_map])
         self._emit("combat_started", {"round": 1})
         for spec in on_map:
@@ -582,7 +584,15 @@ class Battle:
             if self.initiative.round_over:
                 self._arrivals(self.initiative.round + 1)
             previous_round = self.initiative.round
+            waiting_skip = self.initiative.to_skip
             unit = self.initiative.advance()
+            for skipped in sorted(waiting_skip - self.initiative.to_skip):
+                self._emit(
+                    "turn_skipped",
+                    {"unit": skipped, "because": "surprised"},
+                    about=[skipped],
+                    rules=("P-INIT-5",),
+                )
             if unit is None:
                 self._end_combat(None)
                 return

@@ -115,6 +115,9 @@ class BattleSetup:
     players: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     computer: tuple[str, ...] = ()
     gm: bool = False
+    #: Physical dice the GM rolled for the opening initiative, one face per unit in listing
+    #: order (P-CHK-4); missing faces are rolled by the machine.
+    initiative_dice: tuple[int, ...] = ()
 
     @property
     def factions(self) -> tuple[str, ...]:
@@ -135,6 +138,7 @@ class BattleSetup:
             "players": {p: list(f) for p, f in sorted(self.players.items())},
             "computer": list(self.computer),
             "gm": self.gm,
+            "initiative_dice": list(self.initiative_dice),
             "units": [u.to_json() for u in self.units],
         }
 
@@ -143,7 +147,17 @@ class BattleSetup:
         obj = as_object(
             data,
             where,
-            ("map", "map_sha256", "ruleset", "seed", "players", "computer", "gm", "units"),
+            (
+                "map",
+                "map_sha256",
+                "ruleset",
+                "seed",
+                "players",
+                "computer",
+                "gm",
+                "initiative_dice",
+                "units",
+            ),  # fmt: skip
         )
         players_raw = as_object(obj.get("players", {}), f"{where}.players")
         players = {
@@ -171,6 +185,12 @@ class BattleSetup:
                 for i, f in enumerate(as_list(obj.get("computer", []), f"{where}.computer"))
             ),
             gm=as_bool(obj.get("gm", False), f"{where}.gm"),
+            initiative_dice=tuple(
+                as_int(f, f"{where}.initiative_dice[{i}]", low=1, high=20)
+                for i, f in enumerate(
+                    as_list(obj.get("initiative_dice", []), f"{where}.initiative_dice")
+                )
+            ),
         )
 
 

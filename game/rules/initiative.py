@@ -161,6 +161,11 @@ class Initiative:
         """Every place of this round has been reached: the next `advance()` starts a new round."""
         return self._started and self._reached >= len(self._order)
 
+    @property
+    def to_skip(self) -> frozenset[str]:
+        """Surprised entities whose skipped first turn has not yet passed (P-INIT-5)."""
+        return frozenset(self._skip)
+
     def entry(self, entity_id: str) -> InitiativeEntry | None:
         index = self._index(self._order, entity_id)
         return None if index is None else self._order[index]
