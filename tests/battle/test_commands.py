@@ -294,3 +294,103 @@ def test_a_malformed_command_names_the_field_that_is_wrong() -> None:
             assert str(exc).startswith(message), str(exc)
         else:
             raise AssertionError(f"{data} was accepted")
+
+
+def test_p_thr_2_a_missed_long_throw_at_a_cell_lands_one_cell_per_ten_over_away_from_the_thrower(
+    make_battle,
+) -> None:
+    # A light object to a cell 7 away: long range (4/9), P = 60 x (100 + 0) / 100 = 60 (P-THR-1).
+    # d100 85 misses by 25: 1 + 25 // 10 = 3 cells; d4 = 1 is away from the thrower (+x): (11,3).
+    b: Battle = make_battle([ADA, UnitSpec("bo", "blue", (9, 9, 0))], initiative=(15, 5))
+    b.apply(cmd.EnterRoll((85, 1)), GM)
+    thrown = event(b.apply(cmd.Throw("ada", at=(8, 3, 0), size="light"), "red"), "throw")
+    assert (thrown["hit_chance"], thrown["hit"], thrown["landed"]) == (60, False, [11, 3, 0])
+
+
+def test_p_area_1_a_frag_grenade_within_medium_range_lands_and_hurts_everyone_within_one_cell(
+    make_battle,
+) -> None:
+    # (1,3) -> (5,3) is 4 cells: medium range for a light object, automatic (P-THR-1). The blast
+    # covers every cell within 1 (frag_grenade's pattern): bo at (6,3) is in it, cy at (9,3) not.
+    # One 2d6 = 2 + 3 = 5 perforante for all: 1-5 on the human table, a light wound.
+    grenadier = UnitSpec("ada", "red", (1, 3, 0), weapon="frag_grenade")
+    bo = UnitSpec("bo", "blue", (6, 3, 0))
+    cy = UnitSpec("cy", "blue", (9, 3, 0))
+    b: Battle = make_battle([grenadier, bo, cy], initiative=(15, 5, 4))
+    b.apply(cmd.EnterRoll((2, 3)), GM)
+    outcome = b.apply(cmd.Throw("ada", at=(5, 3, 0)), "red")
+    assert event(outcome, "throw")["landed"] == [5, 3, 0]
+    assert [e.data["unit"] for e in outcome.events if e.kind == "damage"] == ["bo"]
+    assert b.sheet("bo").health.light == 1 and b.sheet("cy").health.light == 0
+
+
+def test_p_chk_2_help_gives_advantage_keeping_the_lower_d100_and_dodge_cancels_it(
+    make_battle,
+) -> None:
+    # P = 80 as in the first test. Helped: d100 90 and 20, keep 20: a hit. Against a dodging
+    # target the same help is cancelled (P-CHK-2): one die, 90, a miss.
+    cy = UnitSpec("cy", "red", (1, 4, 0))
+    b: Battle = make_battle([ADA, BO, cy], initiative=(10, 5, 15))
+    assert b.apply(cmd.Help("cy", "ada"), "red").accepted
+    b.apply(cmd.EndTurn("cy"), "red")
+    b.apply(cmd.EnterRoll((90, 20, 1, 1)), GM)
+    helped = event(b.apply(cmd.Attack("ada", "bo"), "red"), "attack")
+    assert helped["hit"] is True
+    b.apply(cmd.EndTurn("ada"), "red")
+    assert b.apply(cmd.Dodge("bo"), "blue").accepted
+    b.apply(cmd.EndTurn("bo"), "blue")
+    assert b.apply(cmd.Help("cy", "ada"), "red").accepted
+    b.apply(cmd.EndTurn("cy"), "red")
+    b.apply(cmd.EnterRoll((90,)), GM)
+    cancelled = b.apply(cmd.Attack("ada", "bo"), "red")
+    assert event(cancelled, "attack")["hit"] is False
+    assert len(cancelled.rolls[0].dice) == 1
+
+
+def test_hide_behind_a_wall_then_a_search_in_sight_finds_the_hidden_unit(make_battle) -> None:
+    # ada hides out of bo's sight: d20 12 + 0 meets bo's passive perception 10 (P-CHK-3).
+    # bo steps round the wall; it does not see ada (hidden), searches: d20 15 >= 12, found.
+    picture = """
+    ..........
+    ..........
+    ....#.....
+    ....#.....
+    ....#.....
+    ..........
+    """
+    ada = UnitSpec("ada", "red", (3, 3, 0))
+    bo = UnitSpec("bo", "blue", (7, 3, 0))
+    b: Battle = make_battle([ada, bo], picture=picture, initiative=(15, 5))
+    b.apply(cmd.EnterRoll((12,)), GM)
+    hidden = b.apply(cmd.Hide("ada"), "red")
+    assert event(hidden, "hide")["success"] is True
+    b.apply(cmd.EndTurn("ada"), "red")
+    assert b.apply(cmd.Move("bo", (3, 0, 0)), "blue").accepted
+    assert not b.sees("blue", "ada")
+    b.apply(cmd.EnterRoll((15,)), GM)
+    found = b.apply(cmd.Search("bo"), "blue")
+    assert event(found, "search")["found"] == 1
+    assert b.sees("blue", "ada")
+
+
+def test_an_improvised_action_waits_for_the_gm_who_resolves_it_with_a_check(make_battle) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.apply(cmd.Improvise("ada", "kick the crate onto bo"), "red").accepted
+    assert b.improvising == [("ada", "kick the crate onto bo")]
+    b.apply(cmd.EnterRoll((11,)), GM)
+    ruled = b.apply(
+        cmd.RuleImprovise("ada", "check", check="gravità muscolare (atletica)", dc=12), GM
+    )
+    result = event(ruled, "improvise_ruled")
+    assert (result["verdict"], result["success"], result["by"]) == ("check", False, "gm")
+    assert b.improvising == []
+
+
+def test_the_gm_edits_a_cell_into_a_wall_and_sight_through_it_is_gone(make_battle) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.sees("red", "bo")
+    assert b.apply(cmd.EditCell((5, 3, 0), obstacle="full"), GM).accepted
+    refused = b.apply(cmd.Attack("ada", "bo"), "red")
+    assert refused.refusal is not None and refused.refusal.code in ("no_los", "unknown_target")
+    occupied = b.apply(cmd.EditCell((9, 3, 0), obstacle="full"), GM)
+    assert occupied.refusal is not None and occupied.refusal.code == "cell_occupied"
