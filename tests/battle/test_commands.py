@@ -96,7 +96,7 @@ def test_p_turn_2_changing_stance_costs_the_interaction_so_a_second_change_is_re
     assert b.sheet("ada").stance.value == "prone"
 
 
-def test_p_oa_1_leaving_a_reaction_area_offers_the_opportunity_attack_and_a_grave_wound_ends_the_turn(
+def test_p_oa_1_leaving_a_reaction_area_offers_an_attack_and_a_grave_wound_ends_the_turn(
     make_battle,
 ) -> None:
     # bo at (6,5) steps away from ada's knife at (5,5): the move stops in (6,5) and ada may react.
