@@ -27,6 +27,19 @@ EFFECTS: Final = (
     "out_of_combat",
     "dead",
 )
+#: Conditions an entity may carry (P-VUL-3, plus `stabilised` of P-DEATH-1).
+CONDITIONS: Final = (
+    "stunned",
+    "shock",
+    "blinded",
+    "burning",
+    "out_of_combat",
+    "dead",
+    "stabilised",
+)
+#: Conditions a weapon may give on a hit (`on_hit`): those of P-VUL-3. Death comes from the saves
+#: of P-DEATH-1 and `stabilised` needs a mortal wound, so no weapon gives either directly.
+ON_HIT_CONDITIONS: Final = ("stunned", "shock", "blinded", "burning", "out_of_combat")
 WEAPON_KINDS: Final = ("firearm", "thrown", "melee")  # P-HIT-4
 SIZES: Final = ("small", "medium", "large")
 SPEED_MODES: Final = movement.MODES
@@ -116,6 +129,8 @@ class Weapon:
     area_ignores_sight: bool
     #: Invented sample data, not canon of the setting.
     sample: bool
+    #: Conditions given to the target when the attack hits (e.g. an incendiary's "burning").
+    on_hit: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -234,6 +249,7 @@ _WEAPON_KEYS: Final = (
     "area",
     "area_ignores_sight",
     "sample",
+    "on_hit",
 )
 
 
@@ -259,7 +275,21 @@ def parse_weapon(entry_id: str, mapping: Mapping[str, object], where: str) -> We
         area=area,
         area_ignores_sight=ignores_sight,
         sample=entry.get("sample", bool, "true or false", False),
+        on_hit=_on_hit(entry),
     )
+
+
+def _on_hit(entry: _Entry) -> tuple[str, ...]:
+    names = entry.get("on_hit", list, "a list of condition names", [])
+    for index, name in enumerate(names):
+        if name not in ON_HIT_CONDITIONS:
+            raise entry.error(
+                f"on_hit[{index}]",
+                f"unknown condition {name!r} (known: {', '.join(ON_HIT_CONDITIONS)})",
+            )
+    if len(set(names)) != len(names):
+        raise entry.error("on_hit", "a condition is listed twice")
+    return tuple(names)
 
 
 def _dice(entry: _Entry) -> str:

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Final
 
+from game.rules.data import CONDITIONS as CONDITIONS
 from game.rules.data import RulesInputError, VulnerabilityTable, check_damage_type
 
 # Choices where the rules are silent:
@@ -19,15 +20,6 @@ from game.rules.data import RulesInputError, VulnerabilityTable, check_damage_ty
 # - A dead entity takes no further effects. `out_of_combat` lasts for the rest of the combat.
 # - Blinded, like burning, ends at the end of the entity's turn ("in its next turn", seed).
 
-CONDITIONS: Final = (
-    "stunned",
-    "shock",
-    "blinded",
-    "burning",
-    "out_of_combat",
-    "dead",
-    "stabilised",
-)
 #: Successes to be stabilised, failures to die (P-DEATH-1).
 SAVES_TO_SETTLE: Final = 3
 

@@ -165,6 +165,36 @@ def test_p_thr_1_frag_grenade_is_a_light_object_with_an_area() -> None:
     assert grenade.area_ignores_sight is False
 
 
+def test_p_vul_3_incendiary_grenade_sets_its_target_burning_on_a_hit() -> None:
+    grenade = load_rules().weapons["incendiary_grenade"]
+    assert (grenade.kind, grenade.damage_type, grenade.damage) == ("thrown", "ustione", "1d8")
+    assert (grenade.medium_range, grenade.long_range) == (4, 9)  # P-THR-1: a light object
+    assert len(grenade.area) == 9  # the aimed cell and the 8 around it at its level
+    assert grenade.on_hit == ("burning",)
+
+
+def test_p_vul_3_flash_grenade_blinds_its_target_and_barely_hurts() -> None:
+    grenade = load_rules().weapons["flash_grenade"]
+    assert grenade.kind == "thrown"
+    assert grenade.damage == "1d2-1"  # 0 or 1 impatto: below the human table's first band (4)
+    assert grenade.on_hit == ("blinded",)
+
+
+def test_p_vul_3_weapons_without_on_hit_give_no_condition() -> None:
+    weapons = load_rules().weapons
+    assert weapons["pistol"].on_hit == ()
+    assert weapons["frag_grenade"].on_hit == ()
+
+
+def test_p_vul_3_inline_weapon_reads_on_hit_conditions_in_order() -> None:
+    weapon = parse_weapon(
+        "taser",
+        {"hit": 70, "damage": "1d4", "type": "elettrico", "on_hit": ["stunned", "blinded"]},
+        "entities[0].weapon",
+    )
+    assert weapon.on_hit == ("stunned", "blinded")
+
+
 def test_p_area_1_flamethrower_area_ignores_line_of_sight() -> None:
     flamer = load_rules().weapons["flamethrower"]
     assert flamer.area
@@ -256,6 +286,26 @@ def test_p_dmg_1_inline_armour_of_the_query_format_parses_with_zeros_elsewhere()
             {"hit": 50, "damage": "2d6", "type": "taglio", "area_ignores_sight": True},
             "area_ignores_sight",
             "without an area",
+        ),
+        (
+            {"hit": 50, "damage": "2d6", "type": "ustione", "on_hit": "burning"},
+            "on_hit",
+            "'burning' is not a list of condition names",
+        ),
+        (
+            {"hit": 50, "damage": "2d6", "type": "ustione", "on_hit": ["burning", "on_fire"]},
+            "on_hit[1]",
+            "unknown condition 'on_fire'",
+        ),
+        (
+            {"hit": 50, "damage": "2d6", "type": "ustione", "on_hit": ["dead"]},
+            "on_hit[0]",
+            "unknown condition 'dead'",
+        ),
+        (
+            {"hit": 50, "damage": "2d6", "type": "ustione", "on_hit": ["burning", "burning"]},
+            "on_hit",
+            "listed twice",
         ),
     ],
 )
@@ -360,6 +410,20 @@ def test_p_dmg_1_broken_copy_bad_dice_text_names_file_entry_and_field(data_copy:
     assert load_error(data_copy) == (
         "weapons.toml: weapon 'blaster': field 'damage': "
         "'two d six' is not a dice expression like '2d6+1'"
+    )
+
+
+def test_p_vul_3_broken_copy_unknown_on_hit_condition_names_file_entry_and_field(
+    data_copy: Path,
+) -> None:
+    append(
+        data_copy,
+        "weapons.toml",
+        '[napalm]\nhit = 50\ndamage = "1d8"\ntype = "ustione"\non_hit = ["ablaze"]',
+    )
+    assert load_error(data_copy) == (
+        "weapons.toml: weapon 'napalm': field 'on_hit[0]': unknown condition 'ablaze' "
+        "(known: stunned, shock, blinded, burning, out_of_combat)"
     )
 
 
