@@ -81,7 +81,7 @@ def _choose_cell(
     b: Battle, me: EntitySheet, enemies: list[EntitySheet], *, want_shot: bool
 ) -> Cell | None:
     """A reachable cell: with a shot (when wanted) and cover, nearer the goal."""
-    cells, _allow = tactics.reachable_cells(b.bf, me)
+    cells, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me))
     if not cells:
         return None
     goal = _goal(b, me, enemies)
@@ -106,14 +106,18 @@ def _choose_cell(
     return cell if cover > here[1] else None
 
 
+def _mode(b: Battle, me: EntitySheet) -> str | None:
+    """In microgravity a unit with thrusters flies (P-ZERO-2); otherwise the default, walking."""
+    return "thrusters" if b.grid.microgravity and me.thrusters else None
+
+
 def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
     """The furthest cell this turn's movement reaches along the cheapest way towards `goal`
     (walls make straight-line greed a trap): a search as if the budget were unlimited."""
-    mode = "thrusters" if b.grid.microgravity and me.thrusters else None
+    mode = _mode(b, me)
     request, _allow = tactics.move_request(b.bf, me, mode, dash=False, stealth=False)
     if not request.budgets:
         return None
-    budget = max(request.budgets.values())
     far = replace(request, budgets={m: FAR for m in request.budgets})
     rows = reachable_rows(b.grid, b.bf.occupancy, me.occupant, far)
     if not len(rows):
@@ -132,15 +136,11 @@ def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
     if goal is not None and chebyshev((x, y, z), goal) >= chebyshev(me.cell, goal):
         return None
     path = find_path(b.grid, b.bf.occupancy, me.occupant, far, (x, y, z))
-    reachable_now = [
-        cell
-        for cell, step in zip(path.cells[1:], path.steps, strict=False)
-        if step.total <= budget and b.bf.occupancy.at(cell) is None
-    ]
-    if reachable_now:
-        return reachable_now[-1]
-    # The first step of the way costs more than this turn gives: get nearer as the crow flies.
     near, _allow = tactics.reachable_cells(b.bf, me, mode)
+    on_the_way = [cell for cell in path.cells[1:] if cell in near]
+    if on_the_way:
+        return on_the_way[-1]
+    # The first step of the way costs more than this turn gives: get nearer as the crow flies.
     target = (x, y, z)
     best = min(near, key=lambda c: (chebyshev(c, target), near[c], c), default=None)
     if best is not None and chebyshev(best, target) < chebyshev(me.cell, target):
@@ -170,7 +170,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if can_move:
         cell = _choose_cell(b, me, enemies, want_shot=action_free and armed)
         if cell is not None:
-            return cmd.Move(unit, cell)
+            return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and armed:
         shot = _best_shot(b.bf, me, enemies)
         if shot is not None:
