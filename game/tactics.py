@@ -168,8 +168,11 @@ def move_allowance(
     dash: bool = False,
     stealth: bool = False,
     stance: str | None = None,
+    helped: bool = False,
 ) -> MoveAllowance:
-    """P-MOV-1/2/5/6/7, P-VUL-3 and P-ZERO-2: movement points per mode for this turn."""
+    """P-MOV-1/2/5/6/7, P-VUL-3 and P-ZERO-2: movement points per mode for this turn.
+
+    `helped`: another entity helps a blinded one, lifting its 1-cell limit (P-VUL-3)."""
     h = entity.health
     return allowance(
         entity.speeds,
@@ -179,6 +182,7 @@ def move_allowance(
         stealth=stealth,
         dash=dash,
         blinded=entity.has("blinded"),
+        helped=helped,
         has_thrusters=entity.thrusters,
         microgravity=bf.grid.microgravity,
         pressurised=bf.grid.pressurised,
@@ -186,13 +190,19 @@ def move_allowance(
 
 
 def move_request(
-    bf: Battlefield, entity: EntitySheet, mode: str | None, *, dash: bool, stealth: bool
+    bf: Battlefield,
+    entity: EntitySheet,
+    mode: str | None,
+    *,
+    dash: bool,
+    stealth: bool,
+    helped: bool = False,
 ) -> tuple[MoveRequest, MoveAllowance]:
     # P-MOV-2: prone is crawling and crawling is prone; asking to crawl reads the allowance as
     # if the entity had gone prone (which costs the interaction, P-TURN-2).
     prone = entity.stance.value == "prone" or mode == "crawl"
     allow = move_allowance(
-        bf, entity, dash=dash, stealth=stealth, stance="prone" if prone else None
+        bf, entity, dash=dash, stealth=stealth, stance="prone" if prone else None, helped=helped
     )
     chosen = "crawl" if prone and mode in (None, "walk", "swim", "climb") else (mode or "walk")
     idle = turn_lost_to(entity.health)
@@ -222,8 +232,9 @@ def reachable_cells(
     *,
     dash: bool = False,
     stealth: bool = False,
+    helped: bool = False,
 ) -> tuple[dict[Cell, int], MoveAllowance]:
-    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
+    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth, helped=helped)
     return reachable(bf.grid, bf.occupancy, entity.occupant, request), allow
 
 
@@ -235,8 +246,9 @@ def path_to(
     *,
     dash: bool = False,
     stealth: bool = False,
+    helped: bool = False,
 ) -> tuple[PathResult, MoveAllowance]:
-    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth)
+    request, allow = move_request(bf, entity, mode, dash=dash, stealth=stealth, helped=helped)
     return find_path(bf.grid, bf.occupancy, entity.occupant, request, to), allow
 
 

@@ -91,6 +91,23 @@ def test_p_vul_3_a_blinded_entity_moves_one_cell() -> None:
     assert set(cells.values()) == {1}
 
 
+def test_p_vul_3_a_helped_blinded_entity_keeps_its_speed() -> None:
+    bf = field([{"id": "a", "faction": "r", "at": [0, 0, 0], "conditions": ["blinded"]}])
+    blind = bf.entity("a")
+    cells, allow = tactics.reachable_cells(bf, blind, helped=True)
+    # walk 5 from the corner (0, 0) of an open map: the 6 × 6 square around it, less its own cell
+    assert len(cells) == 35
+    assert cells[(5, 5, 0)] == 5
+    assert allow.max_cells is None
+    path, _ = tactics.path_to(bf, blind, (3, 0, 0), helped=True)
+    assert path.cost == 3
+    alone, _ = tactics.path_to(bf, blind, (3, 0, 0))
+    assert alone.cost is None
+    request, _ = tactics.move_request(bf, blind, None, dash=False, stealth=False, helped=True)
+    assert request.max_cells is None
+    assert tactics.move_allowance(bf, blind).max_cells == 1
+
+
 def test_p_vul_3_a_blinded_entity_has_no_line_of_sight_and_cannot_throw(yard: Battlefield) -> None:
     blind, far = yard.entity("blind"), yard.entity("far")
     assert tactics.sight(yard, blind, far).clear is False

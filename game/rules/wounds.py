@@ -307,16 +307,3 @@ def has_cover_denied(health: Health) -> bool:
 def has_grave_wound(health: Health) -> bool:
     """P-MOV-6: a grave wound halves every speed."""
     return health.grave > 0
-
-
-def movement_cap(health: Health, helped: bool) -> int | None:
-    """Most cells the entity may move this turn, None for no cap beyond its speeds.
-
-    0 with a mortal wound (P-MOV-6), out of combat or dead; 1 when blinded and not helped by
-    another entity (P-VUL-3). Halvings (grave wound, P-MOV-7) are the movement code's business.
-    """
-    if health.mortal or health.has("out_of_combat") or health.has("dead"):
-        return 0
-    if health.has("blinded") and not helped:
-        return 1
-    return None

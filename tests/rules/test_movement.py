@@ -161,6 +161,19 @@ def test_p_vul_3_blinded_moves_at_most_1_cell_unless_helped() -> None:
     assert "blinded: at most 1 cell this turn (P-VUL-3)" in alone.lines()
 
 
+def test_p_vul_3_an_unhurt_entity_that_sees_has_no_cell_limit() -> None:
+    assert _allow().max_cells is None
+    assert "P-VUL-3" not in _allow().rules
+
+
+def test_p_mov_6_a_mortal_wound_stops_a_blinded_entity_even_when_helped() -> None:
+    # help lifts the 1-cell limit of P-VUL-3, not the stop of P-MOV-6
+    allowed = _allow(blinded=True, helped=True, mortal_wound=True)
+    assert allowed.max_cells is None
+    assert set(allowed.budgets.values()) == {0}
+    assert {"P-MOV-6", "P-VUL-3"} <= set(allowed.rules)
+
+
 def test_p_zero_2_thrusters_give_their_speed_when_fitted() -> None:
     allowed = _allow(has_thrusters=True, microgravity=True, stance="crouched")
     # thrusters 5 → crouched 2

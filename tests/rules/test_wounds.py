@@ -23,7 +23,6 @@ from game.rules.wounds import (
     has_cover_denied,
     has_grave_wound,
     is_dying,
-    movement_cap,
     register_hit,
     shift,
     start_of_turn,
@@ -270,24 +269,22 @@ def test_p_vul_3_burning_damage_is_due_at_start_and_ends_at_end_of_turn() -> Non
     assert end_of_turn(burnt) == Health(grave=1)
 
 
-def test_p_vul_3_blinded_cannot_see_or_attack_and_moves_one_cell_unless_helped() -> None:
+def test_p_vul_3_blinded_cannot_see_or_attack_and_ends_at_the_end_of_its_turn() -> None:
+    # Its 1-cell movement (unless helped) is game/rules/movement.py's allowance: tested there.
     blind = Health(conditions=conditions("blinded"))
     assert not can_see(blind)
     assert not can_attack(blind)
-    assert movement_cap(blind, helped=False) == 1
-    assert movement_cap(blind, helped=True) is None
     assert end_of_turn(blind) == Health()
 
 
 def test_p_vul_3_unhurt_entity_is_unrestricted() -> None:
     assert can_see(Health()) and can_attack(Health())
-    assert movement_cap(Health(), helped=False) is None
     assert not has_grave_wound(Health(light=2))
 
 
-def test_p_mov_6_grave_wound_is_reported_and_mortal_wound_stops_movement() -> None:
+def test_p_mov_6_grave_wound_is_reported() -> None:
+    # P-MOV-6's halving and a mortal wound's stop are the allowance's: tests/rules/test_movement.py
     assert has_grave_wound(Health(grave=1))
-    assert movement_cap(DYING, helped=True) == 0
 
 
 def test_p_death_1_death_save_is_due_at_start_of_turn_only_while_dying() -> None:
