@@ -28,6 +28,7 @@ from game.ecs.components import (
     Faction,
     Fallen,
     Motion,
+    Outsider,
     Position,
     Posture,
     Sheet,
@@ -180,7 +181,7 @@ class Battle:
         self.vision = Vision(grid.shape, setup.factions)
         for spec in setup.units:
             self._add_unit(spec)
-        on_map = [u for u in setup.units if (u.arrives_round or 1) <= 1]
+        on_map = [u for u in setup.units if (u.arrives_round or 1) <= 1 and not u.outside_combat]
         scratch = self._begin()
         if setup.initiative_dice:
             self.roller.supply(*setup.initiative_dice)
@@ -236,6 +237,8 @@ class Battle:
         ]
         if (spec.arrives_round or 1) <= 1:
             components.append(Position(spec.cell))
+            if spec.outside_combat:
+                components.append(Outsider(spec.surprised))
         else:
             components.append(Waiting(spec.arrives_round or 1, spec.cell, spec.surprised))
         self.world.add_unit(spec.id, *components)
@@ -748,7 +751,7 @@ class Battle:
         sides = set()
         for unit in self.world.units_with(Faction):
             faction = self.world.get(unit, Faction)
-            if faction.neutral:
+            if faction.neutral or self.world.has(unit, Outsider):
                 continue
             if self.world.has(unit, Waiting) or (
                 self.on_map(unit) and not {"dead", "out_of_combat"} & self._health(unit).conditions
@@ -780,13 +783,33 @@ class Battle:
         }
 
     def _discover(self) -> None:
-        """P-INIT-7 is for entities outside the combat: here every unit on the map rolled at the
-        start, so a hidden unit that is seen only has its place shown (P-INIT-4)."""
+        """A hidden unit that is seen has its place shown (P-INIT-4). A unit outside the combat
+        that another side sees joins it: it rolls at once and takes its place, acting this
+        round only if that place comes after the acting unit's (P-INIT-7)."""
         for unit in self.world.units_with(Visibility, Position):
             entry = self.initiative.entry(unit)
-            if entry is not None and entry.combatant.hidden:
-                if not self.world.get(unit, Visibility).hidden_from:
-                    self.initiative.reveal(unit)
+            hidden = self.world.get(unit, Visibility).hidden_from
+            if entry is not None and entry.combatant.hidden and not hidden:
+                self.initiative.reveal(unit)
+        for unit in self.world.units_with(Outsider, Position):
+            own = self.faction_of(unit)
+            seen_by = [
+                f for f, sight in self.vision.factions.items() if f != own and unit in sight.units
+            ]
+            if not seen_by:
+                continue
+            outsider = self.world.get(unit, Outsider)
+            self.world.remove(unit, Outsider)
+            spec = next(s for s in self.setup.units if s.id == unit)
+            combatant = replace(self._combatant(spec), surprised=outsider.surprised)
+            self.initiative.discover(self.roller, combatant)
+            self._emit(
+                "discovered",
+                {"unit": unit, "by": sorted(seen_by)},
+                about=[unit],
+                rules=("P-INIT-7",),
+            )
+            self._initiative_event(unit)
 
     # ------------------------------------------------------------ movement
 

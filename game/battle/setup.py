@@ -38,10 +38,12 @@ class UnitSpec:
     size: str = "medium"
     neutral: bool = False
     medkits: int = 1
+    #: On the map but not in the fight yet: it rolls initiative when another side first sees it
+    #: (P-INIT-7). The map unit property `outside_combat`.
+    outside_combat: bool = False
 
     @classmethod
     def from_placement(cls, unit: UnitPlacement) -> UnitSpec:
-        medkits = unit.properties.get("medkits", 1)
         return cls(
             id=unit.name,
             faction=unit.faction,
@@ -55,7 +57,8 @@ class UnitSpec:
             arrives_round=unit.arrives_round,
             size=unit.size.name.lower(),
             neutral=unit.neutral,
-            medkits=medkits if isinstance(medkits, int) and not isinstance(medkits, bool) else 1,
+            medkits=unit.medkits,
+            outside_combat=unit.outside_combat,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -63,7 +66,7 @@ class UnitSpec:
         defaults = UnitSpec("", "", (0, 0, 0))
         for name in (
             "template", "stance", "weapon", "armour", "hidden", "surprised", "arrives_round",
-            "size", "neutral", "medkits",
+            "size", "neutral", "medkits", "outside_combat",
         ):  # fmt: skip
             if getattr(self, name) != getattr(defaults, name):
                 out[name] = getattr(self, name)
@@ -96,6 +99,7 @@ class UnitSpec:
             size=as_str(obj.get("size", "medium"), f"{where}.size"),
             neutral=as_bool(obj.get("neutral", False), f"{where}.neutral"),
             medkits=as_int(obj.get("medkits", 1), f"{where}.medkits", low=0, high=99),
+            outside_combat=as_bool(obj.get("outside_combat", False), f"{where}.outside_combat"),
         )
 
 

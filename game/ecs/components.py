@@ -127,10 +127,17 @@ class Visibility:
 
 @dataclass(frozen=True)
 class Waiting:
-    """A reinforcement not yet on the map: it arrives at the start of `round` at `cell` (P-INIT-6)."""
+    """A reinforcement off the map: it arrives at the start of `round` at `cell` (P-INIT-6)."""
 
     round: int
     cell: Cell
+    surprised: bool = False
+
+
+@dataclass(frozen=True)
+class Outsider:
+    """On the map but outside the combat until another side sees it (P-INIT-7)."""
+
     surprised: bool = False
 
 
@@ -156,6 +163,7 @@ COMPONENTS: tuple[type, ...] = (
     Controller,
     Visibility,
     Waiting,
+    Outsider,
     Fallen,
 )
 

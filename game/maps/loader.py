@@ -48,6 +48,8 @@ UNIT_PROPERTIES = frozenset(
         "arrives_round",
         "size",
         "neutral",
+        "medkits",
+        "outside_combat",
     }
 )
 TILE_PROPERTIES = ("obstacle", "terrain", "floor")
@@ -591,6 +593,8 @@ def _placement(d: _Draft, values: _Values) -> UnitPlacement:
         arrives_round=d.arrives_round,
         size=size,
         neutral=flag("neutral"),
+        medkits=values.integer(props["medkits"], where("medkits"), 0) if "medkits" in props else 1,
+        outside_combat=flag("outside_combat"),
         object_id=d.obj.id,
         layer_id=d.layer_id,
         properties=props,

@@ -70,6 +70,10 @@ class UnitPlacement:
     layer_id: int
     #: All the object's properties: tile's, then template's, then its own, later ones winning.
     properties: Properties
+    #: Medical kits carried (P-HEAL-1).
+    medkits: int = 1
+    #: On the map but outside the combat until another side sees it (P-INIT-7).
+    outside_combat: bool = False
 
 
 @dataclass(frozen=True)

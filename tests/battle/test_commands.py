@@ -394,3 +394,31 @@ def test_the_gm_edits_a_cell_into_a_wall_and_sight_through_it_is_gone(make_battl
     assert refused.refusal is not None and refused.refusal.code in ("no_los", "unknown_target")
     occupied = b.apply(cmd.EditCell((9, 3, 0), obstacle="full"), GM)
     assert occupied.refusal is not None and occupied.refusal.code == "cell_occupied"
+
+
+def test_p_init_7_a_unit_outside_the_combat_rolls_when_first_seen_and_acts_this_round_if_after(
+    make_battle,
+) -> None:
+    # dex stands behind a wall, outside the combat: not in the order. bo steps into its sight;
+    # dex rolls at once (GM die 2: total 2, after bo's 5) and so acts in this very round.
+    picture = """
+    ..........
+    ..........
+    .....#....
+    .....#....
+    .....#....
+    ..........
+    """
+    ada = UnitSpec("ada", "red", (1, 3, 0))
+    bo = UnitSpec("bo", "blue", (3, 3, 0))
+    dex = UnitSpec("dex", "green", (8, 3, 0), outside_combat=True)
+    b: Battle = make_battle([ada, bo, dex], picture=picture, initiative=(15, 5))
+    assert b.initiative.entry("dex") is None
+    b.apply(cmd.EndTurn("ada"), "red")
+    b.apply(cmd.EnterRoll((2,)), GM)
+    seen = b.apply(cmd.Move("bo", (5, 0, 0)), "blue")
+    assert "discovered" in kinds(seen)
+    entry = b.initiative.entry("dex")
+    assert entry is not None and entry.total == 2
+    b.apply(cmd.EndTurn("bo"), "blue")
+    assert (b.round, b.active) == (1, "dex")
