@@ -1105,3 +1105,18 @@ def test_p_zero_1_in_microgravity_a_unit_may_float_where_nothing_holds_it_up(wor
     loaded = load_map(path)
     assert [(u.name, u.cell) for u in loaded.units] == [("ada", (0, 0, 1))]
     assert not loaded.grid.standable[0, 0, 1]
+
+
+def test_p_heal_1_p_init_7_medkits_and_outside_combat_unit_properties_are_read_and_checked(
+    workdir: Path,
+) -> None:
+    objects = point(1, "a", 24, 24, {"faction": "red", "medkits": 3, "outside_combat": True})
+    objects += point(2, "b", 8, 8, {"faction": "blue"})
+    loaded = load_map(unit_map(workdir, objects))
+    a, b = loaded.units
+    assert (a.medkits, a.outside_combat) == (3, True)
+    assert (b.medkits, b.outside_combat) == (1, False)
+    assert not [n for n in loaded.notices if "not a unit property" in n]
+    bad = point(1, "a", 24, 24, {"faction": "red", "medkits": -1})
+    with pytest.raises(MapError, match="property 'medkits'"):
+        load_map(unit_map(workdir, bad, name="bad.tmx"))
