@@ -656,11 +656,13 @@ class Battle:
             if outcome.after.has("dead"):
                 self._fall(unit)
                 return False
-        lost = turn_lost_to(self._health(unit)) or ("stunned" if start.skip_turn else None)
+        # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
+        # burn just taken) and death cost every turn (P-VUL-3).
+        lost = turn_lost_to(self._health(unit)) or (start.ended[0] if start.ended else None)
         if start.skip_turn or lost:
             self._emit(
                 "turn_skipped",
-                {"unit": unit, "because": lost or (start.ended[0] if start.ended else "")},
+                {"unit": unit, "because": lost},
                 about=[unit],
                 rules=("P-VUL-3",),
             )

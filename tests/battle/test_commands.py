@@ -422,3 +422,12 @@ def test_p_init_7_a_unit_outside_the_combat_rolls_when_first_seen_and_acts_this_
     assert entry is not None and entry.total == 2
     b.apply(cmd.EndTurn("bo"), "blue")
     assert (b.round, b.active) == (1, "dex")
+
+
+def test_p_vul_3_a_shocked_unit_skips_its_next_turn_and_the_shock_ends_with_it(make_battle) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.apply(cmd.SetCondition("bo", add=("shock",)), GM).accepted
+    skipped = b.apply(cmd.EndTurn("ada"), "red")
+    assert event(skipped, "turn_skipped") == {"unit": "bo", "because": "shock"}
+    assert not b.sheet("bo").health.has("shock")
+    assert (b.round, b.active) == (2, "ada")
