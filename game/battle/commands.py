@@ -217,10 +217,10 @@ class MarkSurprised(Command):
 
 @dataclass(frozen=True)
 class OrderTie(Command):
-    """Order units tied on initiative (P-INIT-2): `order` lists them first to last."""
+    """Order units tied on initiative (P-INIT-2): `order` lists them first to last. Ties across
+    sides are the GM's to order; ties inside one side, that side's player's too."""
 
     KIND: ClassVar[str] = "order_tie"
-    GM: ClassVar[bool] = True
     order: tuple[str, ...]
 
 

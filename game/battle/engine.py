@@ -397,6 +397,11 @@ class Battle:
             if by != GM:
                 raise Refusal("gm_only", command=command.KIND)
             return
+        if isinstance(command, cmd.OrderTie):
+            factions = {self.faction_of(u) for u in command.order if u in self.world}
+            if by != GM and (len(factions) != 1 or self.controller_of(factions.pop()) != by):
+                raise Refusal("tie_not_yours")  # P-INIT-2: ties across sides are the GM's
+            return
         unit = getattr(command, "unit", None)
         if not isinstance(unit, str) or unit not in self.world:
             raise Refusal("unknown_unit", unit=unit)
@@ -1462,13 +1467,27 @@ def _surprise(b: Battle, c: cmd.MarkSurprised) -> None:
 
 
 def _order_tie(b: Battle, c: cmd.OrderTie) -> None:
+    """P-INIT-2. The unit whose turn has just begun may be moved back within its tie while it
+    has done nothing and its turn's start brought nothing (no death save, no burn)."""
+    active = b.initiative.active
+    if active in c.order:
+        turn = b._turn(active)
+        begun = turn.movement_spent or turn.action or turn.interaction_used or turn.bonus_used
+        opening = start_of_turn(b._health(active))
+        if begun or opening.death_save_due or opening.burning_damage_due:
+            raise Refusal("turn_begun", unit=active)
     try:
-        b.initiative.reorder_tied(list(c.order))
+        new_active = b.initiative.reorder_tied(list(c.order))
     except InitiativeError as exc:
         raise Refusal("bad_tie_order", why=str(exc)) from None
     b._emit(
         "initiative_reordered", {"order": list(c.order)}, about=list(c.order), rules=("P-INIT-2",)
     )
+    if new_active is not None and active is not None:
+        b._turn(active).end_turn()
+        b._emit("turn_passed", {"unit": active, "to": new_active}, about=[active, new_active])
+        if not b._start_turn(new_active):
+            b._next_turn()
 
 
 def _enter_roll(b: Battle, c: cmd.EnterRoll) -> None:

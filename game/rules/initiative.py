@@ -178,11 +178,13 @@ class Initiative:
         if self._active != entity_id:
             self._skip.add(entity_id)
 
-    def reorder_tied(self, entity_ids: Sequence[str]) -> None:
+    def reorder_tied(self, entity_ids: Sequence[str]) -> str | None:
         """The GM or a player orders entities tied on the same total (P-INIT-2), first to last.
 
         They must all be in the order with one total; they keep the places the group holds.
-        Places already reached this round stay reached (their turns have come)."""
+        A group whose places all lie ahead can be reordered, and so can one whose first place is
+        the active entity's with the others still to come: the turn just begun goes to the new
+        first. Answers the entity now active when that changed, else None."""
         indices = [self._index(self._order, entity_id) for entity_id in entity_ids]
         if len(set(entity_ids)) != len(entity_ids) or len(entity_ids) < 2:
             raise InitiativeError("a tie order needs two or more different entities")
@@ -194,11 +196,23 @@ class Initiative:
         if len(totals) != 1:
             raise InitiativeError("only entities tied on the same total can be reordered")
         reached = [i < self._reached for i in places]
-        if any(reached) and (not all(reached) or self._active in entity_ids):
+        active_first = (
+            self._active is not None
+            and places[0] == self._reached - 1
+            and self._order[places[0]].entity_id == self._active
+            and not any(reached[1:])
+        )
+        if any(reached) and not active_first and not all(reached):
+            raise InitiativeError("some of these entities have already had their turn this round")
+        if all(reached) and self._active in entity_ids:
             raise InitiativeError("some of these entities have already had their turn this round")
         entries = [self._order[i] for i in indices if i is not None]
         for place, entry in zip(places, entries, strict=True):
             self._order[place] = entry
+        if active_first and self._order[places[0]].entity_id != self._active:
+            self._active = self._order[places[0]].entity_id
+            return self._active
+        return None
 
     def queue_reinforcements(self, roller: Roller, combatants: Sequence[Combatant]) -> None:
         """They roll now and join at the start of the next round, acting in it (P-INIT-6).

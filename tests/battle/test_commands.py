@@ -431,3 +431,81 @@ def test_p_vul_3_a_shocked_unit_skips_its_next_turn_and_the_shock_ends_with_it(m
     assert event(skipped, "turn_skipped") == {"unit": "bo", "because": "shock"}
     assert not b.sheet("bo").health.has("shock")
     assert (b.round, b.active) == (2, "ada")
+
+
+def test_p_init_2_the_gm_orders_a_tie_across_sides_before_the_first_unit_acts(make_battle) -> None:
+    # Both roll 10 with bonus 0: the headless default puts ada (listed first) ahead. The GM
+    # decides bo goes first; ada's untouched turn passes to bo.
+    b: Battle = make_battle([ADA, BO], initiative=(10, 10))
+    assert b.active == "ada"
+    refused = b.apply(cmd.OrderTie(("bo", "ada")), "blue")
+    assert refused.refusal is not None and refused.refusal.code == "tie_not_yours"
+    assert b.apply(cmd.OrderTie(("bo", "ada")), GM).accepted
+    assert b.active == "bo"
+    b.apply(cmd.EndTurn("bo"), "blue")
+    assert (b.round, b.active) == (1, "ada")
+
+
+def test_p_init_2_a_side_orders_its_own_tie_but_not_once_the_turn_has_begun(make_battle) -> None:
+    cy = UnitSpec("cy", "red", (1, 5, 0))
+    b: Battle = make_battle([ADA, cy, BO], initiative=(10, 10, 5))
+    assert b.active == "ada"
+    assert b.apply(cmd.Move("ada", (2, 3, 0)), "red").accepted
+    late = b.apply(cmd.OrderTie(("cy", "ada")), "red")
+    assert late.refusal is not None and late.refusal.code == "turn_begun"
+    b.apply(cmd.EndTurn("ada"), "red")
+    b.apply(cmd.EndTurn("cy"), "red")
+    b.apply(cmd.EndTurn("bo"), "blue")
+    # round 2, ada active again and untouched: red may now put cy first
+    assert b.apply(cmd.OrderTie(("cy", "ada")), "red").accepted
+    assert b.active == "cy"
+
+
+def test_the_gm_reveals_and_conceals_a_unit_for_chosen_sides(make_battle) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.sees("red", "bo")
+    assert b.apply(cmd.Conceal("bo"), GM).accepted
+    assert not b.sees("red", "bo")
+    assert b.apply(cmd.Reveal("bo", ("red",)), GM).accepted
+    assert b.sees("red", "bo")
+
+
+def test_p_init_6_the_gm_calls_a_waiting_reinforcement_in_for_next_round_at_a_chosen_cell(
+    make_battle,
+) -> None:
+    cy = UnitSpec("cy", "blue", (15, 5, 0), arrives_round=5)
+    b: Battle = make_battle([ADA, BO, cy], initiative=(15, 5))
+    assert b.apply(cmd.PlaceReinforcement("cy", (12, 8, 0)), GM).accepted
+    b.apply(cmd.EnterRoll((1,)), GM)
+    b.apply(cmd.EndTurn("ada"), "red")
+    b.apply(cmd.EndTurn("bo"), "blue")
+    assert b.world.get("cy", Position).cell == (12, 8, 0)
+    assert b.round == 2 and b.initiative.entry("cy") is not None
+
+
+def test_p_init_3_the_gm_restarts_the_initiative_and_a_new_round_begins_in_the_new_order(
+    make_battle,
+) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    b.apply(cmd.EnterRoll((2, 19)), GM)
+    restarted = b.apply(cmd.RestartInitiative(), GM)
+    assert "initiative_restarted" in kinds(restarted)
+    assert (b.round, b.active) == (2, "bo")
+
+
+def test_the_gm_ends_the_combat_and_nothing_more_is_accepted(make_battle) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.apply(cmd.EndCombat(), GM).accepted
+    assert b.over and b.winner is None
+    late = b.apply(cmd.EndTurn("ada"), "red")
+    assert late.refusal is not None and late.refusal.code == "combat_over"
+
+
+def test_the_gm_hands_a_side_to_the_computer_and_its_player_can_no_longer_command_it(
+    make_battle,
+) -> None:
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    assert b.apply(cmd.SetController("red", "computer"), GM).accepted
+    assert b.controller_of("red") == "computer"
+    refused = b.apply(cmd.EndTurn("ada"), "red")
+    assert refused.refusal is not None and refused.refusal.code == "not_your_unit"
