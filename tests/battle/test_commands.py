@@ -509,3 +509,44 @@ def test_the_gm_hands_a_side_to_the_computer_and_its_player_can_no_longer_comman
     assert b.controller_of("red") == "computer"
     refused = b.apply(cmd.EndTurn("ada"), "red")
     assert refused.refusal is not None and refused.refusal.code == "not_your_unit"
+
+
+def test_p_stl_1_a_stealthy_move_in_the_open_rolls_once_per_enemy_and_a_failure_reveals(
+    make_battle,
+) -> None:
+    # Stealth halves walking to floor(5 / 2) = 2 cells (P-STL-1, P-MOV-7). In the open field bo
+    # sees ada at once: one precisione (furtività) roll against bo's passive perception 10
+    # (P-CHK-3) for the whole move: 9 fails and reveals ada to blue; 10 would have held.
+    for face, revealed in ((9, True), (10, False)):
+        hidden_ada = UnitSpec("ada", "red", (1, 5, 0), hidden=True)
+        bo = UnitSpec("bo", "blue", (10, 5, 0))
+        b: Battle = make_battle([hidden_ada, bo], initiative=(15, 5))
+        too_far = b.apply(cmd.Move("ada", (4, 5, 0), stealth=True), "red")
+        assert too_far.refusal is not None and too_far.refusal.code == "unreachable"
+        b.apply(cmd.EnterRoll((face,)), GM)
+        moved = b.apply(cmd.Move("ada", (3, 5, 0), stealth=True), "red")
+        checks = [e for e in moved.events if e.kind == "stealth_check"]
+        assert len(checks) == 1 and checks[0].data["against"] == "bo"
+        assert b.sees("blue", "ada") is revealed
+
+
+def test_p_death_1_a_second_grave_wound_is_mortal_and_the_death_save_comes_at_the_turn_start(
+    make_battle,
+) -> None:
+    # Round 1: d100 10 hits, 2d6 = 7 -> grave wound. Round 2: d100 10 hits, 2d6 = 6, read at
+    # 6 + 2 (one grave wound, P-VUL-1) = 8 -> grave wound; two grave make a mortal (P-VUL-2).
+    # At bo's next turn start: d20 = 15 >= 10, one success (P-DEATH-1).
+    b: Battle = make_battle([ADA, BO], initiative=(15, 5))
+    b.apply(cmd.EnterRoll((10, 3, 4)), GM)
+    b.apply(cmd.Attack("ada", "bo"), "red")
+    b.apply(cmd.EndTurn("ada"), "red")
+    b.apply(cmd.EndTurn("bo"), "blue")
+    b.apply(cmd.EnterRoll((10, 3, 3, 15)), GM)
+    second = b.apply(cmd.Attack("ada", "bo"), "red")
+    assert event(second, "damage")["effects"] == ["grave_wound"]
+    assert b.sheet("bo").health.mortal == 1
+    started = b.apply(cmd.EndTurn("ada"), "red")
+    save = event(started, "death_save")
+    assert save["result"] == "success" and b.sheet("bo").health.death_successes == 1
+    stuck = b.apply(cmd.Move("bo", (9, 4, 0)), "blue")
+    assert stuck.refusal is not None  # P-MOV-6: a mortal wound stops all movement
