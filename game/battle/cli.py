@@ -78,7 +78,8 @@ def run_battle(
     A line is a command (`{"cmd": "move", "unit": "ada", "to": [3, 4, 0]}`) with an optional
     `"by"` (a player's name or "gm"; by default the GM for GM commands and the unit's player
     otherwise), or one of `{"cmd": "undo"}`, `{"cmd": "redo"}`, `{"cmd": "view", "by": P}`,
-    `{"cmd": "state"}`. The computer plays its factions' turns between commands.
+    `{"cmd": "state"}`, `{"cmd": "override", "faces": [...]}` (the GM's dice for the last
+    command, given again). The computer plays its factions' turns between commands.
     """
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -127,6 +128,15 @@ def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
             _out(out, {"by": who, **refusal.to_json()})
         else:
             _out(out, {"event": kind, "by": who, **_summary(session)})
+        return
+    if kind == "override":
+        faces = data.get("faces")
+        if not isinstance(faces, list) or not all(
+            isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 1000 for f in faces
+        ):
+            _out(out, {"error": f"input line {number}: 'faces' must be a list of die faces"})
+            return
+        _events(out, by or GM, session.override(tuple(faces), by or GM))
         return
     if kind == "state":
         _out(out, {"event": "state", **_summary(session)})

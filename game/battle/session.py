@@ -17,6 +17,7 @@ from game.battle.journal import (
 )
 from game.battle.setup import BattleSetup, file_sha256
 from game.maps import MapError, load_map
+from game.rules.dice import DiceError
 from game.rules.data import RulesData, load_rules
 
 
@@ -116,8 +117,15 @@ class Session:
         return outcome
 
     def submit(self, command: cmd.Command, by: str) -> Outcome:
-        """Apply a command; an accepted one is journaled (durably) before this returns."""
-        outcome = self._apply(command, by)
+        """Apply a command; an accepted one is journaled (durably) before this returns.
+
+        A face the GM entered that does not fit the die it lands on is only found mid-command:
+        the battle is then rebuilt as it was before the command, which is refused."""
+        try:
+            outcome = self._apply(command, by)
+        except DiceError as exc:
+            self._rebuild()
+            return Outcome(refusal=Refusal("bad_die_face", why=str(exc)))
         if outcome.accepted and self.writer is not None:
             self.writer.write(
                 {
@@ -129,6 +137,26 @@ class Session:
                 }
             )
         return outcome
+
+    def override(self, faces: tuple[int, ...], by: str) -> Outcome:
+        """The GM overrides the dice of the last command: it is taken back (with any physical
+        dice entered just before it, which it used) and given again with `faces` entered for
+        its rolls (P-CHK-4). Every step is journaled."""
+        if by != GM:
+            return Outcome(refusal=Refusal("gm_only", command="override"))
+        if not self.history:
+            return Outcome(refusal=Refusal("nothing_to_undo"))
+        if not faces:
+            return Outcome(refusal=Refusal("no_faces"))
+        last = self.history[-1]
+        self.undo(GM)
+        while self.history and isinstance(self.history[-1].command, cmd.EnterRoll):
+            self.undo(GM)
+        entered = self.submit(cmd.EnterRoll(faces), GM)
+        if not entered.accepted:
+            return entered
+        again = self.submit(last.command, last.by)
+        return again
 
     def can_undo(self, by: str) -> Refusal | None:
         """None when `by` may undo the last command; else why not."""

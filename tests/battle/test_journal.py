@@ -182,3 +182,38 @@ def test_undo_and_redo_are_journaled_and_replayed(tmp_path, station_setup):
     assert reopened.battle.state_hash() == final
     assert len(reopened.history) == 2 and len(reopened.undone) == 1
     reopened.close()
+
+
+def _duel(make_battle, journal: Path | None = None) -> Session:
+    from game.battle.setup import UnitSpec
+
+    ada = UnitSpec("ada", "red", (1, 3, 0), weapon="pistol")
+    bo = UnitSpec("bo", "blue", (9, 3, 0))
+    battle = make_battle([ada, bo], initiative=(15, 5))
+    return Session(battle.setup, battle.grid, battle.rules, None)
+
+
+def test_p_chk_4_the_gm_overrides_a_missed_shot_with_physical_dice_and_it_hits(make_battle):
+    # P = 80 (see tests/battle/test_commands.py): 95 misses; the GM's 10 hits, 2d6 = 7 -> grave.
+    session = _duel(make_battle)
+    session.submit(cmd.EnterRoll((95,)), GM)
+    missed = session.submit(cmd.Attack("ada", "bo"), "red")
+    assert next(e for e in missed.events if e.kind == "attack").data["hit"] is False
+    again = session.override((10, 3, 4), GM)
+    assert next(e for e in again.events if e.kind == "attack").data["hit"] is True
+    assert session.battle.sheet("bo").health.grave == 1
+    assert all(r.source == "gm" for r in again.rolls)
+    refused = session.override((1,), "red")
+    assert refused.refusal is not None and refused.refusal.code == "gm_only"
+    session.close()
+
+
+def test_a_gm_face_that_does_not_fit_its_die_is_refused_and_the_state_is_as_before(make_battle):
+    session = _duel(make_battle)
+    session.submit(cmd.EnterRoll((150,)), GM)  # no d100 shows 150
+    before = session.battle.state_hash()
+    outcome = session.submit(cmd.Attack("ada", "bo"), "red")
+    assert outcome.refusal is not None and outcome.refusal.code == "bad_die_face"
+    assert "150" in str(outcome.refusal.values["why"])
+    assert session.battle.state_hash() == before
+    session.close()
