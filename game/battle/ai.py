@@ -97,12 +97,12 @@ def _choose_cell(
     if not scored:
         return None
     if want_shot:
-        (shot, cover, closeness), cell = max(scored, key=lambda sc: (sc[0], sc[1]))
+        (shot, cover, _closeness), cell = max(scored, key=lambda sc: (sc[0], sc[1]))
         if shot > here[0] or (shot == here[0] > 0 and cover > here[1]):
             return cell
         # No better shot in reach: close in along the way there.
         return _towards(b, me, goal)
-    (_, cover, closeness), cell = max(scored, key=lambda sc: (sc[0][1], sc[0][2], sc[1]))
+    (_, cover, _closeness), cell = max(scored, key=lambda sc: (sc[0][1], sc[0][2], sc[1]))
     return cell if cover > here[1] else None
 
 
@@ -148,6 +148,22 @@ def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
     return None
 
 
+def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command | None:
+    """A medkit for the nearest dying ally (P-HEAL-1): beside it, use it; else go beside it."""
+    dying = [
+        a for a in b.bf.entities if a.faction == me.faction and a.id != me.id and is_dying(a.health)
+    ]
+    for ally in sorted(dying, key=lambda a: (chebyshev(a.cell, me.cell), a.id)):
+        if chebyshev(ally.cell, me.cell) <= 1:
+            return cmd.UseObject(me.id, ally.id, "mortal")
+        if can_move:
+            near, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me))
+            beside = [c for c in near if chebyshev(c, ally.cell) <= 1]
+            if beside:
+                return cmd.Move(me.id, min(beside, key=lambda c: (near[c], c)), mode=_mode(b, me))
+    return None
+
+
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
@@ -157,10 +173,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     enemies = _enemies(b, me)
     action_free = turn.action is None
     if action_free and b.world.get(unit, Sheet).medkits > 0:
-        for ally in b.bf.entities:
-            if ally.faction == me.faction and is_dying(ally.health) and ally.id != unit:
-                if chebyshev(ally.cell, me.cell) <= 1:
-                    return cmd.UseObject(unit, ally.id, "mortal")
+        treat = _treat_dying_ally(b, me, turn.movement_spent == 0)
+        if treat is not None:
+            return treat
     armed = b.world.get(unit, Armed).weapon is not None
     if action_free and armed:
         shot = _best_shot(b.bf, me, enemies)

@@ -1,4 +1,4 @@
-"""`tessera run` (a battle played headless over JSON lines) and `tessera replay` (a journal's end)."""
+"""`tessera run` (a battle played headless over JSON lines) and `tessera replay` (its end)."""
 
 from __future__ import annotations
 
@@ -55,7 +55,8 @@ def open_session(
     unknown = [f for f in computer if f not in factions]
     if unknown:
         raise JournalError(
-            f"--computer {unknown[0]}: no such faction on {map_path} (factions: {', '.join(factions)})"
+            f"--computer {unknown[0]}: no such faction on {map_path}"
+            f" (factions: {', '.join(factions)})"
         )
     setup = setup_from_map(
         loaded, seed=DEFAULT_SEED if seed is None else seed, computer=tuple(computer), gm=gm

@@ -103,6 +103,11 @@ class UnitSpec:
         )
 
 
+_SETUP_FIELDS = (
+    "map", "map_sha256", "ruleset", "seed", "players", "computer", "gm", "initiative_dice", "units",
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class BattleSetup:
     """Everything a journal's header holds: enough, with the map file, to rebuild the battle.
@@ -148,21 +153,7 @@ class BattleSetup:
 
     @classmethod
     def from_json(cls, data: object, where: str) -> BattleSetup:
-        obj = as_object(
-            data,
-            where,
-            (
-                "map",
-                "map_sha256",
-                "ruleset",
-                "seed",
-                "players",
-                "computer",
-                "gm",
-                "initiative_dice",
-                "units",
-            ),  # fmt: skip
-        )
+        obj = as_object(data, where, _SETUP_FIELDS)
         players_raw = as_object(obj.get("players", {}), f"{where}.players")
         players = {
             as_str(name, f"{where}.players"): tuple(
