@@ -17,8 +17,8 @@ from game.battle.journal import (
 )
 from game.battle.setup import BattleSetup, file_sha256
 from game.maps import MapError, load_map
-from game.rules.dice import DiceError
 from game.rules.data import RulesData, load_rules
+from game.rules.dice import DiceError
 
 
 @dataclass(frozen=True)
