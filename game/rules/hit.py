@@ -44,8 +44,15 @@ def exact_decimal(value: Fraction) -> str:
     return f"{sign}{whole}.{frac:0{places}d}" if places else f"{sign}{whole}"
 
 
-def _json_number(value: Fraction) -> int | str:
-    return value.numerator if value.denominator == 1 else exact_decimal(value)
+def _json_decimal(value: Fraction) -> float:
+    """A JSON number whose text is `value` exactly.
+
+    The fractions of P-HIT-2/3 have denominators dividing 8000 (efficacy 80, then /100), so they
+    are decimals of at most 6 places; with bonuses bounded by the data they stay well under 15
+    significant digits, and a float is written as the shortest text that reads back the same,
+    which is then that decimal.
+    """
+    return float(value)
 
 
 def armour_efficacy(distance: int) -> Fraction:
@@ -111,10 +118,10 @@ class HitChance:
     rules: tuple[str, ...]
 
     def breakdown(self) -> dict[str, object]:
-        """JSON-safe: whole numbers as int, other exact values as decimal strings."""
+        """JSON-safe: counts and percentages as int; raw, efficacy, armour_pct always float."""
         return {
             "p": self.p,
-            "raw": _json_number(self.raw),
+            "raw": _json_decimal(self.raw),
             "p_weapon": self.p_weapon,
             "b_att": self.b_att,
             "b_att_check": self.b_att_check,
@@ -122,8 +129,8 @@ class HitChance:
             "b_def_check": DIVIDED_ATTENTION,
             "armour_base": self.armour_base,
             "damage_type": self.damage_type,
-            "armour_efficacy": _json_number(self.armour_efficacy),
-            "armour_pct": _json_number(self.armour_pct),
+            "armour_efficacy": _json_decimal(self.armour_efficacy),
+            "armour_pct": _json_decimal(self.armour_pct),
             "cover": self.cover,
             "cover_pct": self.cover_pct,
             "distance": self.distance,

@@ -99,9 +99,9 @@ def test_p_hit_2_breakdown_is_json_safe_and_exact() -> None:
     chance = hit_chance(70, 3, 1, 10, "light", "perforante", 8, RANGED)
     data = json.loads(json.dumps(chance.breakdown()))
     assert data["p"] == 52
-    assert data["raw"] == "52.7625"
-    assert data["armour_efficacy"] == "0.9625"
-    assert data["armour_pct"] == "9.625"
+    assert data["raw"] == 52.7625
+    assert data["armour_efficacy"] == 0.9625
+    assert data["armour_pct"] == 9.625
     assert data["b_att_check"] == RANGED
     assert data["b_def_check"] == "multitasking (attenzione suddivisa)"
     assert data["cover_pct"] == 25
@@ -233,3 +233,27 @@ def test_p_hit_3_piercing_armour_never_counts_more_than_its_base(
 ) -> None:
     chance = hit_chance(p_weapon, b_att, b_def, armour, "none", "perforante", distance)
     assert Fraction(7, 10) * armour <= chance.armour_pct <= armour
+
+
+@given(
+    p_weapon=st.integers(0, 100),
+    b_att=st.integers(-100, 100),
+    b_def=st.integers(-100, 100),
+    armour=st.integers(0, 100),
+    distance=st.integers(0, 40),
+    cover=st.sampled_from(sorted(COVER_PERCENT)),
+)
+def test_p_hit_2_breakdown_json_numbers_read_as_the_exact_decimals(
+    p_weapon: int, b_att: int, b_def: int, armour: int, distance: int, cover: str
+) -> None:
+    # Bonuses as wide as the data allows (-100..100): the JSON text is still the exact value.
+    chance = hit_chance(p_weapon, b_att, b_def, armour, cover, "perforante", distance)
+    text = json.dumps(chance.breakdown())
+    for key, exact in (
+        ("raw", chance.raw),
+        ("armour_efficacy", chance.armour_efficacy),
+        ("armour_pct", chance.armour_pct),
+    ):
+        written = json.loads(text)[key]
+        assert isinstance(written, float)
+        assert Fraction(repr(written)) == exact

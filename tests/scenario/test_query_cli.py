@@ -87,6 +87,35 @@ def test_p_hit_2_worked_example_gives_52_with_p_hit_3_efficacy_at_8_cells() -> N
     assert {"P-HIT-2", "P-HIT-3"} <= set(r[0]["rules"])
 
 
+def test_p_hit_3_breakdown_numbers_are_json_numbers_even_when_not_whole() -> None:
+    # These used to be the strings "52.7625", "0.9625" and "9.625": now always JSON numbers,
+    # written exactly (see docs/query.md).
+    done = run("worked_52.json")
+    breakdown = json.loads(done.stdout)["results"][0]["breakdown"]
+    assert (breakdown["raw"], breakdown["armour_efficacy"], breakdown["armour_pct"]) == (
+        52.7625,
+        0.9625,
+        9.625,
+    )
+    assert '"raw": 52.7625' in done.stdout
+
+
+def test_p_hit_2_breakdown_numbers_are_json_numbers_also_when_whole(
+    contract: list[dict[str, Any]],
+) -> None:
+    # These used to be the integers 63 and 0 (efficacy the string "0.9625"): one type always.
+    # ada (1,3,0) to bo (9,3,0): 8 cells, efficacy 1 − 1 × 0.3/8 = 0.9625; bo wears no armour.
+    breakdown = contract[3]["breakdown"]
+    assert (breakdown["raw"], breakdown["armour_efficacy"], breakdown["armour_pct"]) == (
+        63,
+        0.9625,
+        0,
+    )
+    assert all(
+        isinstance(breakdown[key], float) for key in ("raw", "armour_efficacy", "armour_pct")
+    )
+
+
 def test_p_cov_5_crouched_behind_a_half_wall_is_heavy_cover_and_35_percent() -> None:
     r = results("worked_52.json")
     assert r[1]["cover"] == "heavy"
