@@ -828,6 +828,7 @@ class Battle:
         sheet = self.sheet(unit)
         turn = self._turn(unit)
         helped = self.world.get(unit, Status).helped_by is not None
+        known = self.known_field(self.faction_of(unit))
         cells: list[Cell] = [sheet.cell]
         totals: list[int] = [turn.movement_spent]
         leg_ends: list[int] = []
@@ -835,11 +836,11 @@ class Battle:
             if not self.grid.in_bounds(leg_end):
                 raise Refusal("outside_map", at=leg_end)
             start_sheet = replace(sheet, cell=cells[-1])
-            request, allow = tactics.move_request(
-                self.bf, start_sheet, mode, dash=turn.dashed, stealth=stealth, **_helped(helped)
+            request, _allow = tactics.move_request(
+                known, start_sheet, mode, dash=turn.dashed, stealth=stealth, **_helped(helped)
             )
             request = replace(request, spent=totals[-1])
-            path = find_path(self.grid, self.bf.occupancy, start_sheet.occupant, request, leg_end)
+            path = find_path(self.grid, known.occupancy, start_sheet.occupant, request, leg_end)
             if path.cost is None:
                 if not request.budgets:
                     raise Refusal("cannot_move", unit=unit)
@@ -855,6 +856,16 @@ class Battle:
             totals.extend(step_totals)
             leg_ends.append(len(cells) - 1)
         return cells, totals, leg_ends
+
+    def known_field(self, faction: str) -> Battlefield:
+        """The battlefield as `faction` knows it: its own units and those it sees. Moves are
+        planned on it, so a path never bends round a unit its side cannot see (that would
+        show where the unit is); walking into one is an ambush instead."""
+        seen = self.vision.factions[faction].units
+        entities = tuple(e for e in self.bf.entities if e.faction == faction or e.id in seen)
+        if len(entities) == len(self.bf.entities):
+            return self.bf
+        return Battlefield(self.grid, entities, self.rules, self.setup.ruleset)
 
     def _move(self, command: cmd.Move, offered: tuple[str, ...] = ()) -> None:
         unit = command.unit
@@ -896,8 +907,18 @@ class Battle:
                         rest = _rest_via(command.via, leg_ends, k - 1)
                         self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
                         return
-            if self._in_cell(b) not in (None, unit):
-                continue
+            blocker = self._in_cell(b)
+            if blocker is not None and blocker != unit:
+                if self.sees(mover_faction, blocker) or self._relation_ok(
+                    unit, blocker, b, k, cells
+                ):
+                    continue  # passing through a known ally's or neutral's cell (P-MOV-4)
+                self._stop(unit, start, a, totals[k - 1])
+                self._reveal_to(blocker, {mover_faction})
+                self._emit(
+                    "ambushed", {"unit": unit, "by": blocker, "at": list(a)}, about=[unit, blocker]
+                )
+                return
             self._place(unit, b)
             for enemy in self.bf.entities:
                 if enemy.faction == mover_faction or enemy.neutral or enemy.id in offered:
@@ -924,6 +945,12 @@ class Battle:
                     self._offer(unit, enemy.id, "readied", command, rest, offered, b)
                     return
         self._stop(unit, start, cells[-1], totals[-1])
+
+    def _relation_ok(self, unit: str, other: str, cell: Cell, k: int, cells: list[Cell]) -> bool:
+        """An unseen unit in the way may still be passed: an ally or a neutral, mid-path."""
+        own, theirs = self.world.get(unit, Faction), self.world.get(other, Faction)
+        passable = own.name == theirs.name or own.neutral or theirs.neutral
+        return passable and k < len(cells) - 1
 
     def _place(self, unit: str, cell: Cell) -> None:
         self._set(unit, Position(cell))

@@ -550,3 +550,24 @@ def test_p_death_1_a_second_grave_wound_is_mortal_and_the_death_save_comes_at_th
     assert save["result"] == "success" and b.sheet("bo").health.death_successes == 1
     stuck = b.apply(cmd.Move("bo", (9, 4, 0)), "blue")
     assert stuck.refusal is not None  # P-MOV-6: a mortal wound stops all movement
+
+
+def test_a_path_does_not_bend_round_a_hidden_enemy_walking_into_it_is_an_ambush(
+    make_battle,
+) -> None:
+    # A corridor: the only way east passes (5, 1), where bo hides. ada plans as if the cell were
+    # free, walks into bo's cell, stops before it at (4, 1), and now sees bo.
+    picture = """
+    #########
+    .........
+    #########
+    """
+    ada = UnitSpec("ada", "red", (2, 1, 0))
+    bo = UnitSpec("bo", "blue", (5, 1, 0), hidden=True)
+    b: Battle = make_battle([ada, bo], picture=picture, initiative=(15, 5))
+    assert not b.sees("red", "bo")
+    outcome = b.apply(cmd.Move("ada", (7, 1, 0)), "red")
+    assert outcome.accepted
+    assert event(outcome, "ambushed") == {"unit": "ada", "by": "bo", "at": [4, 1, 0]}
+    assert b.sheet("ada").cell == (4, 1, 0)
+    assert b.sees("red", "bo")
