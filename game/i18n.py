@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
@@ -16,4 +18,27 @@ def translator(language: str | None = None) -> gettext.NullTranslations:
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=languages, fallback=True)
 
 
-_ = translator(os.environ.get("TESSERA_LANG")).gettext
+_current = translator(os.environ.get("TESSERA_LANG"))
+
+
+def set_language(language: str | None) -> None:
+    """Speak `language` from now on ("en", "it"); None goes back to TESSERA_LANG's choice."""
+    global _current
+    _current = translator(language or os.environ.get("TESSERA_LANG"))
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Within the block `_` answers in `language`; then the language in use before comes back."""
+    global _current
+    before = _current
+    _current = translator(language)
+    try:
+        yield
+    finally:
+        _current = before
+
+
+def _(message: str) -> str:
+    """`message` in the language in use now, so a language switch needs no re-import."""
+    return _current.gettext(message)
