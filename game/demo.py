@@ -6,7 +6,7 @@ import sys
 from itertools import product
 from pathlib import Path
 
-from game import tactics
+from game import explain, tactics
 from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.i18n import _
@@ -78,14 +78,14 @@ def summary(loaded: LoadedMap, bf: Battlefield) -> list[str]:
             ),
         ]
         if answer.cover is not None:
-            lines += [f"  {line}" for line in answer.cover.lines()]
+            lines += [f"  {line}" for line in explain.cover_lines(answer.cover)]
         lines += [f"  {line}" for line in answer.why]
         lines.append("  " + _("rulings: {ids}").format(ids=", ".join(answer.rules)))
         cells, allow = tactics.reachable_cells(bf, attacker)
         lines += [
             "",
             _("{a} can move to {n} cells this turn ({why}).").format(
-                a=attacker.id, n=len(cells), why="; ".join(allow.lines())
+                a=attacker.id, n=len(cells), why="; ".join(explain.allowance_lines(allow))
             ),
         ]
     return lines

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from game import explain
 from game.battlefield import Battlefield, EntitySheet
 from game.grid.cover import CoverResult, cover
 from game.grid.geometry import chebyshev
@@ -18,10 +19,11 @@ from game.grid.movement import MoveRequest, PathResult, find_path, on_surface, r
 from game.rules import checknames
 from game.rules.damage import damage_breakdown
 from game.rules.data import Weapon
-from game.rules.hit import HitChance, attack_bonus, hit_chance
+from game.rules.hit import HitChance, NoChance, attack_bonus, hit_chance
 from game.rules.initiative import Combatant, InitiativeEntry, order_from_rolls
 from game.rules.jump import jump_dc, max_jump_height
-from game.rules.movement import MoveAllowance, allowance
+from game.rules.movement import AllowanceNote, MoveAllowance, allowance
+from game.rules.notes import Note, Value
 from game.rules.throw import cell_throw_chance, entity_throw_hit_chance, range_band, throw_band
 from game.rules.wounds import (
     DamageOutcome,
@@ -84,11 +86,20 @@ def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) ->
 
 @dataclass(frozen=True)
 class HitAnswer:
+    """A hit chance, or the reason there is none; `values` are the numbers behind the reason."""
+
     hit: HitChance | None
-    reason: str | None
+    reason: NoChance | None
     rules: tuple[str, ...]
     cover: CoverResult | None = None
     why: tuple[str, ...] = ()
+    values: Mapping[str, Value] = field(default_factory=dict)
+
+
+def _no_chance(reason: NoChance, rules: tuple[str, ...], **values: Value) -> HitAnswer:
+    return HitAnswer(
+        None, reason, rules, why=(explain.no_chance_text(reason, values),), values=values
+    )
 
 
 def attack_chance(
@@ -97,32 +108,27 @@ def attack_chance(
     """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance."""
     weapon = weapon or attacker.weapon
     if attacker.id == target.id:
-        return HitAnswer(None, "self_target", ("P-HIT-2",), why=(f"{attacker.id} aims at itself",))
+        return _no_chance(NoChance.SELF_TARGET, ("P-HIT-2",), attacker=attacker.id)
     if weapon is None:
-        return HitAnswer(None, "no_weapon", ("P-HIT-2",), why=(f"{attacker.id} carries no weapon",))
+        return _no_chance(NoChance.NO_WEAPON, ("P-HIT-2",), attacker=attacker.id)
     blocked = attack_barred_by(attacker.health)
     if blocked:
-        return HitAnswer(None, blocked, ("P-VUL-3",), why=(f"{attacker.id} is {blocked}",))
+        return _no_chance(NoChance(blocked), ("P-VUL-3",), attacker=attacker.id)
     los = sight(bf, attacker, target)
     if not los.clear:
-        return HitAnswer(None, "no_los", los.rules, why=sight_why(los))
+        return HitAnswer(None, NoChance.NO_LOS, los.rules, why=sight_why(los))
     distance = chebyshev(attacker.cell, target.cell)
     if weapon.kind == "melee" and distance > 1:
-        return HitAnswer(
-            None,
-            "out_of_reach",
-            ("G-5", "P-HIT-4"),
-            why=(f"a melee weapon reaches the 26 cells around; target at {distance}",),
-        )
+        return _no_chance(NoChance.OUT_OF_REACH, ("G-5", "P-HIT-4"), distance=distance)
     thrown = weapon.kind == "thrown" and weapon.long_range is not None
     if thrown and range_band(distance, weapon.medium_range or 0, weapon.long_range or 0) == (
         "out_of_range"
     ):
-        return HitAnswer(
-            None,
-            "out_of_range",
+        return _no_chance(
+            NoChance.OUT_OF_RANGE,
             ("P-THR-1",),
-            why=(f"long range {weapon.long_range} cells; target at {distance}",),
+            long_range=weapon.long_range or 0,
+            distance=distance,
         )
     cover_result = target_cover(bf, attacker, target)
     b_att, b_att_check = attack_bonus(weapon.kind, attacker.checks)
@@ -141,19 +147,12 @@ def attack_chance(
     all_rules = merge_rules(
         los.rules, cover_result.rules, chance.rules, ("P-THR-1",) if thrown else ()
     )
-    return HitAnswer(chance, None, all_rules, cover_result, tuple(chance.lines()))
+    return HitAnswer(chance, None, all_rules, cover_result, tuple(explain.hit_lines(chance)))
 
 
 def sight_why(los: LosResult) -> tuple[str, ...]:
     """Why a line of sight is clear or not, for players (empty when nothing stood in the way)."""
-    if los.rules == ("P-VUL-3",):
-        return ("the viewer cannot see (blinded or dead)",)
-    if los.blocked_by is not None:
-        return (f"the segment between the cell centres enters {list(los.blocked_by)}",)
-    if los.grazed:
-        verdict = "one side stays free" if los.clear else "no single shift clears them all"
-        return (f"grazes {[list(c) for c in los.grazed]}: {verdict}",)
-    return ()
+    return tuple(explain.sight_lines(los))
 
 
 def merge_rules(*groups: tuple[str, ...]) -> tuple[str, ...]:
@@ -211,7 +210,7 @@ def move_request(
             allow,
             budgets={},
             rules=(*allow.rules, "P-VUL-3"),
-            explanation=(*allow.explanation, f"{idle}: skips its turn, no movement (P-VUL-3)"),
+            explanation=(*allow.explanation, Note(AllowanceNote.TURN_LOST, {"condition": idle})),
         )
     request = MoveRequest(
         budgets=dict(allow.budgets),
@@ -265,14 +264,9 @@ def damage_to(bf: Battlefield, target: EntitySheet, damage_type: str, rolled: in
     steps = damage_breakdown(rolled, damage_type, target.armour, target.checks)
     table = bf.rules.vulnerabilities[target.vulnerability]
     outcome = take_hit(target.health, table, damage_type, steps.damage)
-    read = (
-        "no effect: damage 0"
-        if steps.damage == 0
-        else f"table {target.vulnerability}/{damage_type} read at {outcome.read_at}: "
-        f"{', '.join(outcome.effects) or 'no effect'}"
-    )
+    read = explain.vulnerability_line(target.vulnerability, damage_type, steps.damage, outcome)
     rules = merge_rules(("P-DMG-1",), outcome.rules)
-    return DamageAnswer(steps.damage, outcome, rules, (*steps.lines(), read))
+    return DamageAnswer(steps.damage, outcome, rules, (*explain.damage_lines(steps), read))
 
 
 def initiative_order(bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
@@ -295,50 +289,46 @@ def jump_limits(bf: Battlefield, entity: EntitySheet, height: int) -> tuple[int 
 
 @dataclass(frozen=True)
 class ThrowAnswer:
+    """A throw's band and chance, or the reason it has none; `values`: the numbers behind it."""
+
     band: str
     automatic: bool
     hit_chance: int | None
     rules: tuple[str, ...]
     why: tuple[str, ...]
-    reason: str | None = None
+    reason: NoChance | None = None
+    values: Mapping[str, Value] = field(default_factory=dict)
 
 
 def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> ThrowAnswer:
     """P-THR-1: the band and whether the throw hits automatically or rolls, and at what P."""
     distance = chebyshev(thrower.cell, _cell(to))
     band = throw_band(size, distance)
+    values: dict[str, Value] = {"size": size, "distance": distance}
+
+    def refused(reason: NoChance, rules: tuple[str, ...]) -> ThrowAnswer:
+        why = explain.no_chance_text(reason, {"attacker": thrower.id})
+        return ThrowAnswer(band, False, None, rules, (why,), reason, values)
+
     if isinstance(to, EntitySheet) and to.id == thrower.id:
-        return ThrowAnswer(
-            band, False, None, ("P-THR-1",), (f"{thrower.id} aims at itself",), reason="self_target"
-        )
+        return refused(NoChance.SELF_TARGET, ("P-THR-1",))
     blocked = attack_barred_by(thrower.health)
     if blocked:
-        return ThrowAnswer(
-            band, False, None, ("P-VUL-3",), (f"{thrower.id} is {blocked}",), reason=blocked
-        )
+        return refused(NoChance(blocked), ("P-VUL-3",))
     if band == "out_of_range":
-        return ThrowAnswer(band, False, None, ("P-THR-1",), (f"{size} object, {distance} cells",))
+        why = (explain.throw_line(size, distance, band),)
+        return ThrowAnswer(band, False, None, ("P-THR-1",), why, values=values)
     b_att, b_check = attack_bonus("thrown", thrower.checks)
     if not isinstance(to, EntitySheet):
         if band == "medium":
-            return ThrowAnswer(
-                band,
-                True,
-                None,
-                ("P-THR-1",),
-                (f"{size} object at {distance} cells: medium range, automatic",),
-            )
+            why = (explain.throw_line(size, distance, band),)
+            return ThrowAnswer(band, True, None, ("P-THR-1",), why, values=values)
         p = cell_throw_chance(b_att)
-        return ThrowAnswer(
-            band,
-            False,
-            p,
-            ("P-THR-1",),
-            (f"cell at long range: 60 × (100 + {b_att} × 5)/100 → {p}",),
-        )
+        why = (explain.throw_line(size, distance, band, b_att=b_att, p=p),)
+        return ThrowAnswer(band, False, p, ("P-THR-1",), why, values={**values, "b_att": b_att})
     los = sight(bf, thrower, to)
     if not los.clear:
-        return ThrowAnswer(band, False, None, los.rules, sight_why(los), reason="no_los")
+        return ThrowAnswer(band, False, None, los.rules, sight_why(los), NoChance.NO_LOS, values)
     cover_result = target_cover(bf, thrower, to)
     b_def = checknames.bonus(to.checks, checknames.DIVIDED_ATTENTION)
     armour_base = to.armour.hit.get("impatto", 0) if to.armour else 0
@@ -350,5 +340,6 @@ def throw_at(bf: Battlefield, thrower: EntitySheet, size: str, to: Point) -> Thr
         False,
         chance.p,
         merge_rules(("P-THR-1",), cover_result.rules, chance.rules),
-        tuple(chance.lines()),
+        tuple(explain.hit_lines(chance)),
+        values=values,
     )

@@ -8,6 +8,8 @@ import pytest
 
 from game import tactics
 from game.battlefield import Battlefield
+from game.i18n import speaking
+from game.rules.hit import NoChance
 from game.scenario.parse import parse_scenario
 
 
@@ -42,6 +44,39 @@ def test_g_5_a_melee_weapon_reaches_only_the_cells_around_the_attacker(yard: Bat
     assert (answer.hit, answer.reason) == (None, "out_of_reach")
 
 
+def test_g_5_out_of_reach_answers_a_reason_code_the_distance_and_a_readable_why(
+    yard: Battlefield,
+) -> None:
+    with speaking("en"):
+        answer = tactics.attack_chance(yard, yard.entity("knifer"), yard.entity("far"))
+    # knifer (0, 1, 0) to far (3, 1, 0): 3 cells, beyond the 1 a melee weapon reaches
+    assert answer.reason is NoChance.OUT_OF_REACH
+    assert answer.values == {"distance": 3}
+    assert answer.why == ("a melee weapon reaches the 26 cells around; target at 3",)
+
+
+def test_p_thr_1_out_of_range_gives_the_long_range_and_the_distance(yard: Battlefield) -> None:
+    answer = tactics.attack_chance(yard, yard.entity("thrower"), yard.entity("distant"))
+    # thrower (11, 8, 0) to distant (1, 8, 0): 10 cells; a light object's long range is 9
+    assert answer.values == {"long_range": 9, "distance": 10}
+
+
+def test_p_thr_1_a_long_throw_at_a_cell_gives_its_band_chance_and_numbers(
+    yard: Battlefield,
+) -> None:
+    with speaking("en"):
+        answer = tactics.throw_at(yard, yard.entity("thrower"), "light", (4, 8, 0))
+    # 7 cells: long range for a light object (4/9); 60 × (100 + 0 × 5)/100 = 60
+    assert (answer.band, answer.automatic, answer.hit_chance, answer.reason) == (
+        "long",
+        False,
+        60,
+        None,
+    )
+    assert answer.values == {"size": "light", "distance": 7, "b_att": 0}
+    assert answer.why == ("cell at long range: 60 × (100 + 0 × 5)/100 → 60",)
+
+
 def test_p_hit_4_melee_uses_the_better_of_precision_and_athletics_and_exposure_counts(
     yard: Battlefield,
 ) -> None:
@@ -56,6 +91,7 @@ def test_p_hit_4_melee_uses_the_better_of_precision_and_athletics_and_exposure_c
 def test_p_vul_3_a_blinded_attacker_cannot_attack(yard: Battlefield) -> None:
     answer = tactics.attack_chance(yard, yard.entity("blind"), yard.entity("far"))
     assert (answer.hit, answer.reason) == (None, "blinded")
+    assert answer.reason is NoChance.BLINDED
     assert answer.rules == ("P-VUL-3",)
 
 

@@ -12,6 +12,7 @@ interior the segment to it enters; touching an edge hides nothing. Entities neve
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
 import numpy as np
@@ -36,6 +37,7 @@ from game.grid.model import (
     Grid,
     Obstacle,
 )
+from game.rules.notes import Note
 
 GRADE_NONE = 0
 GRADE_LIGHT = 1
@@ -188,6 +190,26 @@ def cover_kernel(
     return grade, why
 
 
+class CoverNote(StrEnum):
+    """Why a sample is hidden, and what else decided the grade."""
+
+    #: A full obstacle hides it: heavy cover (P-COV-2).
+    FULL = "full"
+    #: A thin obstacle hides it: light cover (P-COV-2).
+    THIN = "thin"
+    #: A half obstacle near enough to the target counts (P-COV-3). values: distance (obstacle to
+    #: target), near (attacker to obstacle), levels (attacker above target), reach.
+    HALF = "half"
+    #: A half obstacle too far from the target gives nothing (P-COV-3); values as HALF.
+    HALF_TOO_FAR = "half_too_far"
+    LOW_STANCE = "low_stance"  # P-COV-5
+    SHOCK = "shock"  # P-COV-5
+    IN_FLIGHT = "in_flight"  # P-ZERO-1
+    ADRIFT = "adrift"  # P-ZERO-1
+    HIGH_EXPOSURE = "high_exposure"  # P-COV-4
+    NOT_EXPOSED = "not_exposed"  # P-COV-4
+
+
 class HiddenSample(NamedTuple):
     """One of the 27 target samples and the obstacle cell that hides it from the attacker."""
 
@@ -197,7 +219,7 @@ class HiddenSample(NamedTuple):
     obstacle: str
     #: Whether this obstacle gives cover here (P-COV-2, P-COV-3, before status effects).
     counted: bool
-    reason: str
+    reason: Note
 
 
 @dataclass(frozen=True)
@@ -210,29 +232,14 @@ class CoverResult:
     rules: tuple[str, ...]
 
     #: What changed the grade besides the samples (stance, shock, exposure, flight).
-    notes: tuple[str, ...] = ()
-
-    def lines(self) -> list[str]:
-        """Human-readable explanation: the grade, then one line per hiding cell."""
-        text = [f"cover: {self.grade.replace('_', ' ')} ({self.percent:+d}%)"]
-        by_cell: dict[tuple[Cell, str, bool], list[HiddenSample]] = {}
-        for sample in self.hidden:
-            by_cell.setdefault((sample.cell, sample.obstacle, sample.counted), []).append(sample)
-        for (cell, obstacle, _counted), samples in by_cell.items():
-            text.append(
-                f"{len(samples)} of {SAMPLES} samples hidden by the {obstacle} obstacle at "
-                f"{cell}: {samples[0].reason}"
-            )
-        text += list(self.notes)
-        text.append("rulings: " + ", ".join(self.rules))
-        return text
+    notes: tuple[Note, ...] = ()
 
 
 _NOTES = (
-    (WHY_LOW_STANCE, "crouched or prone behind a half obstacle: heavy instead of light (P-COV-5)"),
-    (WHY_SHOCK, "in shock: no cover (P-COV-5)"),
-    (WHY_IN_FLIGHT, "mid-flight in microgravity: no cover, not exposed (P-ZERO-1)"),
-    (WHY_ADRIFT, "stationary in the void without thrusters or cable: highly exposed (P-ZERO-1)"),
+    (WHY_LOW_STANCE, CoverNote.LOW_STANCE),
+    (WHY_SHOCK, CoverNote.SHOCK),
+    (WHY_IN_FLIGHT, CoverNote.IN_FLIGHT),
+    (WHY_ADRIFT, CoverNote.ADRIFT),
 )
 
 
@@ -245,20 +252,16 @@ _SAMPLE_FRACTIONS = tuple(
 )
 
 
-def _reason(kind: Obstacle, counted: bool, attacker: Cell, cell: Cell, target: Cell) -> str:
+def _reason(kind: Obstacle, counted: bool, attacker: Cell, cell: Cell, target: Cell) -> Note:
     if kind is Obstacle.FULL:
-        return "full obstacle: heavy cover (P-COV-2)"
+        return Note(CoverNote.FULL)
     if kind is Obstacle.THIN:
-        return "thin obstacle: light cover (P-COV-2)"
+        return Note(CoverNote.THIN)
     levels = max(attacker[2] - target[2], 0)
     near = chebyshev(attacker, cell)
     reach = -(-near // (1 + levels)) - 1
-    relation = "<=" if counted else ">"
-    verdict = "light cover" if counted else "no cover"
-    return (
-        f"half obstacle {chebyshev(cell, target)} from the target {relation} "
-        f"ceil({near}/(1+{levels})) - 1 = {reach}: {verdict} (P-COV-3)"
-    )
+    values = {"distance": chebyshev(cell, target), "near": near, "levels": levels, "reach": reach}
+    return Note(CoverNote.HALF if counted else CoverNote.HALF_TOO_FAR, values)
 
 
 def cover(
@@ -297,7 +300,7 @@ def cover(
         hid_counted,
     )
     hidden = []
-    reasons: dict[tuple[Cell, int, bool], str] = {}  # one text per hiding cell, not per sample
+    reasons: dict[tuple[Cell, int, bool], Note] = {}  # one reason per hiding cell, not per sample
     cells, counted = hid_cells.tolist(), hid_counted.tolist()
     for s, kind in enumerate(hid_kind.tolist()):
         if kind == OBSTACLE_NONE:
@@ -322,11 +325,8 @@ def cover(
             rules.append(rule)
     rules.append("P-COV-1")
     grade = GRADES[code]
-    notes = [text for bit, text in _NOTES if why & bit]
+    notes = [Note(code) for bit, code in _NOTES if why & bit]
     if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
-        notes.append(
-            "no obstacle in the 8 cells around the target: highly exposed (P-COV-4)"
-            if grade == "high_exposure"
-            else "an obstacle stands next to the target: not highly exposed (P-COV-4)"
-        )
+        exposed = grade == "high_exposure"
+        notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
     return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules), tuple(notes))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import pairwise
 from weakref import WeakKeyDictionary
 
@@ -16,6 +17,7 @@ from game.grid.model import TERRAIN_ROUGH, TERRAIN_WATER, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Relation, relation
 from game.rules.jump import max_jump_height
 from game.rules.movement import MODES
+from game.rules.notes import Note
 
 _MODE_IDS = {
     "walk": mk.MODE_WALK,
@@ -98,26 +100,66 @@ class MoveRequest:
             )
 
 
+class StepKind(StrEnum):
+    """How a step moves."""
+
+    CARDINAL = "cardinal"
+    DIAGONAL = "diagonal"
+    DIAGONAL_3D = "3D diagonal"
+    STAIRS_UP = "stairs up"
+    STAIRS_DOWN = "stairs down"
+    CLIMB_UP = "climb up"
+    CLIMB_DOWN = "climb down"
+    JUMP = "jump"
+    MICROGRAVITY_JUMP = "microgravity jump"
+
+
+class CostNote(StrEnum):
+    """What a step paid beyond its base point (+1 each), and a jump's figures."""
+
+    #: values: cell; parts: the extras of that corner cell, the costliest one (P-MOV-3).
+    CORNER = "corner"
+    ROUGH = "rough"  # P-MOV-2
+    WATER = "water"  # P-MOV-2
+    #: values: relation ("ally" or "neutral"), id: passing through its cell (P-MOV-4).
+    PASS_THROUGH = "pass_through"
+    CRAWLING = "crawling"  # P-MOV-2
+    #: values: apex, n_max (P-JUMP-1).
+    APEX = "apex"
+    #: values: length, apex, run_up (P-JUMP-1: length <= apex + 2 × run_up).
+    HORIZONTAL = "horizontal"
+    #: values: length, the cells of a microgravity jump (P-ZERO-1).
+    STRAIGHT_LINE = "straight_line"
+
+
+class SearchNote(StrEnum):
+    """What a query should tell about how a request is searched."""
+
+    SPENT = "spent"  # values: points (P-TURN-1)
+    VELOCITY = "velocity"  # values: velocity, points (P-ZERO-2)
+    MICROGRAVITY_JUMP = "microgravity_jump"  # P-ZERO-1
+    RUN_UP = "run_up"  # values: run_up (P-JUMP-1)
+    JUMP = "jump"  # values: n_max, gravity (P-JUMP-1)
+    THRUSTERS_UNDER_GRAVITY = "thrusters_under_gravity"
+    SURFACE = "surface"  # magnetic boots in microgravity
+    AIR = "air"  # adrift in pressurised space (P-ZERO-2)
+    ADRIFT = "adrift"  # adrift in vacuum
+    BLINDED_NO_JUMP = "blinded_no_jump"  # P-VUL-3
+    BLINDED = "blinded"  # P-VUL-3
+
+
 @dataclass(frozen=True)
 class Step:
     """One step of a path, explained: `points` it costs and the running `total`."""
 
     start: Cell
     end: Cell
-    move: str  # "cardinal", "diagonal", "3D diagonal", "stairs up", "climb down", "jump", ...
+    move: StepKind
     mode: str
-    parts: tuple[str, ...]  # what added to the base cost, e.g. "corner (4,4,0) rough +1"
+    parts: tuple[Note, ...]  # CostNote: what added to the base cost, or a jump's figures
     points: int
     total: int
     rules: tuple[str, ...]
-
-    def line(self) -> str:
-        extras = "".join(f", {p}" for p in self.parts)
-        cited = f" [{', '.join(self.rules)}]" if self.rules else ""
-        return (
-            f"{_fmt(self.start)}→{_fmt(self.end)} {self.move} ({self.mode}){extras}:"
-            f" {self.points}, total {self.total}{cited}"
-        )
 
 
 @dataclass(frozen=True)
@@ -127,13 +169,8 @@ class PathResult:
     cost: int | None
     cells: tuple[Cell, ...]
     steps: tuple[Step, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     rules: tuple[str, ...] = ()
-
-    def lines(self) -> list[str]:
-        if self.cost is None:
-            return [*self.notes, "not reachable this turn"]
-        return [*self.notes, *(s.line() for s in self.steps)]
 
 
 @dataclass(frozen=True)
@@ -142,7 +179,7 @@ class MoveSummary:
 
     search: str  # "ground", "surface", "thrusters", "air", "adrift", "jump", "microgravity jump"
     rules: tuple[str, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]
     #: P-JUMP-1: the highest apex without a check (jumps under gravity only).
     n_max: int | None = None
 
@@ -193,10 +230,6 @@ class _Found:
         return ox + i // (wy * wz), oy + (i // wz) % wy, oz + i % wz
 
 
-def _fmt(cell: Cell) -> str:
-    return "({},{},{})".format(*cell)
-
-
 def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest) -> _Plan:
     start = require_in_map(grid.shape, mover.cell, f"mover {mover.id!r} cell")
     if occupancy.index.shape != grid.shape:
@@ -212,10 +245,10 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     for name, points in request.budgets.items():
         budgets[_MODE_IDS[name]] = points
     rules = ["P-MOV-1"]
-    notes: list[str] = []
+    notes: list[Note] = []
     if request.spent:
         rules.append("P-TURN-1")
-        notes.append(f"{request.spent} points already spent this turn [P-TURN-1]")
+        notes.append(Note(SearchNote.SPENT, {"points": request.spent}))
     speed = max(abs(v) for v in request.velocity)
     if speed:
         if not grid.microgravity:
@@ -229,9 +262,7 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
                 " velocity (P-ZERO-2); a jump still in flight is not a movement request"
             )
         rules.append("P-ZERO-2")
-        notes.append(
-            f"carried velocity {request.velocity} cancelled first: {speed} points [P-ZERO-2]"
-        )
+        notes.append(Note(SearchNote.VELOCITY, {"velocity": request.velocity, "points": speed}))
     spent = request.spent + speed
     jump_left = int(budgets[mk.MODE_JUMP]) - spent  # negative: no jump this turn
     n_max: int | None = None
@@ -244,11 +275,7 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         # The rules layer has already doubled the jump budget (P-ZERO-1): 1 point a cell.
         kind, end, search, radius = mk.KIND_LAUNCH, mk.END_ANY, "microgravity jump", jump_left
         rules.append("P-ZERO-1")
-        notes.append(
-            "microgravity jump: a straight line from a surface to a surface cell, 1 point a"
-            " cell of the doubled jump speed; cells it would reach only next turn are not"
-            " listed [P-ZERO-1]"
-        )
+        notes.append(Note(SearchNote.MICROGRAVITY_JUMP))
     elif request.mode == "jump":
         n_max = max_jump_height(request.athletics, grid.gravity)
         assert n_max is not None  # not microgravity
@@ -256,14 +283,8 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         run_up = request.run_up
         rules.append("P-JUMP-1")
         if run_up:
-            notes.append(
-                f"run-up {run_up}: reach apex + 2×{run_up} cells in any direction; the caller"
-                " passes the run-up made toward the jump [P-JUMP-1]"
-            )
-        notes.append(
-            f"jump: n_max {n_max} at {grid.gravity} g; higher apexes need a gravità muscolare"
-            " (atletica) check and are not listed [P-JUMP-1]"
-        )
+            notes.append(Note(SearchNote.RUN_UP, {"run_up": run_up}))
+        notes.append(Note(SearchNote.JUMP, {"n_max": n_max, "gravity": grid.gravity}))
     elif request.mode == "thrusters":
         if not request.has_thrusters:
             raise MovementError(f"mover {mover.id!r} has no thrusters for mode 'thrusters'")
@@ -272,26 +293,23 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         end = mk.END_ANY if micro else mk.END_STAND
         rules += ["P-ZERO-2", "P-MOV-3"]
         if not micro:
-            notes.append("thrusters under gravity: the flight must end on standable ground")
+            notes.append(Note(SearchNote.THRUSTERS_UNDER_GRAVITY))
     elif micro:
         if on_surface(grid, occupancy, mover):
             kind, end, search = mk.KIND_SURFACE, mk.END_SURFACE, "surface"
             used = (base, mk.MODE_SWIM)
             rules.append("P-MOV-3")
-            notes.append(
-                "microgravity: magnetic boots walk between surface cells (standable, or beside"
-                " a full obstacle) in 26 directions"
-            )
+            notes.append(Note(SearchNote.SURFACE))
         elif not request.has_thrusters and grid.pressurised:
             kind, base, end, search = mk.KIND_FLY, mk.MODE_AIR, mk.END_ANY, "air"
             # 1 cell a turn, for an entity that can move at all (a mortal wound stops it).
             budgets[mk.MODE_AIR] = 1 if max(request.budgets.values(), default=0) >= 1 else -1
             used = (mk.MODE_AIR,)
             rules.append("P-ZERO-2")
-            notes.append("adrift without thrusters in pressurised space: 1 cell a turn [P-ZERO-2]")
+            notes.append(Note(SearchNote.AIR))
         else:
             kind, end, search = mk.KIND_FLY, mk.END_ANY, "adrift"
-            notes.append("adrift: no surface to walk on; use thrusters, or no movement")
+            notes.append(Note(SearchNote.ADRIFT))
     else:
         kind, end, search = mk.KIND_GROUND, mk.END_HOLD, "ground"
         used = (base, mk.MODE_SWIM, mk.MODE_CLIMB)
@@ -302,9 +320,9 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         rules.append("P-VUL-3")
         if kind in (mk.KIND_JUMP, mk.KIND_LAUNCH):
             radius = 0  # a jump crosses several cells: not for one who may enter only one
-            notes.append("blinded: no jump, 1 cell of movement at most [P-VUL-3]")
+            notes.append(Note(SearchNote.BLINDED_NO_JUMP))
         else:
-            notes.append("blinded: 1 cell of movement at most [P-VUL-3]")
+            notes.append(Note(SearchNote.BLINDED))
     summary = MoveSummary(search, tuple(rules), tuple(notes), n_max)
     return _Plan(
         start,
@@ -449,34 +467,38 @@ def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell,
         d = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
         length = chebyshev(a, b)
         cells = (a, *_line(a, d, length))
-        flight = (f"{length} cells in a straight line",)
-        return cells, Step(a, b, "microgravity jump", "jump", flight, points, cost, ("P-ZERO-1",))
+        flight = (Note(CostNote.STRAIGHT_LINE, {"length": length}),)
+        step = Step(a, b, StepKind.MICROGRAVITY_JUMP, "jump", flight, points, cost, ("P-ZERO-1",))
+        return cells, step
     apex = (a[0], a[1], a[2] + points)  # P-JUMP-1: a jump costs its apex height only
     up = [(a[0], a[1], a[2] + k) for k in range(1, points + 1)]
     length = max(abs(b[0] - a[0]), abs(b[1] - a[1]))
     across = _line(apex, (b[0] - a[0], b[1] - a[1], 0), length)
     down = [(b[0], b[1], z) for z in range(apex[2] - 1, b[2] - 1, -1)]
+    n_max = plan.summary.n_max
+    assert n_max is not None  # a jump under gravity
     parts = (
-        f"apex {points} (n_max {plan.summary.n_max})",
-        f"horizontal {length} ≤ {points} + 2×{plan.run_up}",
+        Note(CostNote.APEX, {"apex": points, "n_max": n_max}),
+        Note(CostNote.HORIZONTAL, {"length": length, "apex": points, "run_up": plan.run_up}),
     )
-    step = Step(a, b, "jump", "jump", parts, points, cost, ("P-JUMP-1",))
+    step = Step(a, b, StepKind.JUMP, "jump", parts, points, cost, ("P-JUMP-1",))
     return (a, *up, *across, *down), step
 
 
 def _cell_parts(
     grid: Grid, occupancy: Occupancy, mover: Occupant, cell: Cell
-) -> list[tuple[str, str]]:
+) -> list[tuple[Note, str]]:
     """A cell's own extra costs, +1 each, with the ruling that adds it."""
     parts = []
     terrain = int(grid.terrain[cell])
     if terrain & TERRAIN_ROUGH:
-        parts.append(("rough +1", "P-MOV-2"))
+        parts.append((Note(CostNote.ROUGH), "P-MOV-2"))
     if terrain & TERRAIN_WATER:
-        parts.append(("water +1", "P-MOV-2"))
+        parts.append((Note(CostNote.WATER), "P-MOV-2"))
     other = occupancy.at(cell)
     if other is not None and relation(mover, other) in (Relation.ALLY, Relation.NEUTRAL):
-        parts.append((f"{relation(mover, other).value} {other.id} +1", "P-MOV-4"))
+        values = {"relation": relation(mover, other).value, "id": other.id}
+        parts.append((Note(CostNote.PASS_THROUGH, values), "P-MOV-4"))
     return parts
 
 
@@ -499,12 +521,15 @@ def _explain_walk(
         mode = int(found.via[j])
         rules: list[str] = []
         if plan.kind == mk.KIND_GROUND and dz != 0:
-            what = "climb" if dx == dy == 0 else "stairs"
-            move = f"{what} {'up' if dz > 0 else 'down'}"
-            rules.append("G-3b" if what == "climb" else "G-3a")
+            climb = dx == dy == 0
+            if climb:
+                move = StepKind.CLIMB_UP if dz > 0 else StepKind.CLIMB_DOWN
+            else:
+                move = StepKind.STAIRS_UP if dz > 0 else StepKind.STAIRS_DOWN
+            rules.append("G-3b" if climb else "G-3a")
         else:
             axes = sum(1 for v in (dx, dy, dz) if v)
-            move = {1: "cardinal", 2: "diagonal", 3: "3D diagonal"}[axes]
+            move = {1: StepKind.CARDINAL, 2: StepKind.DIAGONAL, 3: StepKind.DIAGONAL_3D}[axes]
         shift, cdz = mk.corner_frame(plan.kind, dz)
         d = mk.direction_index(dx, dy, cdz)
         corners = [
@@ -517,7 +542,7 @@ def _explain_walk(
         ]
         if corners:
             rules.append("P-MOV-3")
-        parts = []
+        parts: list[Note] = []
         # P-MOV-3: only the costliest corner counts.
         worst = max(
             ((c, _cell_parts(grid, occupancy, mover, c)) for c in corners),
@@ -525,13 +550,14 @@ def _explain_walk(
             default=None,
         )
         if worst is not None and worst[1]:
-            parts.append(f"corner {_fmt(worst[0])} {' '.join(text for text, _ in worst[1])}")
+            extras = tuple(note for note, _ in worst[1])
+            parts.append(Note(CostNote.CORNER, {"cell": worst[0]}, extras))
             rules += [rule for _, rule in worst[1]]
-        for text, rule in _cell_parts(grid, occupancy, mover, b):
-            parts.append(text)
+        for note, rule in _cell_parts(grid, occupancy, mover, b):
+            parts.append(note)
             rules.append(rule)
         if plan.crawling:
-            parts.append("crawling +1")
+            parts.append(Note(CostNote.CRAWLING))
             rules.append("P-MOV-2")
         if mode != plan.base_mode:
             rules.append("P-MOV-1")
@@ -566,13 +592,16 @@ def reaction_exits(
 
 
 __all__ = [
+    "CostNote",
     "Kernel",
     "MoveRequest",
     "MoveSummary",
     "MovementError",
     "OpportunityExit",
     "PathResult",
+    "SearchNote",
     "Step",
+    "StepKind",
     "find_path",
     "reachable",
     "reachable_rows",

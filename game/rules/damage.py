@@ -43,16 +43,6 @@ class DamageBreakdown:
     resistance: int
     damage: int
 
-    def lines(self) -> tuple[str, ...]:
-        return (
-            f"rolled damage {self.rolled} {self.damage_type}",
-            f"armour {self.armour_pct}%: floor({self.rolled} × {100 - self.armour_pct} / 100)"
-            f" = {self.after_armour}",
-            f"resistance {self.resistance} ({self.resistance_check}):"
-            f" {self.after_armour} − {self.resistance} = {self.after_armour - self.resistance}",
-            f"damage D = {self.damage} (P-DMG-1, at least 0)",
-        )
-
 
 def damage_breakdown(
     rolled: int, damage_type: str, armour: Armour | None, sheet: Mapping[str, int]

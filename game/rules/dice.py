@@ -114,28 +114,6 @@ class RollRecord:
         if (self.target is None) != (self.target_kind is None):
             raise DiceError(f"roll record {self.purpose!r}: target and target kind go together")
 
-    def describe(self) -> str:
-        """One line for the combat log, e.g. "to-hit ada→bo: d100 [37, 82] keep 37 ≤ 52: hit"."""
-        text = f"{self.purpose}: " if self.purpose else ""
-        text += self.expression
-        if self.dice:
-            text += f" [{', '.join(map(str, self.dice))}]"
-        if self.dropped:
-            text += f" keep {', '.join(map(str, self.kept))}"
-        if self.dice and (self.modifier or len(self.kept) > 1):
-            text += f" = {self.total}"
-        if self.target_kind == "dc":
-            text += f" vs DC {self.target}"
-        elif self.target is not None:
-            text += f" {'≤' if self.total <= self.target else '>'} {self.target}"
-            if self.outcome and (self.outcome == "hit") != (self.total <= self.target):
-                text += " (1 always hits)" if self.total == 1 else " (100 always misses)"
-        if self.outcome:
-            text += f": {self.outcome}"
-        if self.source == "gm":
-            text += " (GM dice)"
-        return text
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "purpose": self.purpose,

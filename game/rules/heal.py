@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Final
 
 from game.rules.checknames import MEDICINE
@@ -16,14 +17,25 @@ MORTAL_DC: Final = 15
 STABILISE_DC: Final = 10
 
 
+class MedkitResult(StrEnum):
+    """What a medkit did, or why it was not used (the last four keep the kit)."""
+
+    HEALED = "healed"
+    STABILISED = "stabilised"
+    CHECK_FAILED = "check_failed"
+    ALREADY_STABILISED = "already_stabilised"
+    TARGET_DEAD = "target_dead"
+    NOT_ADJACENT = "not_adjacent"
+    OWN_MORTAL_WOUND = "own_mortal_wound"
+    NO_SUCH_WOUND = "no_such_wound"
+
+
 @dataclass(frozen=True)
 class MedkitOutcome:
     after: Health
     kit_spent: bool
     success: bool
-    #: healed / stabilised / check_failed / already_stabilised, or why the kit was not used:
-    #: target_dead / not_adjacent / own_mortal_wound / no_such_wound.
-    reason: str
+    reason: MedkitResult
     rules: tuple[str, ...]
 
 
@@ -44,31 +56,31 @@ def use_medkit(
     if wound not in WOUNDS:
         raise RulesInputError(f"medkit: wound {wound!r} is not one of {', '.join(WOUNDS)}")
 
-    def outcome(after: Health, spent: bool, success: bool, reason: str) -> MedkitOutcome:
+    def outcome(after: Health, spent: bool, success: bool, reason: MedkitResult) -> MedkitOutcome:
         # Stabilising or lifting a mortal wound also rests on P-DEATH-1.
         rules = ("P-HEAL-1", "P-DEATH-1") if success and wound == "mortal" else ("P-HEAL-1",)
         return MedkitOutcome(after, spent, success, reason, rules)
 
-    def refused(reason: str) -> MedkitOutcome:
+    def refused(reason: MedkitResult) -> MedkitOutcome:
         return outcome(target, False, False, reason)
 
     carried = {"light": target.light, "grave": target.grave, "mortal": target.mortal}
     if target.has("dead"):
-        return refused("target_dead")
+        return refused(MedkitResult.TARGET_DEAD)
     if not self_target and not adjacent:
-        return refused("not_adjacent")
+        return refused(MedkitResult.NOT_ADJACENT)
     if wound == "mortal" and self_target:
-        return refused("own_mortal_wound")
+        return refused(MedkitResult.OWN_MORTAL_WOUND)
     if carried[wound] == 0:
-        return refused("no_such_wound")
+        return refused(MedkitResult.NO_SUCH_WOUND)
     if wound == "light":
-        return outcome(replace(target, light=target.light - 1), True, True, "healed")
+        return outcome(replace(target, light=target.light - 1), True, True, MedkitResult.HEALED)
     if isinstance(check_total, bool) or not isinstance(check_total, int):
         raise RulesInputError(f"medkit: a {wound} wound needs the {MEDICINE} check total")
     if wound == "grave":
         if check_total >= GRAVE_DC:
-            return outcome(replace(target, grave=0), True, True, "healed")
-        return outcome(target, True, False, "check_failed")
+            return outcome(replace(target, grave=0), True, True, MedkitResult.HEALED)
+        return outcome(target, True, False, MedkitResult.CHECK_FAILED)
     if check_total >= MORTAL_DC:
         # Back to one grave wound: the saves and stabilisation no longer apply.
         healed = replace(
@@ -79,11 +91,11 @@ def use_medkit(
             death_failures=0,
             conditions=target.conditions - {"stabilised"},
         )
-        return outcome(healed, True, True, "healed")
+        return outcome(healed, True, True, MedkitResult.HEALED)
     if check_total >= STABILISE_DC:
         if target.has("stabilised"):
-            return outcome(target, True, False, "already_stabilised")
+            return outcome(target, True, False, MedkitResult.ALREADY_STABILISED)
         # Stabilised as by three successful saves: out of combat too.
         stable = replace(target, conditions=target.conditions | {"stabilised", "out_of_combat"})
-        return outcome(stable, True, True, "stabilised")
-    return outcome(target, True, False, "check_failed")
+        return outcome(stable, True, True, MedkitResult.STABILISED)
+    return outcome(target, True, False, MedkitResult.CHECK_FAILED)

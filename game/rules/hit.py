@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from math import floor
 from typing import Final
@@ -55,6 +56,22 @@ def _json_decimal(value: Fraction) -> float:
     return float(value)
 
 
+class NoChance(StrEnum):
+    """Why an attack or a throw has no hit chance at all."""
+
+    SELF_TARGET = "self_target"
+    NO_WEAPON = "no_weapon"
+    #: The attacker's condition forbids attacking (P-VUL-3): see wounds.attack_barred_by.
+    BLINDED = "blinded"
+    OUT_OF_COMBAT = "out_of_combat"
+    DEAD = "dead"
+    NO_LOS = "no_los"
+    #: A melee weapon reaches the 26 cells around the attacker only (G-5).
+    OUT_OF_REACH = "out_of_reach"
+    #: Beyond a thrown weapon's long range (P-THR-1).
+    OUT_OF_RANGE = "out_of_range"
+
+
 def armour_efficacy(distance: int) -> Fraction:
     """P-HIT-3: share of a piercing-damage armour % that counts at `distance` cells.
 
@@ -90,12 +107,6 @@ def hit_percent(
     """P-HIT-2 formula: (exact value, value rounded down and clamped to 1..99)."""
     raw = Fraction(p_weapon) * (100 + (b_att - b_def) * 5 - armour_pct - cover_pct) / 100
     return raw, min(P_MAX, max(P_MIN, floor(raw)))
-
-
-def _term(value: int | Fraction) -> str:
-    """A number after an operator: negative ones in brackets so that "− (−15)" stays readable."""
-    text = exact_decimal(Fraction(value))
-    return f"({text})" if value < 0 else text
 
 
 @dataclass(frozen=True)
@@ -136,32 +147,6 @@ class HitChance:
             "distance": self.distance,
             "rules": list(self.rules),
         }
-
-    def lines(self) -> list[str]:
-        """One readable line per factor, the formula last."""
-        check = f" ({self.b_att_check})" if self.b_att_check else ""
-        if self.damage_type == PIERCING:
-            armour = (
-                f"armour {self.armour_base}% × efficacy {exact_decimal(self.armour_efficacy)}"
-                f" ({PIERCING} at {self.distance} cells) = {exact_decimal(self.armour_pct)}%"
-            )
-        else:
-            armour = f"armour {self.armour_base}% ({self.damage_type})"
-        floored = floor(self.raw)
-        clamp = "" if floored == self.p else f" (clamped to {P_MIN}..{P_MAX})"
-        formula = (
-            f"P = {self.p_weapon} × (100 + ({self.b_att} − {_term(self.b_def)})×5"
-            f" − {_term(self.armour_pct)} − {_term(self.cover_pct)})/100"
-            f" = {exact_decimal(self.raw)} → {self.p}{clamp}"
-        )
-        return [
-            f"weapon {self.p_weapon}%",
-            f"attack bonus {self.b_att:+d}{check}",
-            f"defence bonus {self.b_def:+d} ({DIVIDED_ATTENTION})",
-            armour,
-            f"cover {self.cover.replace('_', ' ')} {self.cover_pct}%",
-            formula,
-        ]
 
 
 def hit_chance(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Final
 
 from game.rules.jump import microgravity_jump_speed
+from game.rules.notes import Note
 from game.rules.stance import Stance
 
 MODES: Final = ("walk", "crawl", "swim", "climb", "jump", "thrusters")
@@ -67,6 +69,32 @@ class Speeds:
         return value
 
 
+class SpeedStep(StrEnum):
+    """What changed a speed, in P-MOV-7 order (BASE: the mode's own speed)."""
+
+    BASE = "base"
+    MORTAL_WOUND = "mortal_wound"
+    CROUCHED = "crouched"
+    GRAVE_WOUND = "grave_wound"
+    STEALTH = "stealth"
+    DASH = "dash"
+    MICROGRAVITY_JUMP = "microgravity_jump"
+
+
+class AllowanceNote(StrEnum):
+    """The notes of a MoveAllowance's explanation."""
+
+    #: values: mode; parts: one Note per SpeedStep with its `speed`.
+    SPEED = "speed"
+    PRONE = "prone"
+    PRONE_IN_WATER = "prone_in_water"
+    BLINDED = "blinded"
+    BLINDED_HELPED = "blinded_helped"
+    ADRIFT = "adrift"
+    #: values: condition. The turn is skipped (P-VUL-3); game/tactics.py adds it.
+    TURN_LOST = "turn_lost"
+
+
 def _check_speed(mode: str, value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(
@@ -77,24 +105,28 @@ def _check_speed(mode: str, value: object, where: str) -> int:
 
 def _speed_steps(
     base: int, *, crouched: bool, grave_wound: bool, stealth: bool, dash: bool, mortal_wound: bool
-) -> list[tuple[str, int]]:
-    """The speed after each modifier that applies, starting from ("", base)."""
+) -> list[tuple[SpeedStep, int]]:
+    """The speed after each modifier that applies, starting from (BASE, base)."""
     if base < 0:
         raise ValueError(f"effective_speed: base speed must be >= 0 cells, got {base}")
-    steps = [("", base)]
+    steps = [(SpeedStep.BASE, base)]
     if mortal_wound:  # P-MOV-6
-        steps.append(("mortal wound", 0))
+        steps.append((SpeedStep.MORTAL_WOUND, 0))
         return steps
     speed = base
     # P-MOV-7: each halving rounds down, in this order; dash doubles what is left (P-MOV-5).
-    halvings = (("crouched", crouched), ("grave wound", grave_wound), ("stealth", stealth))
-    for label, applies in halvings:
+    halvings = (
+        (SpeedStep.CROUCHED, crouched),
+        (SpeedStep.GRAVE_WOUND, grave_wound),
+        (SpeedStep.STEALTH, stealth),
+    )
+    for step, applies in halvings:
         if applies:
             speed //= 2
-            steps.append((label, speed))
+            steps.append((step, speed))
     if dash:
         speed *= 2
-        steps.append(("dash", speed))
+        steps.append((SpeedStep.DASH, speed))
     return steps
 
 
@@ -121,6 +153,7 @@ class MoveAllowance:
     max_cells: at most this many cells entered this turn, whatever the budgets (P-VUL-3).
     drift: cells a turn an entity adrift in microgravity can move in any of the 26 directions
     without thrusters: 1 in pressurised space, else 0 (P-ZERO-2).
+    explanation: each mode's speed step by step, then what else applies (AllowanceNote).
     """
 
     budgets: dict[str, int]
@@ -128,10 +161,7 @@ class MoveAllowance:
     max_cells: int | None
     drift: int
     rules: tuple[str, ...]
-    explanation: tuple[str, ...]
-
-    def lines(self) -> list[str]:
-        return list(self.explanation)
+    explanation: tuple[Note, ...]
 
 
 def allowance(
@@ -165,7 +195,7 @@ def allowance(
         modes = (*modes, "thrusters")
 
     budgets: dict[str, int] = {}
-    explanation: list[str] = []
+    explanation: list[Note] = []
     for mode in modes:
         steps = _speed_steps(
             speeds.of(mode),
@@ -176,9 +206,10 @@ def allowance(
             mortal_wound=mortal_wound,
         )
         if microgravity and mode == "jump":
-            steps.append(("microgravity jump ×2", microgravity_jump_speed(steps[-1][1])))
+            steps.append((SpeedStep.MICROGRAVITY_JUMP, microgravity_jump_speed(steps[-1][1])))
         budgets[mode] = steps[-1][1]
-        explanation.append(" → ".join(f"{label or mode} {value}" for label, value in steps))
+        chain = tuple(Note(step, {"speed": speed}) for step, speed in steps)
+        explanation.append(Note(AllowanceNote.SPEED, {"mode": mode}, chain))
 
     rules = ["P-MOV-1"]
     if crouched or prone:
@@ -192,19 +223,19 @@ def allowance(
     if stealth:
         rules.append("P-STL-1")
     if prone:
-        explanation.append("prone: crawling, every cell costs +1 (P-MOV-2)")
+        explanation.append(Note(AllowanceNote.PRONE))
         # P-MOV-2: swimming and crawling add up; in water a crawler swims at crawl speed.
         budgets["swim"] = budgets["crawl"]
-        explanation.append("in water: swimming at crawl speed, +1 more a cell (P-MOV-2)")
+        explanation.append(Note(AllowanceNote.PRONE_IN_WATER))
 
     max_cells: int | None = None
     if blinded:
         rules.append("P-VUL-3")
         if helped:
-            explanation.append("blinded but helped: no cell limit (P-VUL-3)")
+            explanation.append(Note(AllowanceNote.BLINDED_HELPED))
         else:
             max_cells = 1
-            explanation.append("blinded: at most 1 cell this turn (P-VUL-3)")
+            explanation.append(Note(AllowanceNote.BLINDED, {"max_cells": max_cells}))
 
     drift = 0
     if microgravity:
@@ -212,7 +243,7 @@ def allowance(
             rules.append("P-ZERO-1")
         if not has_thrusters and pressurised and not mortal_wound:
             drift = 1
-            explanation.append("adrift without thrusters: 1 cell a turn, any direction (P-ZERO-2)")
+            explanation.append(Note(AllowanceNote.ADRIFT, {"drift": drift}))
     if "thrusters" in budgets or drift:
         rules.append("P-ZERO-2")
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, TypeAlias
 
+from game.rules.notes import Value
 from game.rules.stance import Stance
 
 
@@ -14,11 +16,28 @@ class Ok:
     """The request is allowed and its cost has been paid."""
 
 
+class RefusalCode(StrEnum):
+    """Why a turn request is refused (P-TURN-1/2)."""
+
+    NOT_YOUR_TURN = "not_your_turn"
+    #: values: left, limit, cost (movement points).
+    NOT_ENOUGH_MOVEMENT = "not_enough_movement"
+    #: values: action (the kind already used).
+    ACTION_USED = "action_used"
+    INTERACTION_USED = "interaction_used"
+    BONUS_ACTION_USED = "bonus_action_used"
+    REACTION_USED = "reaction_used"
+    #: values: stance (the one already held).
+    SAME_STANCE = "same_stance"
+    STANCE_NEEDS_INTERACTION = "stance_needs_interaction"
+
+
 @dataclass(frozen=True)
 class Refused:
-    """The request is not allowed; nothing was spent. `reason` is meant for the player."""
+    """The request is not allowed; nothing was spent. game/explain.py words it for the player."""
 
-    reason: str
+    code: RefusalCode
+    values: Mapping[str, Value] = field(default_factory=dict)
 
 
 TurnResult: TypeAlias = Ok | Refused
@@ -78,8 +97,8 @@ class TurnState:
             return _NOT_YOUR_TURN
         if self.movement_spent + points > limit:
             return Refused(
-                f"Not enough movement: {self.movement_left(limit)} of {limit} points left, "
-                f"this move costs {points}."
+                RefusalCode.NOT_ENOUGH_MOVEMENT,
+                {"left": self.movement_left(limit), "limit": limit, "cost": points},
             )
         self.movement_spent += points
         return Ok()
@@ -90,7 +109,7 @@ class TurnState:
         if not self.in_turn:
             return _NOT_YOUR_TURN
         if self.action is not None:
-            return Refused(f"The action of this turn is already used ({self.action}).")
+            return Refused(RefusalCode.ACTION_USED, {"action": self.action})
         self.action = kind
         return Ok()
 
@@ -98,7 +117,7 @@ class TurnState:
         if not self.in_turn:
             return _NOT_YOUR_TURN
         if self.interaction_used:
-            return Refused("The interaction of this turn is already used.")
+            return Refused(RefusalCode.INTERACTION_USED)
         self.interaction_used = True
         return Ok()
 
@@ -106,25 +125,23 @@ class TurnState:
         if not self.in_turn:
             return _NOT_YOUR_TURN
         if self.bonus_used:
-            return Refused("The bonus action of this turn is already used.")
+            return Refused(RefusalCode.BONUS_ACTION_USED)
         self.bonus_used = True
         return Ok()
 
     def use_reaction(self) -> TurnResult:
         """Once per round, in or out of the own turn (P-TURN-1)."""
         if self.reaction_used:
-            return Refused(
-                "The reaction is already used; it comes back at the start of the next turn."
-            )
+            return Refused(RefusalCode.REACTION_USED)
         self.reaction_used = True
         return Ok()
 
     def change_stance(self, current: Stance, new: Stance) -> TurnResult:
         """Standing, crouched, prone: changing costs the interaction (P-TURN-2)."""
         if new is current:
-            return Refused(f"Already {new.value}.")
+            return Refused(RefusalCode.SAME_STANCE, {"stance": new.value})
         if self.in_turn and self.interaction_used:
-            return Refused("Changing stance costs the interaction, already used this turn.")
+            return Refused(RefusalCode.STANCE_NEEDS_INTERACTION)
         return self.use_interaction()
 
     def to_dict(self) -> dict[str, Any]:
@@ -152,4 +169,4 @@ class TurnState:
             raise TurnStateError(f"bad turn state {dict(data)!r}: {exc!r}") from None
 
 
-_NOT_YOUR_TURN = Refused("Only during this entity's own turn.")
+_NOT_YOUR_TURN = Refused(RefusalCode.NOT_YOUR_TURN)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game import tactics
+from game import explain, tactics
 from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.grid.model import CELL_METRES, Cell
 from game.rules.data import DAMAGE_TYPES
+from game.rules.hit import NoChance
 from game.rules.movement import MODES
 from game.rules.throw import THROW_SIZES
 from game.scenario.parse import weapon_ref
@@ -96,13 +97,13 @@ def _cover(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     target = _entity(bf, spec, "target", where)
     los = tactics.sight(bf, attacker, target)
     if not los.clear:
-        return {"cover": None, "reason": "no_los", "rules": list(los.rules)}
+        return {"cover": None, "reason": NoChance.NO_LOS, "rules": list(los.rules)}
     result = tactics.target_cover(bf, attacker, target)
     return {
         "cover": result.grade,
         "percent": result.percent,
         "rules": list(tactics.merge_rules(los.rules, result.rules)),
-        "why": "; ".join(result.lines()),
+        "why": "; ".join(explain.cover_lines(result)),
     }
 
 
@@ -146,7 +147,7 @@ def _reachable(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     return {
         "reachable": listing,
         "rules": _movement_rules(allow.rules),
-        "why": "; ".join(allow.lines()),
+        "why": "; ".join(explain.allowance_lines(allow)),
     }
 
 
@@ -167,13 +168,13 @@ def _path(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         return {
             "cost": None,
             "rules": _movement_rules(allow.rules),
-            "why": "; ".join(allow.lines()),
+            "why": "; ".join(explain.allowance_lines(allow)),
         }
     return {
         "cost": result.cost,
         "path": [list(c) for c in result.cells],
         "rules": _movement_rules(allow.rules),
-        "why": "; ".join(result.lines()),
+        "why": "; ".join(explain.path_lines(result)),
     }
 
 
@@ -208,9 +209,7 @@ def _initiative(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json
     return {
         "order": [e.combatant.entity_id for e in order],
         "rules": ["P-INIT-1", "P-INIT-2"],
-        "why": "; ".join(
-            f"{e.combatant.entity_id} {e.natural}{e.combatant.bonus:+d} = {e.total}" for e in order
-        ),
+        "why": "; ".join(explain.initiative_lines(order)),
     }
 
 
@@ -225,13 +224,13 @@ def _jump(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
             "n_max": None,
             "dc": None,
             "rules": ["P-JUMP-2", "P-ZERO-1"],
-            "why": f"gravity {bf.grid.gravity} g is microgravity: jumps fly to a surface",
+            "why": explain.jump_line(bf.grid.gravity, microgravity=True),
         }
     return {
         "n_max": n_max,
         "dc": dc,
         "rules": ["P-JUMP-1", "P-JUMP-2"],
-        "why": f"gravity {bf.grid.gravity} g",
+        "why": explain.jump_line(bf.grid.gravity, microgravity=False),
     }
 
 

@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
+from game import explain
 from game.grid.cover import cover
 from game.grid.geometry import OffMapError
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Grid
+from game.i18n import speaking
 
 if TYPE_CHECKING:
     from tests.grid.conftest import AsciiGrid
@@ -57,7 +59,8 @@ def test_p_cov_3_half_wall_as_near_the_attacker_as_the_target_gives_no_cover() -
     result = cover(grid, (1, 1, 0), (7, 1, 0))
     assert result.grade == "high_exposure"
     assert result.percent == -15
-    assert "ceil(3/(1+0)) - 1 = 2" in result.hidden[0].reason
+    with speaking("en"):
+        assert "ceil(3/(1+0)) - 1 = 2" in explain.cover_note_text(result.hidden[0].reason)
 
 
 @pytest.mark.parametrize(("target_x", "grade"), [(5, "light"), (6, "high_exposure")])
@@ -123,7 +126,8 @@ def test_p_cov_2_thin_column_gives_light_cover_and_names_the_hidden_samples(
         (x, 0.1, z) for x in (0.1, 0.5, 0.9) for z in (0.1, 0.5, 0.9)
     )
     assert {(s.cell, s.obstacle, s.counted) for s in result.hidden} == {((5, 0, 0), "thin", True)}
-    assert result.lines()[0] == "cover: light (+25%)"
+    with speaking("en"):
+        assert explain.cover_lines(result)[0] == "cover: light (+25%)"
 
 
 def test_p_cov_5_crouching_behind_a_thin_column_stays_light(ascii_grid: AsciiGrid) -> None:

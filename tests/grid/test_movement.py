@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game import explain
 from game.grid.geometry import chebyshev
 from game.grid.jit import py_func
 from game.grid.model import (
@@ -32,6 +33,7 @@ from game.grid.movement import (
 )
 from game.grid.movement_kernels import movement_kernel
 from game.grid.occupants import Occupancy, Occupant
+from game.i18n import speaking
 
 KERNELS = pytest.mark.parametrize(
     "kernel", [movement_kernel, py_func(movement_kernel)], ids=["compiled", "python"]
@@ -104,7 +106,9 @@ def test_p_mov_3_diagonal_between_two_rough_corners_costs_the_larger_extra_not_t
     path = find_path(grid, occ, me, walk(), (2, 2, 0), kernel=kernel)
     assert path.cost == 2
     assert path.cells == ((1, 1, 0), (2, 2, 0))
-    assert path.lines() == [
+    with speaking("en"):
+        lines = explain.path_lines(path)
+    assert lines == [
         "(1,1,0)→(2,2,0) diagonal (walk), corner (1,2,0) rough +1: 2, total 2 [P-MOV-3, P-MOV-2]"
     ]
 
@@ -180,9 +184,10 @@ def test_p_mov_4_through_an_ally_costs_1_more_but_never_ends_on_an_occupied_cell
     assert cells == {(2, 1, 0): 3, (3, 1, 0): 4}
     path = find_path(grid, occ, me, walk(4), (2, 1, 0), kernel=kernel)
     assert path.cells == ((0, 1, 0), (1, 1, 0), (2, 1, 0))
-    assert path.steps[0].line() == (
-        "(0,1,0)→(1,1,0) cardinal (walk), ally al +1: 2, total 2 [P-MOV-4]"
-    )
+    with speaking("en"):
+        assert explain.step_line(path.steps[0]) == (
+            "(0,1,0)→(1,1,0) cardinal (walk), ally al +1: 2, total 2 [P-MOV-4]"
+        )
 
 
 # --- P-MOV-1/2: extra costs and mode switching -------------------------------------------------
@@ -620,8 +625,9 @@ def test_p_mov_paths_cost_what_the_reachable_set_says_within_the_largest_budget(
         assert sum(s.points for s in path.steps) == cost - request.spent
         if request.mode not in ("jump",):
             # The explanation names every extra point: 1 + one "+1" per extra (P-MOV-2/3/4).
-            for s in path.steps:
-                assert s.points == 1 + sum(p.count("+1") for p in s.parts)
+            with speaking("en"):
+                for s in path.steps:
+                    assert s.points == 1 + sum(explain.part_text(p).count("+1") for p in s.parts)
 
 
 @given(battlefields())

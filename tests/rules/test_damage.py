@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game import explain
 from game.rules.damage import damage_after_armour, damage_breakdown, resistance_check_for
 from game.rules.data import DAMAGE_TYPES, RulesInputError, parse_armour
 
@@ -64,7 +65,7 @@ def test_p_dmg_1_breakdown_uses_the_armour_for_the_type_and_the_survival_bonus()
     assert (piercing.armour_pct, piercing.after_armour, piercing.resistance) == (20, 9, 1)
     assert piercing.damage == 8
     assert piercing.resistance_check == "ossatura (sopravvivenza)"
-    text = "\n".join(piercing.lines())
+    text = "\n".join(explain.damage_lines(piercing))
     assert "floor(12 × 80 / 100) = 9" in text
     assert "9 − 1 = 8" in text
     assert "D = 8" in text

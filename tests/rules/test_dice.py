@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game.explain import roll_line
 from game.rules.dice import (
     Advantage,
     DiceError,
@@ -304,7 +305,7 @@ def test_p_chk_4_every_roll_is_logged_and_passed_to_on_roll() -> None:
     assert len(roller.log) == 3
 
 
-def test_p_chk_4_describe_reads_like_the_combat_log() -> None:
+def test_p_chk_4_roll_line_reads_like_the_combat_log() -> None:
     record = RollRecord(
         purpose="to-hit ada→bo",
         expression="d100",
@@ -319,31 +320,31 @@ def test_p_chk_4_describe_reads_like_the_combat_log() -> None:
         source="random",
         advantage=Advantage.ADVANTAGE,
     )
-    assert record.describe() == "to-hit ada→bo: d100 [37, 82] keep 37 ≤ 52: hit"
+    assert roll_line(record) == "to-hit ada→bo: d100 [37, 82] keep 37 ≤ 52: hit"
 
 
-def test_p_chk_4_describe_shows_bonus_total_dc_and_gm_dice() -> None:
+def test_p_chk_4_roll_line_shows_bonus_total_dc_and_gm_dice() -> None:
     roller = Roller(0)
     roller.supply(14)
     # 14 + 3 = 17 >= 15
     record = roller.d20("perception bo", bonus=3, dc=15)
-    assert record.describe() == "perception bo: d20+3 [14] = 17 vs DC 15: success (GM dice)"
+    assert roll_line(record) == "perception bo: d20+3 [14] = 17 vs DC 15: success (GM dice)"
 
 
-def test_p_chk_4_describe_of_a_miss_and_of_a_natural_1() -> None:
+def test_p_chk_4_roll_line_of_a_miss_and_of_a_natural_1() -> None:
     roller = Roller(0)
     roller.supply(82, 1)
-    assert roller.d100("to-hit", p=52).describe() == "to-hit: d100 [82] > 52: miss (GM dice)"
-    assert roller.d100("to-hit", p=0).describe() == (
+    assert roll_line(roller.d100("to-hit", p=52)) == "to-hit: d100 [82] > 52: miss (GM dice)"
+    assert roll_line(roller.d100("to-hit", p=0)) == (
         "to-hit: d100 [1] > 0 (1 always hits): hit (GM dice)"
     )
 
 
-def test_p_chk_4_describe_of_a_damage_roll() -> None:
+def test_p_chk_4_roll_line_of_a_damage_roll() -> None:
     roller = Roller(0)
     roller.supply(2, 5)
     # 2 + 5 + 1 = 8
-    assert roller.roll("2d6+1", "damage").describe() == "damage: 2d6+1 [2, 5] = 8 (GM dice)"
+    assert roll_line(roller.roll("2d6+1", "damage")) == "damage: 2d6+1 [2, 5] = 8 (GM dice)"
 
 
 def test_p_chk_4_roll_record_survives_a_json_round_trip() -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game import explain
 from game.rules.hit import (
     COVER_PERCENT,
     DAMAGE_TYPES,
@@ -85,7 +86,7 @@ def test_p_hit_3_not_listed_when_the_target_wears_no_armour() -> None:
 def test_p_hit_2_breakdown_lines_of_piercing_shot_at_8_cells() -> None:
     # armour 10 × 0.9625 = 9.625; 70 × (100 + 10 − 9.625 − 25)/100 = 70 × 75.375/100 = 52.7625
     chance = hit_chance(70, 3, 1, 10, "light", "perforante", 8, RANGED)
-    assert chance.lines() == [
+    assert explain.hit_lines(chance) == [
         "weapon 70%",
         "attack bonus +3 (precisione (armi a distanza))",
         "defence bonus +1 (multitasking (attenzione suddivisa))",
@@ -112,8 +113,8 @@ def test_p_cov_1_high_exposure_raises_the_chance_and_reads_clearly() -> None:
     # 60 × (100 + 0 − 0 − (−15))/100 = 60 × 115/100 = 69
     chance = hit_chance(60, 0, 0, 0, "high_exposure", "impatto", 3)
     assert chance.p == 69
-    assert "cover high exposure -15%" in chance.lines()
-    assert chance.lines()[-1] == "P = 60 × (100 + (0 − 0)×5 − 0 − (-15))/100 = 69 → 69"
+    assert "cover high exposure -15%" in explain.hit_lines(chance)
+    assert explain.hit_lines(chance)[-1] == "P = 60 × (100 + (0 − 0)×5 − 0 − (-15))/100 = 69 → 69"
 
 
 def test_p_hit_2_clamps_to_1_under_heavy_cover_and_a_strong_defence() -> None:
@@ -121,7 +122,7 @@ def test_p_hit_2_clamps_to_1_under_heavy_cover_and_a_strong_defence() -> None:
     chance = hit_chance(50, 0, 20, 0, "heavy", "impatto", 4)
     assert chance.raw == -25
     assert chance.p == 1
-    assert chance.lines()[-1].endswith("= -25 → 1 (clamped to 1..99)")
+    assert explain.hit_lines(chance)[-1].endswith("= -25 → 1 (clamped to 1..99)")
 
 
 def test_p_hit_2_clamps_to_99_with_a_huge_attack_bonus() -> None:

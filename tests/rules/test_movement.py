@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game import explain
 from game.rules.movement import (
     HUMAN_SPEEDS,
     MODES,
@@ -110,7 +111,7 @@ def test_p_mov_6_mortal_wound_stops_all_movement() -> None:
     allowed = _allow(mortal_wound=True, has_thrusters=True, microgravity=True)
     assert set(allowed.budgets.values()) == {0}
     assert allowed.drift == 0
-    assert "walk 5 → mortal wound 0" in allowed.lines()
+    assert "walk 5 → mortal wound 0" in explain.allowance_lines(allowed)
 
 
 def test_p_mov_1_switching_mode_leaves_new_speed_minus_spent() -> None:
@@ -147,7 +148,7 @@ def test_p_mov_7_crouched_dash_explained_step_by_step() -> None:
     # walk 5 → crouched 2 → dash 4; jump 4 → 2 → 4
     assert allowed.budgets["walk"] == 4
     assert allowed.budgets["jump"] == 4
-    assert "walk 5 → crouched 2 → dash 4" in allowed.lines()
+    assert "walk 5 → crouched 2 → dash 4" in explain.allowance_lines(allowed)
     assert allowed.rules == ("P-MOV-1", "P-MOV-2", "P-MOV-5", "P-MOV-7")
 
 
@@ -158,7 +159,7 @@ def test_p_vul_3_blinded_moves_at_most_1_cell_unless_helped() -> None:
     assert helped.max_cells is None
     assert alone.budgets == helped.budgets == {"walk": 5, "swim": 5, "climb": 5, "jump": 4}
     assert "P-VUL-3" in alone.rules
-    assert "blinded: at most 1 cell this turn (P-VUL-3)" in alone.lines()
+    assert "blinded: at most 1 cell this turn (P-VUL-3)" in explain.allowance_lines(alone)
 
 
 def test_p_vul_3_an_unhurt_entity_that_sees_has_no_cell_limit() -> None:
@@ -203,7 +204,7 @@ def test_p_zero_1_microgravity_jump_budget_is_twice_the_jump_speed() -> None:
     allowed = _allow(microgravity=True, grave_wound=True)
     # jump 4 → grave wound 2 → × 2 = 4
     assert allowed.budgets["jump"] == 4
-    assert "jump 4 → grave wound 2 → microgravity jump ×2 4" in allowed.lines()
+    assert "jump 4 → grave wound 2 → microgravity jump ×2 4" in explain.allowance_lines(allowed)
     assert "P-ZERO-1" in allowed.rules
 
 

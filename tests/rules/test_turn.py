@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from game.explain import refusal_text
 from game.rules.stance import Stance
-from game.rules.turn import Ok, Refused, TurnState, TurnStateError
+from game.rules.turn import Ok, RefusalCode, Refused, TurnState, TurnStateError
 
 
 def started() -> TurnState:
@@ -31,9 +32,9 @@ def test_p_turn_1_movement_beyond_the_limit_is_refused_and_nothing_is_spent() ->
     state.spend_movement(4, limit=5)
     # 4 + 2 = 6 > 5
     result = state.spend_movement(2, limit=5)
-    assert isinstance(result, Refused)
-    assert "1 of 5" in result.reason
-    assert "costs 2" in result.reason
+    assert result == Refused(RefusalCode.NOT_ENOUGH_MOVEMENT, {"left": 1, "limit": 5, "cost": 2})
+    assert "1 of 5" in refusal_text(result)
+    assert "costs 2" in refusal_text(result)
     assert state.movement_spent == 4
 
 
@@ -56,7 +57,9 @@ def test_p_turn_1_a_second_action_is_refused_with_a_readable_reason() -> None:
     state = started()
     assert state.use_action("attack") == Ok()
     result = state.use_action("dash")
-    assert result == Refused("The action of this turn is already used (attack).")
+    assert result == Refused(RefusalCode.ACTION_USED, {"action": "attack"})
+    assert isinstance(result, Refused)
+    assert refusal_text(result) == "The action of this turn is already used (attack)."
     assert state.action == "attack"
     assert state.dashed is False
 
@@ -103,7 +106,8 @@ def test_p_turn_1_reaction_once_per_round_comes_back_at_the_start_of_the_own_tur
     # others' turns, a new round: still used
     refused = state.use_reaction()
     assert isinstance(refused, Refused)
-    assert "next turn" in refused.reason
+    assert refused.code == "reaction_used"
+    assert "next turn" in refusal_text(refused)
     state.start_turn()
     assert state.use_reaction() == Ok()
 
@@ -130,12 +134,16 @@ def test_p_turn_2_a_second_stance_change_is_refused_once_the_interaction_is_used
     state = started()
     state.use_interaction()
     result = state.change_stance(Stance.PRONE, Stance.CROUCHED)
-    assert result == Refused("Changing stance costs the interaction, already used this turn.")
+    assert result == Refused(RefusalCode.STANCE_NEEDS_INTERACTION)
+    assert refusal_text(result) == "Changing stance costs the interaction, already used this turn."
 
 
 def test_p_turn_2_the_same_stance_is_refused_and_costs_nothing() -> None:
     state = started()
-    assert state.change_stance(Stance.CROUCHED, Stance.CROUCHED) == Refused("Already crouched.")
+    result = state.change_stance(Stance.CROUCHED, Stance.CROUCHED)
+    assert result == Refused(RefusalCode.SAME_STANCE, {"stance": "crouched"})
+    assert isinstance(result, Refused)
+    assert refusal_text(result) == "Already crouched."
     assert state.interaction_used is False
 
 

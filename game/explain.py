@@ -1,0 +1,562 @@
+"""The text a player reads, made from the rules' and grid's structured results through gettext.
+
+Rules, grid and tactics answer with codes (StrEnums), the numbers that went in and ruling ids;
+this module is the one place that turns them into sentences, in the language `game.i18n` speaks
+now (English source text, an Italian catalogue). The window, the log, the query and the demo all
+call it, so a sentence is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from math import floor
+
+from game.grid.cover import SAMPLES, CoverNote, CoverResult, HiddenSample
+from game.grid.los import LosResult
+from game.grid.model import Cell
+from game.grid.movement import CostNote, PathResult, SearchNote, Step, StepKind
+from game.i18n import _
+from game.rules.checknames import DIVIDED_ATTENTION
+from game.rules.damage import DamageBreakdown
+from game.rules.dice import RollRecord
+from game.rules.heal import MedkitOutcome, MedkitResult
+from game.rules.hit import P_MAX, P_MIN, PIERCING, HitChance, NoChance, exact_decimal
+from game.rules.initiative import InitiativeEntry
+from game.rules.movement import AllowanceNote, MoveAllowance, SpeedStep
+from game.rules.notes import Note, Value
+from game.rules.throw import CELL_LONG_P_WEAPON
+from game.rules.turn import RefusalCode, Refused
+from game.rules.wounds import DamageOutcome
+
+# --- names of the rules' terms (the seed's Italian names in Italian) ---------------------------
+
+
+def cover_name(grade: str) -> str:
+    """A cover grade of P-COV-1: heavy, light, none, high exposure."""
+    names = {
+        "heavy": _("heavy"),
+        "light": _("light"),
+        "none": _("none"),
+        "high_exposure": _("high exposure"),
+    }
+    return names.get(grade, grade)
+
+
+def obstacle_name(obstacle: str) -> str:
+    """An obstacle kind of G-2 as an adjective: full, half, thin."""
+    names = {"full": _("full"), "half": _("half"), "thin": _("thin"), "none": _("none")}
+    return names.get(obstacle, obstacle)
+
+
+def mode_name(mode: str) -> str:
+    """A movement mode of P-MOV-1 (and `air`, a push on the air adrift, P-ZERO-2)."""
+    names = {
+        "walk": _("walk"),
+        "crawl": _("crawl"),
+        "swim": _("swim"),
+        "climb": _("climb"),
+        "jump": _("jump"),
+        "thrusters": _("thrusters"),
+        "air": _("air"),
+    }
+    return names.get(mode, mode)
+
+
+def condition_name(condition: str) -> str:
+    """A condition of P-VUL-3 or `stabilised` (P-DEATH-1)."""
+    names = {
+        "stunned": _("stunned"),
+        "shock": _("shock"),
+        "blinded": _("blinded"),
+        "burning": _("burning"),
+        "out_of_combat": _("out of combat"),
+        "dead": _("dead"),
+        "stabilised": _("stabilised"),
+    }
+    return names.get(condition, condition)
+
+
+def effect_name(effect: str) -> str:
+    """An effect a vulnerability table gives (P-VUL-1): a wound or a condition."""
+    wounds = {
+        "light_wound": _("light wound"),
+        "grave_wound": _("grave wound"),
+        "mortal_wound": _("mortal wound"),
+    }
+    return wounds.get(effect) or condition_name(effect)
+
+
+def stance_name(stance: str) -> str:
+    names = {"standing": _("standing"), "crouched": _("crouched"), "prone": _("prone")}
+    return names.get(stance, stance)
+
+
+def action_name(kind: str) -> str:
+    """An action of the seed's list (the battle's action kinds); unknown kinds as given."""
+    names = {
+        "attack": _("attack"),
+        "dash": _("dash"),
+        "dodge": _("dodge"),
+        "disengage": _("disengage"),
+        "help": _("help"),
+        "ready": _("ready"),
+        "hide": _("hide"),
+        "search": _("search"),
+        "use_object": _("use an object"),
+        "improvise": _("improvise"),
+        "throw": _("throw"),
+    }
+    return names.get(kind, kind)
+
+
+def rulings_line(rules: Iterable[str]) -> str:
+    return _("rulings: {ids}").format(ids=", ".join(rules))
+
+
+def _unknown(note: Note) -> ValueError:
+    return ValueError(f"no text for note code {note.code!r}")
+
+
+# --- line of sight and cover -------------------------------------------------------------------
+
+
+def sight_lines(los: LosResult) -> list[str]:
+    """Why a line of sight is clear or not (empty when nothing stood in the way)."""
+    if los.rules == ("P-VUL-3",):
+        return [_("the viewer cannot see (blinded or dead)")]
+    if los.blocked_by is not None:
+        return [
+            _("the segment between the cell centres enters {cell}").format(
+                cell=list(los.blocked_by)
+            )
+        ]
+    if los.grazed:
+        cells = [list(c) for c in los.grazed]
+        if los.clear:
+            return [_("grazes {cells}: one side stays free").format(cells=cells)]
+        return [_("grazes {cells}: no single shift clears them all").format(cells=cells)]
+    return []
+
+
+def cover_note_text(note: Note) -> str:
+    """One CoverNote: why a sample is hidden, or what else decided the grade."""
+    match note.code:
+        case CoverNote.FULL:
+            return _("full obstacle: heavy cover (P-COV-2)")
+        case CoverNote.THIN:
+            return _("thin obstacle: light cover (P-COV-2)")
+        case CoverNote.HALF:
+            return _(
+                "half obstacle {distance} from the target <= ceil({near}/(1+{levels})) - 1"
+                " = {reach}: light cover (P-COV-3)"
+            ).format(**note.values)
+        case CoverNote.HALF_TOO_FAR:
+            return _(
+                "half obstacle {distance} from the target > ceil({near}/(1+{levels})) - 1"
+                " = {reach}: no cover (P-COV-3)"
+            ).format(**note.values)
+        case CoverNote.LOW_STANCE:
+            return _("crouched or prone behind a half obstacle: heavy instead of light (P-COV-5)")
+        case CoverNote.SHOCK:
+            return _("in shock: no cover (P-COV-5)")
+        case CoverNote.IN_FLIGHT:
+            return _("mid-flight in microgravity: no cover, not exposed (P-ZERO-1)")
+        case CoverNote.ADRIFT:
+            return _("stationary in the void without thrusters or cable: highly exposed (P-ZERO-1)")
+        case CoverNote.HIGH_EXPOSURE:
+            return _("no obstacle in the 8 cells around the target: highly exposed (P-COV-4)")
+        case CoverNote.NOT_EXPOSED:
+            return _("an obstacle stands next to the target: not highly exposed (P-COV-4)")
+    raise _unknown(note)
+
+
+def cover_lines(cover: CoverResult) -> list[str]:
+    """The grade, one line per hiding cell, what else decided it, and the rulings."""
+    lines = [
+        _("cover: {grade} ({percent}%)").format(
+            grade=cover_name(cover.grade), percent=f"{cover.percent:+d}"
+        )
+    ]
+    by_cell: dict[tuple[Cell, str, bool], list[HiddenSample]] = {}
+    for sample in cover.hidden:
+        by_cell.setdefault((sample.cell, sample.obstacle, sample.counted), []).append(sample)
+    for (cell, obstacle, _counted), samples in by_cell.items():
+        lines.append(
+            _(
+                "{n} of {total} samples hidden by the {obstacle} obstacle at {cell}: {reason}"
+            ).format(
+                n=len(samples),
+                total=SAMPLES,
+                obstacle=obstacle_name(obstacle),
+                cell=cell,
+                reason=cover_note_text(samples[0].reason),
+            )
+        )
+    lines += [cover_note_text(note) for note in cover.notes]
+    lines.append(rulings_line(cover.rules))
+    return lines
+
+
+# --- hit chance and throws ----------------------------------------------------------------------
+
+
+def _term(value: int | Fraction) -> str:
+    """A number after an operator: negative ones in brackets so that "− (−15)" stays readable."""
+    text = exact_decimal(Fraction(value))
+    return f"({text})" if value < 0 else text
+
+
+def hit_lines(chance: HitChance) -> list[str]:
+    """One line per factor of P-HIT-2, the formula last with its exact value."""
+    if chance.b_att_check:
+        attack = _("attack bonus {bonus} ({check})").format(
+            bonus=f"{chance.b_att:+d}", check=chance.b_att_check
+        )
+    else:
+        attack = _("attack bonus {bonus}").format(bonus=f"{chance.b_att:+d}")
+    if chance.damage_type == PIERCING:
+        armour = _(
+            "armour {base}% × efficacy {efficacy} ({type} at {distance} cells) = {armour}%"
+        ).format(
+            base=chance.armour_base,
+            efficacy=exact_decimal(chance.armour_efficacy),
+            type=PIERCING,
+            distance=chance.distance,
+            armour=exact_decimal(chance.armour_pct),
+        )
+    else:
+        armour = _("armour {base}% ({type})").format(
+            base=chance.armour_base, type=chance.damage_type
+        )
+    clamp = "" if floor(chance.raw) == chance.p else _(" (clamped to {low}..{high})")
+    formula = (
+        f"P = {chance.p_weapon} × (100 + ({chance.b_att} − {_term(chance.b_def)})×5"
+        f" − {_term(chance.armour_pct)} − {_term(chance.cover_pct)})/100"
+        f" = {exact_decimal(chance.raw)} → {chance.p}{clamp.format(low=P_MIN, high=P_MAX)}"
+    )
+    return [
+        _("weapon {p}%").format(p=chance.p_weapon),
+        attack,
+        _("defence bonus {bonus} ({check})").format(
+            bonus=f"{chance.b_def:+d}", check=DIVIDED_ATTENTION
+        ),
+        armour,
+        _("cover {grade} {percent}%").format(
+            grade=cover_name(chance.cover), percent=chance.cover_pct
+        ),
+        formula,
+    ]
+
+
+def no_chance_text(reason: NoChance, values: Mapping[str, Value]) -> str:
+    """Why an attack or a throw has no chance; `values` as game/tactics.py gives them."""
+    texts = {
+        NoChance.SELF_TARGET: _("{attacker} aims at itself"),
+        NoChance.NO_WEAPON: _("{attacker} carries no weapon"),
+        NoChance.BLINDED: _("{attacker} is blinded"),
+        NoChance.OUT_OF_COMBAT: _("{attacker} is out of combat"),
+        NoChance.DEAD: _("{attacker} is dead"),
+        NoChance.NO_LOS: _("no line of sight"),
+        NoChance.OUT_OF_REACH: _(
+            "a melee weapon reaches the 26 cells around; target at {distance}"
+        ),
+        NoChance.OUT_OF_RANGE: _("long range {long_range} cells; target at {distance}"),
+    }
+    return texts[reason].format(**values)
+
+
+def throw_line(size: str, distance: int, band: str, *, b_att: int = 0, p: int | None = None) -> str:
+    """A throw out of range, or at a cell (P-THR-1): automatic within medium range, else the
+    long-range cell chance `p` from B_att. A throw at an entity is explained by hit_lines."""
+    objects = {"light": _("light object"), "medium": _("medium object"), "heavy": _("heavy object")}
+    thrown = objects.get(size, size)
+    if band == "out_of_range":
+        return _("{object}, {distance} cells").format(object=thrown, distance=distance)
+    if p is None:
+        return _("{object} at {distance} cells: medium range, automatic").format(
+            object=thrown, distance=distance
+        )
+    return _("cell at long range: {p_weapon} × (100 + {b_att} × 5)/100 → {p}").format(
+        p_weapon=CELL_LONG_P_WEAPON, b_att=b_att, p=p
+    )
+
+
+# --- movement ----------------------------------------------------------------------------------
+
+
+def _speed_step_name(step: Note, mode: str) -> str:
+    names = {
+        SpeedStep.MORTAL_WOUND: _("mortal wound"),
+        SpeedStep.CROUCHED: _("crouched"),
+        SpeedStep.GRAVE_WOUND: _("grave wound"),
+        SpeedStep.STEALTH: _("stealth"),
+        SpeedStep.DASH: _("dash"),
+        SpeedStep.MICROGRAVITY_JUMP: _("microgravity jump ×2"),
+    }
+    return mode_name(mode) if step.code == SpeedStep.BASE else names[SpeedStep(step.code)]
+
+
+def allowance_note_text(note: Note) -> str:
+    """One AllowanceNote: a mode's speed step by step ("walk 5 → crouched 2"), or a rule."""
+    match note.code:
+        case AllowanceNote.SPEED:
+            mode = str(note.values["mode"])
+            return " → ".join(
+                f"{_speed_step_name(step, mode)} {step.values['speed']}" for step in note.parts
+            )
+        case AllowanceNote.PRONE:
+            return _("prone: crawling, every cell costs +1 (P-MOV-2)")
+        case AllowanceNote.PRONE_IN_WATER:
+            return _("in water: swimming at crawl speed, +1 more a cell (P-MOV-2)")
+        case AllowanceNote.BLINDED:
+            return _("blinded: at most 1 cell this turn (P-VUL-3)")
+        case AllowanceNote.BLINDED_HELPED:
+            return _("blinded but helped: no cell limit (P-VUL-3)")
+        case AllowanceNote.ADRIFT:
+            return _("adrift without thrusters: 1 cell a turn, any direction (P-ZERO-2)")
+        case AllowanceNote.TURN_LOST:
+            return _("{condition}: skips its turn, no movement (P-VUL-3)").format(
+                condition=condition_name(str(note.values["condition"]))
+            )
+    raise _unknown(note)
+
+
+def allowance_lines(allow: MoveAllowance) -> list[str]:
+    """This turn's movement allowance, a line per mode and per rule that applies."""
+    return [allowance_note_text(note) for note in allow.explanation]
+
+
+def search_note_text(note: Note) -> str:
+    """One SearchNote: how the grid searches a movement request."""
+    match note.code:
+        case SearchNote.SPENT:
+            return _("{points} points already spent this turn [P-TURN-1]").format(**note.values)
+        case SearchNote.VELOCITY:
+            return _(
+                "carried velocity {velocity} cancelled first: {points} points [P-ZERO-2]"
+            ).format(**note.values)
+        case SearchNote.MICROGRAVITY_JUMP:
+            return _(
+                "microgravity jump: a straight line from a surface to a surface cell, 1 point a"
+                " cell of the doubled jump speed; cells it would reach only next turn are not"
+                " listed [P-ZERO-1]"
+            )
+        case SearchNote.RUN_UP:
+            return _(
+                "run-up {run_up}: reach apex + 2×{run_up} cells in any direction; the caller"
+                " passes the run-up made toward the jump [P-JUMP-1]"
+            ).format(**note.values)
+        case SearchNote.JUMP:
+            return _(
+                "jump: n_max {n_max} at {gravity} g; higher apexes need a gravità muscolare"
+                " (atletica) check and are not listed [P-JUMP-1]"
+            ).format(**note.values)
+        case SearchNote.THRUSTERS_UNDER_GRAVITY:
+            return _("thrusters under gravity: the flight must end on standable ground")
+        case SearchNote.SURFACE:
+            return _(
+                "microgravity: magnetic boots walk between surface cells (standable, or beside"
+                " a full obstacle) in 26 directions"
+            )
+        case SearchNote.AIR:
+            return _("adrift without thrusters in pressurised space: 1 cell a turn [P-ZERO-2]")
+        case SearchNote.ADRIFT:
+            return _("adrift: no surface to walk on; use thrusters, or no movement")
+        case SearchNote.BLINDED_NO_JUMP:
+            return _("blinded: no jump, 1 cell of movement at most [P-VUL-3]")
+        case SearchNote.BLINDED:
+            return _("blinded: 1 cell of movement at most [P-VUL-3]")
+    raise _unknown(note)
+
+
+def _compact(cell: Value) -> str:
+    """A cell as a path step writes it: "(4,4,0)"."""
+    assert isinstance(cell, tuple)
+    return "({},{},{})".format(*cell)
+
+
+def part_text(part: Note) -> str:
+    """One CostNote of a step: an extra cost ("rough +1") or a jump's figure."""
+    match part.code:
+        case CostNote.CORNER:
+            extras = " ".join(part_text(extra) for extra in part.parts)
+            return _("corner {cell} {extras}").format(
+                cell=_compact(part.values["cell"]), extras=extras
+            )
+        case CostNote.ROUGH:
+            return _("rough +1")
+        case CostNote.WATER:
+            return _("water +1")
+        case CostNote.PASS_THROUGH:
+            relations = {"ally": _("ally"), "neutral": _("neutral")}
+            relation = str(part.values["relation"])
+            return _("{relation} {id} +1").format(
+                relation=relations.get(relation, relation), id=part.values["id"]
+            )
+        case CostNote.CRAWLING:
+            return _("crawling +1")
+        case CostNote.APEX:
+            return _("apex {apex} (n_max {n_max})").format(**part.values)
+        case CostNote.HORIZONTAL:
+            return _("horizontal {length} ≤ {apex} + 2×{run_up}").format(**part.values)
+        case CostNote.STRAIGHT_LINE:
+            return _("{length} cells in a straight line").format(**part.values)
+    raise _unknown(part)
+
+
+def step_kind_name(kind: StepKind) -> str:
+    names = {
+        StepKind.CARDINAL: _("cardinal"),
+        StepKind.DIAGONAL: _("diagonal"),
+        StepKind.DIAGONAL_3D: _("3D diagonal"),
+        StepKind.STAIRS_UP: _("stairs up"),
+        StepKind.STAIRS_DOWN: _("stairs down"),
+        StepKind.CLIMB_UP: _("climb up"),
+        StepKind.CLIMB_DOWN: _("climb down"),
+        StepKind.JUMP: _("jump"),
+        StepKind.MICROGRAVITY_JUMP: _("microgravity jump"),
+    }
+    return names[kind]
+
+
+def step_line(step: Step) -> str:
+    """A path step: cells, kind, mode, extra costs, points, running total and rulings."""
+    extras = "".join(f", {part_text(part)}" for part in step.parts)
+    cited = f" [{', '.join(step.rules)}]" if step.rules else ""
+    return _("{start}→{end} {move} ({mode}){extras}: {points}, total {total}{rules}").format(
+        start=_compact(step.start),
+        end=_compact(step.end),
+        move=step_kind_name(step.move),
+        mode=mode_name(step.mode),
+        extras=extras,
+        points=step.points,
+        total=step.total,
+        rules=cited,
+    )
+
+
+def path_lines(path: PathResult) -> list[str]:
+    """How the search ran, then each step, or that the cell is out of reach this turn."""
+    notes = [search_note_text(note) for note in path.notes]
+    if path.cost is None:
+        return [*notes, _("not reachable this turn")]
+    return [*notes, *(step_line(step) for step in path.steps)]
+
+
+def jump_line(gravity: float, microgravity: bool) -> str:
+    """The gravity a jump's limits were read at (P-JUMP-1/2)."""
+    if microgravity:
+        return _("gravity {g} g is microgravity: jumps fly to a surface").format(g=gravity)
+    return _("gravity {g} g").format(g=gravity)
+
+
+# --- damage, wounds, medkits --------------------------------------------------------------------
+
+
+def damage_lines(steps: DamageBreakdown) -> list[str]:
+    """Every step of P-DMG-1."""
+    return [
+        _("rolled damage {rolled} {type}").format(rolled=steps.rolled, type=steps.damage_type),
+        _("armour {armour}%: floor({rolled} × {kept} / 100) = {after}").format(
+            armour=steps.armour_pct,
+            rolled=steps.rolled,
+            kept=100 - steps.armour_pct,
+            after=steps.after_armour,
+        ),
+        _("resistance {resistance} ({check}): {after} − {resistance} = {difference}").format(
+            resistance=steps.resistance,
+            check=steps.resistance_check,
+            after=steps.after_armour,
+            difference=steps.after_armour - steps.resistance,
+        ),
+        _("damage D = {damage} (P-DMG-1, at least 0)").format(damage=steps.damage),
+    ]
+
+
+def vulnerability_line(table: str, damage_type: str, damage: int, outcome: DamageOutcome) -> str:
+    """Where the vulnerability table was read and what it gave (P-VUL-1)."""
+    if damage == 0:
+        return _("no effect: damage 0")
+    effects = ", ".join(effect_name(e) for e in outcome.effects) or _("no effect")
+    return _("table {table}/{type} read at {value}: {effects}").format(
+        table=table, type=damage_type, value=outcome.read_at, effects=effects
+    )
+
+
+def medkit_text(outcome: MedkitOutcome) -> str:
+    """What a medkit did, or why it was kept (P-HEAL-1)."""
+    texts = {
+        MedkitResult.HEALED: _("wound healed"),
+        MedkitResult.STABILISED: _("stabilised: out of combat, no longer dying (P-DEATH-1)"),
+        MedkitResult.CHECK_FAILED: _("the medicine check failed; the kit is spent"),
+        MedkitResult.ALREADY_STABILISED: _("already stabilised; the kit is spent"),
+        MedkitResult.TARGET_DEAD: _("the target is dead; the kit is kept"),
+        MedkitResult.NOT_ADJACENT: _("the target is neither oneself nor adjacent; the kit is kept"),
+        MedkitResult.OWN_MORTAL_WOUND: _("nobody treats their own mortal wound; the kit is kept"),
+        MedkitResult.NO_SUCH_WOUND: _("the target has no such wound; the kit is kept"),
+    }
+    return texts[outcome.reason]
+
+
+# --- turns, dice, initiative -------------------------------------------------------------------
+
+
+def refusal_text(refused: Refused) -> str:
+    """Why a turn request is refused (P-TURN-1/2), as a sentence for the player."""
+    texts = {
+        RefusalCode.NOT_YOUR_TURN: _("Only during this entity's own turn."),
+        RefusalCode.NOT_ENOUGH_MOVEMENT: _(
+            "Not enough movement: {left} of {limit} points left, this move costs {cost}."
+        ),
+        RefusalCode.ACTION_USED: _("The action of this turn is already used ({action})."),
+        RefusalCode.INTERACTION_USED: _("The interaction of this turn is already used."),
+        RefusalCode.BONUS_ACTION_USED: _("The bonus action of this turn is already used."),
+        RefusalCode.REACTION_USED: _(
+            "The reaction is already used; it comes back at the start of the next turn."
+        ),
+        RefusalCode.SAME_STANCE: _("Already {stance}."),
+        RefusalCode.STANCE_NEEDS_INTERACTION: _(
+            "Changing stance costs the interaction, already used this turn."
+        ),
+    }
+    values = dict(refused.values)
+    if "action" in values:
+        values["action"] = action_name(str(values["action"]))
+    if "stance" in values:
+        values["stance"] = stance_name(str(values["stance"]))
+    return texts[refused.code].format(**values)
+
+
+def roll_line(record: RollRecord) -> str:
+    """One roll for the combat log, e.g. "to-hit ada→bo: d100 [37, 82] keep 37 ≤ 52: hit"."""
+    text = f"{record.purpose}: " if record.purpose else ""
+    text += record.expression
+    if record.dice:
+        text += f" [{', '.join(map(str, record.dice))}]"
+    if record.dropped:
+        text += " " + _("keep {faces}").format(faces=", ".join(map(str, record.kept)))
+    if record.dice and (record.modifier or len(record.kept) > 1):
+        text += f" = {record.total}"
+    if record.target_kind == "dc":
+        text += " " + _("vs DC {dc}").format(dc=record.target)
+    elif record.target is not None:
+        text += f" {'≤' if record.total <= record.target else '>'} {record.target}"
+        if record.outcome and (record.outcome == "hit") != (record.total <= record.target):
+            text += " " + (_("(1 always hits)") if record.total == 1 else _("(100 always misses)"))
+    if record.outcome:
+        outcomes = {
+            "hit": _("hit"),
+            "miss": _("miss"),
+            "success": _("success"),
+            "failure": _("failure"),
+        }
+        text += f": {outcomes.get(record.outcome, record.outcome)}"
+    if record.source == "gm":
+        text += " " + _("(GM dice)")
+    return text
+
+
+def initiative_lines(order: Sequence[InitiativeEntry]) -> list[str]:
+    """Each entity's d20 + bonus = total, in turn order (P-INIT-1)."""
+    return [f"{e.combatant.entity_id} {e.natural}{e.combatant.bonus:+d} = {e.total}" for e in order]
