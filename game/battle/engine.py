@@ -563,7 +563,7 @@ class Battle:
         if not victims:
             return
         roll = self.roller.roll(weapon.damage, f"damage {weapon.id}")
-        on_hit = tuple(getattr(weapon, "on_hit", ()))
+        on_hit = weapon.on_hit
         for victim in victims:
             self._hurt(victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
 
@@ -837,7 +837,7 @@ class Battle:
                 raise Refusal("outside_map", at=leg_end)
             start_sheet = replace(sheet, cell=cells[-1])
             request, _allow = tactics.move_request(
-                known, start_sheet, mode, dash=turn.dashed, stealth=stealth, **_helped(helped)
+                known, start_sheet, mode, dash=turn.dashed, stealth=stealth, helped=helped
             )
             request = replace(request, spent=totals[-1])
             path = find_path(self.grid, known.occupancy, start_sheet.occupant, request, leg_end)
@@ -1041,15 +1041,6 @@ class Battle:
 def _rest_via(via: Sequence[Cell], leg_ends: Sequence[int], stop: int) -> tuple[Cell, ...]:
     """The waypoints still ahead of a move stopped at index `stop` of its cells."""
     return tuple(c for c, end in zip(via, leg_ends, strict=False) if end > stop)
-
-
-def _helped(helped: bool) -> dict[str, bool]:
-    """`helped` is passed to tactics only where it knows it (P-VUL-3, blinded and helped)."""
-    import inspect
-
-    return (
-        {"helped": helped} if "helped" in inspect.signature(tactics.move_request).parameters else {}
-    )
 
 
 def _move(b: Battle, c: cmd.Move) -> None:
@@ -1258,7 +1249,7 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
         damage = weapon.damage if weapon is not None else THROW_SIZES[size].damage
         dtype = weapon.damage_type if weapon is not None else "impatto"
         record = b.roller.roll(damage, f"damage throw {c.unit}")
-        on_hit = tuple(getattr(weapon, "on_hit", ())) if weapon is not None else ()
+        on_hit = weapon.on_hit if weapon is not None else ()
         b._hurt(target.id, dtype, record.total, c.unit, record, on_hit)
 
 

@@ -571,3 +571,22 @@ def test_a_path_does_not_bend_round_a_hidden_enemy_walking_into_it_is_an_ambush(
     assert event(outcome, "ambushed") == {"unit": "ada", "by": "bo", "at": [4, 1, 0]}
     assert b.sheet("ada").cell == (4, 1, 0)
     assert b.sees("red", "bo")
+
+
+def test_p_vul_3_an_incendiary_grenade_sets_alight_whoever_its_blast_reaches(make_battle) -> None:
+    # Automatic at 4 cells (P-THR-1); 1d8 = 3 ustione -> light wound (1-5), and on_hit burning.
+    # At bo's turn start the fire deals 1d8 = 2 more: read at 2 + 1 (one light wound) = 3, a
+    # second light wound; the fire goes out at the end of bo's turn (P-VUL-3).
+    grenadier = UnitSpec("ada", "red", (1, 3, 0), weapon="incendiary_grenade")
+    bo = UnitSpec("bo", "blue", (6, 3, 0))
+    b: Battle = make_battle([grenadier, bo], initiative=(15, 5))
+    b.apply(cmd.EnterRoll((3,)), GM)
+    thrown = b.apply(cmd.Throw("ada", at=(5, 3, 0)), "red")
+    assert event(thrown, "damage")["effects"] == ["light_wound", "burning"]
+    assert b.sheet("bo").health.has("burning")
+    b.apply(cmd.EnterRoll((2,)), GM)
+    started = b.apply(cmd.EndTurn("ada"), "red")
+    assert event(started, "damage")["source"] == "burning"
+    assert b.sheet("bo").health.light == 2
+    b.apply(cmd.EndTurn("bo"), "blue")
+    assert not b.sheet("bo").health.has("burning")

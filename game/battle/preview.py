@@ -1,0 +1,165 @@
+"""The numbers a player sees before committing: reach, paths and their dangers, attack chances.
+
+The window asks these questions while the mouse moves; the answers come from the same code the
+commands run (tactics, the battle's own path planning), from what the player's sides know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from game import tactics
+from game.battle.engine import GM, Battle, Refusal
+from game.battlefield import Battlefield
+from game.ecs.components import Motion, Status
+from game.grid.los import LosResult
+from game.grid.model import Cell
+from game.grid.movement import reachable, reaction_exits
+from game.rules.movement import MoveAllowance
+
+
+@dataclass(frozen=True)
+class ReachPreview:
+    """Cells the unit may end its move in now, with the turn's running total of points, and
+    those only a Dash would reach (P-MOV-5)."""
+
+    cells: Mapping[Cell, int]
+    dash_cells: Mapping[Cell, int]
+    allowance: MoveAllowance
+
+
+@dataclass(frozen=True)
+class PathWarning:
+    """On this path, at `cell`, `enemy` may react: "opportunity" (P-OA-1) or "readied" (P-OA-2)."""
+
+    cell: Cell
+    kind: str
+    enemy: str
+
+
+@dataclass(frozen=True)
+class PathPreview:
+    cells: tuple[Cell, ...] = ()
+    #: Points this move costs (the turn's running total is `total`).
+    cost: int | None = None
+    total: int | None = None
+    warnings: tuple[PathWarning, ...] = ()
+    #: Enemies the player knows of that would see the unit at the destination.
+    seen_by: tuple[str, ...] = ()
+    refusal: Refusal | None = None
+
+
+@dataclass(frozen=True)
+class AttackPreview:
+    target: str
+    los: LosResult
+    answer: tactics.HitAnswer
+
+
+def _factions(battle: Battle, player: str) -> frozenset[str] | None:
+    return None if player == GM else battle.factions_of(player)
+
+
+def _knows(battle: Battle, player: str, unit: str) -> bool:
+    factions = _factions(battle, player)
+    if unit not in battle.world or not battle.on_map(unit):
+        return False
+    if factions is None:
+        return True
+    return any(unit in battle.vision.factions[f].units for f in factions)
+
+
+def reach(
+    battle: Battle, player: str, unit: str, mode: str | None = None, *, stealth: bool = False
+) -> ReachPreview | None:
+    """Where `unit` can go this turn, as its player knows the field (None: not theirs to ask)."""
+    if not _knows(battle, player, unit):
+        return None
+    sheet = battle.sheet(unit)
+    known = battle.known_field(sheet.faction)
+    state = battle._turn(unit)
+    helped = battle.world.get(unit, Status).helped_by is not None
+
+    def search(dash: bool) -> tuple[dict[Cell, int], MoveAllowance]:
+        request, allow = tactics.move_request(
+            known, sheet, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
+        )
+        request = replace(request, spent=state.movement_spent)
+        return reachable(battle.grid, known.occupancy, sheet.occupant, request), allow
+
+    cells, allow = search(state.dashed)
+    dash_cells: dict[Cell, int] = {}
+    if state.action is None:
+        dashed, _ = search(True)
+        dash_cells = {c: cost for c, cost in dashed.items() if c not in cells}
+    return ReachPreview(cells, dash_cells, allow)
+
+
+def _stealthy(battle: Battle, unit: str) -> bool:
+    return battle.world.get(unit, Motion).stealthy
+
+
+def path(
+    battle: Battle,
+    player: str,
+    unit: str,
+    to: Cell,
+    via: tuple[Cell, ...] = (),
+    mode: str | None = None,
+    *,
+    stealth: bool = False,
+) -> PathPreview | None:
+    """The path a Move would take, what it costs, and where known enemies may react."""
+    if not _knows(battle, player, unit):
+        return None
+    try:
+        cells, totals, _legs = battle._plan_path(
+            unit, to, via, mode, stealth or _stealthy(battle, unit)
+        )
+    except Refusal as refusal:
+        return PathPreview(refusal=refusal)
+    me = battle.sheet(unit)
+    known = battle.known_field(me.faction)
+    enemies = [e for e in known.entities if e.faction != me.faction and not e.neutral]
+    warnings: list[PathWarning] = []
+    turn = battle._turn(unit)
+    if not turn.disengaged:
+        for k in range(1, len(cells)):
+            mover = replace(me.occupant, cell=cells[k - 1])
+            for ex in reaction_exits(battle.grid, known.occupancy, mover, cells[k - 1 : k + 1]):
+                if battle._can_react(ex.enemy_id, melee=True):
+                    warnings.append(PathWarning(ex.from_cell, "opportunity", ex.enemy_id))
+    for enemy in enemies:
+        if not battle.world.get(enemy.id, Status).readied:
+            continue
+        if not battle._can_react(enemy.id, melee=False):
+            continue
+        for cell in cells[1:]:
+            if tactics.sight(known, enemy, cell).clear:
+                warnings.append(PathWarning(cell, "readied", enemy.id))
+                break
+    # Who would see the unit where it stops: sight to it standing there, not where it stands now.
+    arrived = replace(me, cell=cells[-1])
+    there = Battlefield(
+        battle.grid,
+        tuple(arrived if e.id == unit else e for e in known.entities),
+        battle.rules,
+        battle.setup.ruleset,
+    )
+    seen_by = tuple(e.id for e in enemies if tactics.sight(there, e, arrived).clear)
+    cost = totals[-1] - turn.movement_spent
+    return PathPreview(tuple(cells), cost, totals[-1], tuple(warnings), seen_by)
+
+
+def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview | None:
+    """Line of sight, cover and hit chance of `unit` at `target`, with the full breakdown."""
+    if not _knows(battle, player, unit) or not _knows(battle, player, target):
+        return None
+    me = battle.sheet(unit)
+    known = battle.bf if player == GM else battle.known_field(me.faction)
+    if target not in known.by_id:
+        return None
+    other = known.entity(target)
+    los = tactics.sight(known, me, other)
+    return AttackPreview(target, los, tactics.attack_chance(known, me, other))
