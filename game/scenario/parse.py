@@ -94,16 +94,40 @@ def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
 
 
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:
-    top = as_object(data, "scenario", ("ruleset", "map", "entities", "queries"))
+    top = as_object(data, "scenario", ("ruleset", "map", "battle", "entities", "queries"))
     ruleset = choice(top.get("ruleset", "periferie"), "ruleset", RULESETS)
     rules = load_rules()
-    if "map" not in top:
-        fail("map", "missing (an inline map or a path to a .tmx file)")
-    grid, map_entities = _parse_map(top["map"], base, rules)
+    if "battle" in top:
+        if "map" in top:
+            fail("battle", "give either a map or a battle journal, not both")
+        grid, map_entities = _load_battle(top["battle"], base)
+    elif "map" not in top:
+        fail("map", "missing (an inline map, a path to a .tmx file, or a battle journal)")
+    else:
+        grid, map_entities = _parse_map(top["map"], base, rules)
     # A .tmx map brings its own units; listing entities in the scenario replaces them.
     entities = _parse_entities(top["entities"], grid, rules) if "entities" in top else map_entities
     queries = as_list(top.get("queries", []), "queries")
     return Battlefield(grid, entities, rules, ruleset), queries
+
+
+def _load_battle(value: object, base: Path) -> tuple[Grid, tuple[EntitySheet, ...]]:
+    """A battle journal as the battlefield: the grid as the GM left it and the units as they
+    stand now (wounds, stances, conditions) after replaying every command."""
+    # Imported here: only this kind of scenario needs the battle engine (and esper).
+    from game.battle.journal import JournalError
+    from game.battle.session import Session
+
+    path = (base / as_str(value, "battle")).resolve()
+    try:
+        session = Session.open(path, for_append=False)
+    except (JournalError, OSError) as exc:
+        fail("battle", str(exc))
+    try:
+        field = session.battle.bf
+        return field.grid, field.entities
+    finally:
+        session.close()
 
 
 def _parse_map(value: object, base: Path, rules: RulesData) -> tuple[Grid, tuple[EntitySheet, ...]]:
