@@ -17,7 +17,7 @@ from game.grid.movement import CostNote, PathResult, SearchNote, Step, StepKind
 from game.i18n import _, set_language, speaking
 from game.rules.damage import damage_breakdown
 from game.rules.data import load_rules
-from game.rules.dice import Advantage, RollRecord
+from game.rules.dice import Advantage, Roller
 from game.rules.heal import MedkitResult, use_medkit
 from game.rules.hit import NoChance, hit_chance
 from game.rules.movement import AllowanceNote, SpeedStep
@@ -329,20 +329,10 @@ def test_p_turn_2_refusals_in_italian_name_the_stance_and_the_action() -> None:
 
 
 def test_p_chk_4_roll_line_in_italian() -> None:
-    record = RollRecord(
-        purpose="to-hit ada→bo",
-        expression="d100",
-        dice=(37, 82),
-        kept=(37,),
-        dropped=(82,),
-        modifier=0,
-        total=37,
-        target=52,
-        target_kind="p",
-        outcome="hit",
-        source="gm",
-        advantage=Advantage.ADVANTAGE,
-    )
+    roller = Roller(0)
+    roller.supply(37, 82)
+    # advantage on d100 keeps the lower face (P-CHK-2): 37 ≤ 52 hits
+    record = roller.d100("to-hit ada→bo", advantage=Advantage.ADVANTAGE, p=52)
     with speaking("it"):
         assert explain.roll_line(record) == (
             "to-hit ada→bo: d100 [37, 82] tiene 37 ≤ 52: colpito (dadi dello Station Master)"
