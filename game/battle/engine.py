@@ -19,6 +19,7 @@ import numpy as np
 from game import tactics
 from game.battle import commands as cmd
 from game.battle.events import Event
+from game.battle.reasons import Happened, Why
 from game.battle.setup import BattleSetup, UnitSpec
 from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import (
@@ -82,7 +83,7 @@ class Refusal(Exception):
 
     def __init__(self, code: str, **values: object) -> None:
         super().__init__(code)
-        self.code = code
+        self.code = Why(code)  # an unlisted code is a bug: stop here, not in the player's log
         self.values: Mapping[str, object] = MappingProxyType(dict(values))
 
     def to_json(self) -> dict[str, Any]:
@@ -371,6 +372,7 @@ class Battle:
         to: frozenset[str] | None = None,
     ) -> None:
         assert self._scratch is not None
+        kind = Happened(kind)  # an unlisted kind is a bug
         audience: frozenset[str] | None
         if gm_only:
             audience = frozenset()
