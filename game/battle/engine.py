@@ -1,4 +1,4 @@
-"""The battle engine: the world, the turn order and the dice of one battle, changed only by commands.
+"""The battle engine: one battle's world, turn order and dice, changed only by commands.
 
 `Battle.apply(command, by)` checks a command against the state and either refuses it (nothing
 changes) or carries it out and answers with the events it caused. Every rule comes from
@@ -47,7 +47,7 @@ from game.grid.movement import find_path, reaction_exits
 from game.grid.occupants import Size
 from game.rules import checknames
 from game.rules.checks import passive_perception
-from game.rules.data import RulesData, Weapon
+from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.death import death_save
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.heal import use_medkit
@@ -56,13 +56,13 @@ from game.rules.movement import Speeds
 from game.rules.stance import Stance
 from game.rules.throw import (
     THROW_SIZES,
+    ThrowBand,
     landing_cell,
     miss_deviation,
 )
 from game.rules.wounds import (
     CONDITIONS,
     Health,
-    RulesInputError,
     apply_damage,
     attack_barred_by,
     can_see,
@@ -1219,7 +1219,8 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
             from game.rules.hit import attack_bonus
 
             b_att, _check = attack_bonus("thrown", me.checks)
-            cells_off = miss_deviation(answer.band, record.kept[0], b_att)
+            band: ThrowBand = "long" if answer.band == "long" else "medium"
+            cells_off = miss_deviation(band, record.kept[0], b_att)
             if cells_off:
                 sides = 6 if b.grid.microgravity else 4
                 direction = b.roller.die(sides, f"throw deviation {c.unit}")
@@ -1356,12 +1357,12 @@ def _search(b: Battle, c: cmd.Search) -> None:
     found = []
     for other in b.bf.entities:
         vis = b.world.get(other.id, Visibility)
-        if me.faction in vis.hidden_from and tactics.sight(b.bf, me, other).clear:
-            if record.total >= vis.stealth:
-                found.append(other.id)
+        hidden = me.faction in vis.hidden_from
+        if hidden and record.total >= vis.stealth and tactics.sight(b.bf, me, other).clear:
+            found.append(other.id)
     b._emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
-    for other in found:
-        b._reveal_to(other, {me.faction})
+    for unit_id in found:
+        b._reveal_to(unit_id, {me.faction})
 
 
 def _use_object(b: Battle, c: cmd.UseObject) -> None:

@@ -98,7 +98,7 @@ class BattleWorld:
         self._enter()
         out: dict[str, dict[str, Any]] = {}
         for unit_id in sorted(self._ids):
-            components = esper.components_for_entity(self._ids[unit_id])
+            components: tuple[object, ...] = esper.components_for_entity(self._ids[unit_id])
             by_name = {type(c).__name__: component_to_json(c) for c in components}
             out[unit_id] = dict(sorted(by_name.items()))
         return out
