@@ -1,0 +1,74 @@
+"""What the battle answers a command with: the events it caused, or a refusal and its reason."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from game.battle.events import Event
+from game.battle.reasons import Why
+from game.grid.model import Cell
+from game.rules.dice import RollRecord
+
+#: Who gives a command when it is not a player: the game master.
+GM = "gm"
+
+
+class Refusal(Exception):
+    """A command the state does not allow; nothing has changed. `code` names the reason for the
+    text layer, `values` are what the reader needs to understand it."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = Why(code)  # an unlisted code is a bug: stop here, not in the player's log
+        self.values: Mapping[str, object] = MappingProxyType(dict(values))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"refused": self.code, **{k: _plain(v) for k, v in self.values.items()}}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The answer to one command: its events, or a refusal; and whether it can be taken back by
+    a player (no dice rolled, no unit newly seen by anyone)."""
+
+    events: tuple[Event, ...] = ()
+    refusal: Refusal | None = None
+    rolls: tuple[RollRecord, ...] = ()
+    sighted: bool = False
+
+    @property
+    def accepted(self) -> bool:
+        return self.refusal is None
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A move stopped to offer a reaction; it goes on (or ends) once the reaction is answered."""
+
+    mover: str
+    reactor: str
+    kind: str  # "opportunity" (P-OA-1) or "readied" (P-OA-2)
+    to: Cell
+    via: tuple[Cell, ...]
+    mode: str | None
+    offered: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mover": self.mover,
+            "reactor": self.reactor,
+            "kind": self.kind,
+            "to": list(self.to),
+            "via": [list(c) for c in self.via],
+            "mode": self.mode,
+            "offered": list(self.offered),
+        }
