@@ -1,4 +1,4 @@
-"""Command line: `tessera` (the demo), `tessera query`, `tessera check-map`, `tessera bench`."""
+"""Command line: `tessera` (the demo), `run`, `replay`, `query`, `check-map`, `bench`."""
 
 from __future__ import annotations
 
@@ -17,6 +17,16 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("map", help="a .tmx file")
     b = sub.add_parser("bench", help="measure the grid kernels against the speed goals")
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
+    r = sub.add_parser("run", help="play a battle headless: JSON commands in, JSON events out")
+    r.add_argument("map", help="a .tmx file")
+    r.add_argument("--journal", required=True, help="the battle's journal (continued if it exists)")
+    r.add_argument(
+        "--computer", action="append", default=[], metavar="FACTION", help="the computer plays it"
+    )
+    r.add_argument("--seed", type=int, default=None, help="the battle's dice seed")
+    r.add_argument("--gm", action="store_true", help="a game master takes part")
+    rp = sub.add_parser("replay", help="rebuild a battle from its journal and summarise it")
+    rp.add_argument("journal", help="a journal written by tessera run")
     sub.add_parser("demo", help="the demo battle (default)")
     return p
 
@@ -50,6 +60,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         from game.bench import run_bench
 
         return run_bench(quick=args.quick)
+    if args.command == "run":
+        from game.battle.cli import run_battle
+
+        return run_battle(
+            args.map, args.journal, computer=args.computer, seed=args.seed, gm=args.gm
+        )
+    if args.command == "replay":
+        from game.battle.cli import replay_journal
+
+        return replay_journal(args.journal)
     from game.demo import run_demo
 
     return run_demo()
