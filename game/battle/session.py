@@ -95,7 +95,10 @@ class Session:
             self._redo_step()
             return
         assert entry.command is not None
-        outcome = self._apply(entry.command, entry.by)
+        try:
+            outcome = self._apply(entry.command, entry.by)
+        except DiceError as exc:  # a GM face entered by hand that fits no die it meets
+            raise JournalError(f"{where}: {exc}") from None
         if outcome.refusal is not None:
             raise JournalError(
                 f"{where}: the battle refuses this command ({outcome.refusal.code}): "
