@@ -66,22 +66,42 @@ class Session:
 
     @classmethod
     def new(cls, setup: BattleSetup, journal: Path | None) -> Session:
+        """A new battle; its journal is created once the battle is known to be buildable."""
         grid, _digest = load_battle_map(setup, setup.map_path)
-        writer = None if journal is None else JournalWriter.create(journal, setup)
-        return cls(setup, grid, load_rules(), writer)
+        session = cls._build(setup, grid, setup.map_path)
+        if journal is not None:
+            try:
+                session.writer = JournalWriter.create(journal, setup)
+            except JournalError:
+                session.close()
+                raise
+        return session
 
     @classmethod
     def open(cls, journal: Path, *, for_append: bool = True) -> Session:
         """Rebuild a battle from its journal, checking every line's state hash."""
         contents = read_journal(journal)
         grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
-        session = cls(contents.setup, grid, load_rules(), None)
-        session.notices.extend(contents.notices)
-        for entry in contents.entries:
-            session._replay_entry(journal, entry)
-        if for_append:
-            session.writer = JournalWriter.append_to(journal, contents.good_bytes)
+        session = cls._build(contents.setup, grid, f"{journal}:1")
+        try:
+            session.notices.extend(contents.notices)
+            for entry in contents.entries:
+                session._replay_entry(journal, entry)
+            if for_append:
+                session.writer = JournalWriter.append_to(journal, contents.good_bytes)
+        except JournalError:
+            session.close()
+            raise
         return session
+
+    @classmethod
+    def _build(cls, setup: BattleSetup, grid: object, where: str) -> Session:
+        """The battle at its start; units whose template, weapon or armour the rules do not
+        know are refused naming `where` (the map, or the journal's header)."""
+        try:
+            return cls(setup, grid, load_rules(), None)
+        except ValueError as exc:
+            raise JournalError(f"{where}: {exc}") from None
 
     def _replay_entry(self, journal: Path, entry: Entry) -> None:
         where = f"{journal}:{entry.line}"
