@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from game import tactics
 from game.battle.engine import GM, Battle, Refusal
-from game.battlefield import Battlefield
+from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Motion, Status
 from game.grid.los import LosResult
 from game.grid.model import Cell
@@ -163,3 +163,47 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
     other = known.entity(target)
     los = tactics.sight(known, me, other)
     return AttackPreview(target, los, tactics.attack_chance(known, me, other))
+
+
+def throw(
+    battle: Battle, player: str, unit: str, target: str | Cell, size: str | None = None
+) -> tactics.ThrowAnswer | None:
+    """A throw's band and chance at a unit the player knows of, or at a cell (P-THR-1): the
+    object of `size`, or the thrown weapon in hand, else a light object."""
+    if not _knows(battle, player, unit):
+        return None
+    me = battle.sheet(unit)
+    known = battle.bf if player == GM else battle.known_field(me.faction)
+    if isinstance(target, str):
+        if not _knows(battle, player, target) or target not in known.by_id:
+            return None
+        aim: Cell | EntitySheet = known.entity(target)
+    else:
+        if not battle.grid.in_bounds(target):
+            return None
+        aim = target
+    return tactics.throw_at(known, me, throw_size(battle, unit, size), aim)
+
+
+def throw_size(battle: Battle, unit: str, size: str | None = None) -> str:
+    """The size a throw by `unit` is of: as asked, or its thrown weapon's, or light."""
+    from game.battle.handlers import _throw_size
+    from game.ecs.components import Armed
+
+    weapon_id = battle.world.get(unit, Armed).weapon
+    weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
+    held = weapon if weapon is not None and weapon.kind == "thrown" else None
+    return _throw_size(held, size)
+
+
+def area(battle: Battle, unit: str, at: Cell) -> tuple[Cell, ...]:
+    """The cells an area weapon in `unit`'s hand would cover from `at` (P-AREA-1); empty for a
+    one-target weapon."""
+    from game.ecs.components import Armed
+    from game.grid.geometry import area_cells
+
+    weapon_id = battle.world.get(unit, Armed).weapon
+    weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
+    if weapon is None or not weapon.area or not battle.grid.in_bounds(at):
+        return ()
+    return tuple(area_cells(battle.grid, at, weapon.area, not weapon.area_ignores_sight))
