@@ -9,6 +9,7 @@ on reopening. No pickle, no eval: only JSON, validated as it is read.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -79,28 +80,72 @@ class JournalWriter:
 
     @classmethod
     def create(cls, path: Path, setup: BattleSetup) -> JournalWriter:
-        handle = path.open("xb")
-        writer = cls(path, handle)
-        writer.write(header_line(setup, path))
-        _fsync_dir(path)
-        return writer
+        """A new journal holding its header. The header is written to a file beside it and
+        then given the journal's name, so a crash leaves either no journal or a whole header,
+        never a torn one that could not be told from a foreign file. An existing file is never
+        overwritten, unless it is empty (nothing is lost)."""
+        line = _encode(header_line(setup, path))
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            with temporary.open("wb") as new:
+                new.write(line)
+                new.flush()
+                os.fsync(new.fileno())
+            if path.is_file() and path.stat().st_size == 0:
+                os.replace(temporary, path)
+            else:
+                _link_new(temporary, path)
+            _fsync_dir(path)
+            handle = path.open("ab")
+        except FileExistsError:
+            raise JournalError(f"{path}: a file is there already; it is not overwritten") from None
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot write the journal ({exc.strerror})") from None
+        finally:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+        return cls(path, handle)
 
     @classmethod
     def append_to(cls, path: Path, good_bytes: int) -> JournalWriter:
         """Reopen for appending, cutting off a torn last line first."""
-        handle = path.open("r+b")
-        handle.truncate(good_bytes)
-        handle.seek(good_bytes)
+        try:
+            handle = path.open("r+b")
+        except OSError as exc:
+            raise JournalError(f"{path}: cannot write to the journal ({exc.strerror})") from None
+        try:
+            handle.truncate(good_bytes)
+            handle.seek(good_bytes)
+        except OSError as exc:
+            handle.close()
+            raise JournalError(f"{path}: cannot write to the journal ({exc.strerror})") from None
         return cls(path, handle)
 
     def write(self, data: Mapping[str, Any]) -> None:
-        line = json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
-        self._handle.write(line.encode("utf-8"))
+        self._handle.write(_encode(data))
         self._handle.flush()
         os.fsync(self._handle.fileno())
 
     def close(self) -> None:
         self._handle.close()
+
+
+def _encode(data: Mapping[str, Any]) -> bytes:
+    """One journal line; the whole line is encoded before any of it is written, so text that
+    is not valid Unicode (a lone surrogate) fails here and leaves the file as it was."""
+    return (json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _link_new(source: Path, path: Path) -> None:
+    """Give `source` the name `path` unless that name is taken (FileExistsError)."""
+    try:
+        os.link(source, path)  # refuses an existing name, unlike a rename
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: check, then rename
+        if path.exists():
+            raise FileExistsError(f"{path}: the file exists") from None
+        os.replace(source, path)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -154,9 +199,11 @@ def read_journal(path: Path) -> JournalContents:
             value = json.loads(raw.decode("utf-8"))
             if not isinstance(value, dict):
                 raise ValueError("not a JSON object")
+            if b"\\u" in raw:  # an escape may stand for a lone surrogate: not Unicode text
+                json.dumps(value, ensure_ascii=False).encode("utf-8")
             if not complete:
                 raise ValueError("no end of line")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:  # Unicode errors are ValueErrors
             if last and number > 1:
                 # P: a crash while writing leaves at most the last line torn: drop it.
                 notices.append(f"{name}:{number}: an unfinished last line was dropped ({exc})")
