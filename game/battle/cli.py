@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
 from game.battle import commands as cmd
 from game.battle.engine import GM, Outcome
-from game.battle.journal import JournalError
+from game.battle.journal import JournalError, read_journal
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.battle.view import player_view
@@ -18,6 +19,8 @@ from game.maps import MapError, load_map
 
 #: The seed of a battle started without --seed: fixed, so that two runs of the same input agree.
 DEFAULT_SEED = 1
+#: The computer's commands between two looks at whether the rounds still move on.
+COMPUTER_BATCH = 500
 
 
 def _out(stream: TextIO, data: dict[str, Any]) -> None:
@@ -25,43 +28,70 @@ def _out(stream: TextIO, data: dict[str, Any]) -> None:
     stream.flush()
 
 
-def _events(stream: TextIO, by: str, outcome: Outcome) -> None:
+def _events(stream: TextIO, session: Session, by: str, outcome: Outcome) -> None:
+    """A refusal, or each event with `n` (the commands in effect once the command behind it was
+    carried out: its journal line's `n`) and its audience (`null`: everybody; else the
+    factions that may see it, `[]` for the GM alone), as the players' views filter them."""
     if outcome.refusal is not None:
         _out(stream, {"by": by, **outcome.refusal.to_json()})
         return
+    factions = session.setup.factions
     for event in outcome.events:
-        audience = None if event.audience is None else sorted(event.audience)
-        _out(stream, {**event.to_json(), "audience": audience})
+        seen_by = [f for f in factions if event.visible_to(frozenset((f,)))]
+        everyone = event.audience is None and len(seen_by) == len(factions)
+        audience = None if everyone else seen_by
+        _out(stream, {**event.to_json(), "n": len(session.history), "audience": audience})
 
 
 def open_session(
     map_path: str, journal: str, computer: list[str], seed: int | None, gm: bool
 ) -> Session:
-    """Continue the battle in `journal` if it has one, else start one on `map_path`."""
+    """Continue the battle in `journal` if it has one, else start one on `map_path`.
+
+    A battle continued keeps its seed and its GM; `--computer` on one hands those factions to
+    the computer (see `hand_to_computer`). Bad input raises JournalError naming the file."""
     path = Path(journal)
-    if path.exists() and path.stat().st_size > 0:
-        session = Session.open(path)
-        wanted = Path(map_path).resolve()
-        if Path(session.setup.map_path).resolve() != wanted:
+    if path.exists() and (not path.is_file() or path.stat().st_size > 0):
+        setup = read_journal(path).setup
+        if Path(setup.map_path).resolve() != Path(map_path).resolve():
             raise JournalError(
-                f"{journal}: this journal is a battle on {session.setup.map_path}, not {map_path}"
+                f"{journal}: this journal is a battle on {setup.map_path}, not {map_path}"
             )
-        return session
+        _check_factions(computer, setup.factions, journal)
+        if seed is not None and seed != setup.seed:
+            raise JournalError(
+                f"{journal}: the battle was begun with seed {setup.seed}; "
+                f"--seed {seed} cannot change it"
+            )
+        if gm and not setup.gm:
+            raise JournalError(f"{journal}: the battle was begun without a GM; --gm cannot add one")
+        return Session.open(path)
     try:
         loaded = load_map(Path(map_path))
     except MapError as exc:
-        raise JournalError(str(exc)) from None
-    factions = sorted({u.faction for u in loaded.units})
-    unknown = [f for f in computer if f not in factions]
-    if unknown:
-        raise JournalError(
-            f"--computer {unknown[0]}: no such faction on {map_path}"
-            f" (factions: {', '.join(factions)})"
-        )
+        raise JournalError(" ".join(str(exc).split())) from None
+    _check_factions(computer, sorted({u.faction for u in loaded.units}), map_path)
     setup = setup_from_map(
-        loaded, seed=DEFAULT_SEED if seed is None else seed, computer=tuple(computer), gm=gm
+        loaded, seed=DEFAULT_SEED if seed is None else seed, computer=tuple(set(computer)), gm=gm
     )
     return Session.new(setup, path)
+
+
+def _check_factions(computer: Iterable[str], factions: Iterable[str], where: str) -> None:
+    known = list(factions)
+    unknown = [f for f in computer if f not in known]
+    if unknown:
+        raise JournalError(
+            f"--computer {unknown[0]}: no such faction in {where} (factions: {', '.join(known)})"
+        )
+
+
+def hand_to_computer(session: Session, computer: Iterable[str]) -> Iterator[Outcome]:
+    """A continued battle whose journal gives a faction named by `--computer` to someone else:
+    the GM hands it over, with a journaled `controller` command (as at the table)."""
+    for faction in sorted(set(computer)):
+        if session.battle.controller_of(faction) != "computer":
+            yield session.submit(cmd.SetController(faction, "computer"), GM)
 
 
 def run_battle(
@@ -82,7 +112,6 @@ def run_battle(
     `{"cmd": "state"}`, `{"cmd": "override", "faces": [...]}` (the GM's dice for the last
     command, given again). The computer plays its factions' turns between commands.
     """
-    inp = stdin or sys.stdin
     out = stdout or sys.stdout
     try:
         session = open_session(map_path, journal, computer, seed, gm)
@@ -95,32 +124,75 @@ def run_battle(
         _out(out, {"event": "battle", "journal": journal, **_summary(session)})
         if not session.history:
             for event in session.battle.log:
-                _events(out, GM, Outcome((event,)))
-        session.play_computer(lambda by, c, o: _events(out, by, o))
-        for number, line in enumerate(inp, start=1):
+                _events(out, session, GM, Outcome((event,)))
+        for outcome in hand_to_computer(session, computer):
+            _events(out, session, GM, outcome)
+        _computer(session, out)
+        for number, line in _input_lines(stdin):
+            if line is None:
+                _out(out, {"error": f"input line {number}: not UTF-8 text"})
+                continue
             if not line.strip():
                 continue
             _handle(session, out, line, number)
-            session.play_computer(lambda by, c, o: _events(out, by, o))
+            _computer(session, out)
         _out(out, {"event": "end", **_summary(session)})
     finally:
         session.close()
     return 0
 
 
+def _input_lines(stdin: TextIO | None) -> Iterator[tuple[int, str | None]]:
+    """Numbered input lines; None for one that is not UTF-8 (read as bytes from standard input,
+    so that a stray byte is that line's error, whatever the locale)."""
+    if stdin is not None:
+        yield from enumerate(stdin, start=1)
+        return
+    for number, raw in enumerate(sys.stdin.buffer, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            yield number, None
+
+
+def _computer(session: Session, out: TextIO) -> None:
+    """The computer's turns, for as long as it has them. `play_computer` stops after a number
+    of commands in case the computer loops; it is called again only while the rounds move on."""
+    while True:
+        before = session.battle.round
+        given = session.play_computer(
+            lambda by, c, o: _events(out, session, by, o), limit=COMPUTER_BATCH
+        )
+        if given < COMPUTER_BATCH or session.battle.round == before:
+            return
+
+
 def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
+    where = f"input line {number}"
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
-        _out(out, {"error": f"input line {number}: bad JSON: {exc.msg}"})
+        _out(out, {"error": f"{where}: bad JSON: {exc.msg} (column {exc.colno})"})
+        return
+    except RecursionError:
+        _out(out, {"error": f"{where}: bad JSON: nested too deeply"})
+        return
+    except ValueError as exc:  # a number with thousands of digits
+        _out(out, {"error": f"{where}: bad JSON: {str(exc).split(';')[0]}"})
+        return
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:  # "\\ud800": half of a UTF-16 pair, not a character
+        bad = exc.object[exc.start : exc.end].encode("unicode_escape").decode("ascii")
+        _out(out, {"error": f"{where}: bad JSON: {bad} is not a character (a lone surrogate)"})
         return
     if not isinstance(data, dict):
-        _out(out, {"error": f"input line {number}: expected a JSON object"})
+        _out(out, {"error": f"{where}: expected a JSON object"})
         return
     kind = data.get("cmd")
     by = data.get("by")
-    if by is not None and not isinstance(by, str):
-        _out(out, {"error": f"input line {number}: 'by' must be a player's name or \"gm\""})
+    if by is not None and (not isinstance(by, str) or not by):
+        _out(out, {"error": f'{where}: field by: expected a player\'s name or "gm"'})
         return
     if kind in ("undo", "redo"):
         who = by or GM
@@ -135,23 +207,41 @@ def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
         if not isinstance(faces, list) or not all(
             isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 1000 for f in faces
         ):
-            _out(out, {"error": f"input line {number}: 'faces' must be a list of die faces"})
+            _out(out, {"error": f"{where}: field faces: expected a list of die faces (1 to 1000)"})
             return
-        _events(out, by or GM, session.override(tuple(faces), by or GM))
+        who = by or GM
+        _events(out, session, who, session.override(tuple(faces), who))
         return
     if kind == "state":
         _out(out, {"event": "state", **_summary(session)})
         return
     if kind == "view":
-        _out(out, {"event": "view", "view": player_view(session.battle, by or GM)})
+        who = by or GM
+        players = _players(session)
+        if who not in players:
+            _out(
+                out,
+                {
+                    "error": f"{where}: field by: no player {who!r} in this battle"
+                    f" (players: {', '.join(players)})"
+                },
+            )
+            return
+        _out(out, {"event": "view", "view": player_view(session.battle, who)})
         return
     try:
-        command = cmd.parse_command(data, f"input line {number}")
+        command = cmd.parse_command(data, f"{where}: command")
     except cmd.CommandError as exc:
         _out(out, {"error": str(exc)})
         return
     who = by or _default_actor(session, command)
-    _events(out, who, session.submit(command, who))
+    _events(out, session, who, session.submit(command, who))
+
+
+def _players(session: Session) -> list[str]:
+    """Who may ask for a view: the GM and whoever commands a faction now."""
+    b = session.battle
+    return [GM, *sorted({b.controller_of(f) for f in session.setup.factions})]
 
 
 def _default_actor(session: Session, command: cmd.Command) -> str:
