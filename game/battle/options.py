@@ -1,0 +1,143 @@
+"""What a player may order a unit to do now, and why not: the window's action bar reads this.
+
+Each option is a command kind with what it still needs (a cell, an enemy, an ally) and, when it
+cannot be given, the Refusal the engine would answer. The conditions are the engine's own, read
+before any target is chosen (the action used, no weapon, no medkit...); a test gives every option
+to the engine and checks that it accepts what is offered and refuses the rest with the same code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from game.battle.engine import GM, Battle, Refusal
+from game.battle.handlers import READY_TRIGGERS
+from game.ecs.components import Armed, Posture, Sheet
+from game.rules.stance import Stance
+from game.rules.wounds import attack_barred_by
+
+
+class Needs(StrEnum):
+    """What the player still has to point at before the command can be given."""
+
+    NOTHING = "nothing"
+    CELL = "cell"
+    ENEMY = "enemy"
+    ENEMY_OR_CELL = "enemy_or_cell"
+    ALLY = "ally"
+    ALLY_OR_SELF = "ally_or_self"
+    TEXT = "text"
+
+
+@dataclass(frozen=True)
+class Option:
+    kind: str
+    needs: Needs
+    refusal: Refusal | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.refusal is None
+
+
+#: The player's commands in the order the action bar shows them.
+KINDS: tuple[tuple[str, Needs], ...] = (
+    ("move", Needs.CELL),
+    ("attack", Needs.ENEMY_OR_CELL),
+    ("throw", Needs.ENEMY_OR_CELL),
+    ("dash", Needs.NOTHING),
+    ("dodge", Needs.NOTHING),
+    ("disengage", Needs.NOTHING),
+    ("help", Needs.ALLY),
+    ("ready", Needs.NOTHING),
+    ("hide", Needs.NOTHING),
+    ("search", Needs.NOTHING),
+    ("use_object", Needs.ALLY_OR_SELF),
+    ("crouch", Needs.NOTHING),
+    ("prone", Needs.NOTHING),
+    ("stand", Needs.NOTHING),
+    ("improvise", Needs.TEXT),
+    ("end_turn", Needs.NOTHING),
+)
+
+_ACTIONS = {
+    "attack",
+    "throw",
+    "dash",
+    "dodge",
+    "disengage",
+    "help",
+    "ready",
+    "hide",
+    "search",
+    "use_object",
+    "improvise",
+}
+_STANCES = {"crouch": Stance.CROUCHED, "prone": Stance.PRONE, "stand": Stance.STANDING}
+
+
+def who_may_order(battle: Battle, by: str, unit: str) -> Refusal | None:
+    """The engine's own checks of who gives a command to `unit` now (Battle._authorise)."""
+    if battle.over:
+        return Refusal("combat_over")
+    if unit not in battle.world:
+        return Refusal("unknown_unit", unit=unit)
+    if by != GM and battle.controller_of(battle.faction_of(unit)) != by:
+        return Refusal("not_your_unit", unit=unit)
+    if battle.pending is not None:
+        return Refusal("reaction_pending", reactor=battle.pending.reactor)
+    if battle.active != unit:
+        return Refusal("not_active", unit=unit, active=battle.active)
+    return None
+
+
+def options_for(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
+    """Every player command for `unit`, each allowed or refused with the engine's reason."""
+    general = who_may_order(battle, by, unit)
+    return tuple(
+        Option(kind, needs, general or _refusal(battle, unit, kind)) for kind, needs in KINDS
+    )
+
+
+def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:
+    turn = battle._turn(unit)
+    if kind in _ACTIONS and turn.action is not None:
+        return Refusal("action_used", used=turn.action)
+    if kind == "improvise" and not battle.setup.gm:
+        return Refusal("gm_only", command="improvise")
+    health = battle.sheet(unit).health
+    weapon_id = battle.world.get(unit, Armed).weapon
+    weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
+    if kind == "attack":
+        if weapon is None:
+            return Refusal("no_weapon", unit=unit)
+        barred = attack_barred_by(health)
+        if barred:
+            return Refusal(barred, unit=unit)
+    if kind == "throw":
+        barred = attack_barred_by(health)
+        if barred:
+            return Refusal(barred, unit=unit)
+    if kind == "ready" and (weapon is None or weapon.kind == "melee"):
+        if weapon is None:
+            return Refusal("no_weapon", unit=unit)
+        return Refusal("needs_ranged_weapon", weapon=weapon.id)
+    if kind == "use_object" and battle.world.get(unit, Sheet).medkits <= 0:
+        return Refusal("no_medkit")
+    if kind in _STANCES:
+        if battle.world.get(unit, Posture).stance is _STANCES[kind]:
+            return Refusal("same_stance", stance=_STANCES[kind].value)
+        if turn.interaction_used:
+            return Refusal("interaction_used")
+    if kind == "move":
+        from game.battle.preview import reach
+
+        answer = reach(battle, GM, unit)
+        if answer is None or not answer.cells:
+            return Refusal("cannot_move", unit=unit)
+    return None
+
+
+#: The trigger a Ready is given with (P-OA-2 names only one).
+READY_TRIGGER = READY_TRIGGERS[0]

@@ -1,0 +1,401 @@
+"""The battle's events and refusals worded for players (the log, the window's prompts), via gettext.
+
+The battle answers with codes and values (game/battle/reasons.py); this module is where they
+become sentences, beside game/explain.py which words the rules' own answers, so that the window
+and the log say the same thing in English and Italian.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from game.battle.events import Event
+from game.battle.outcome import Refusal
+from game.battle.reasons import Happened, Why
+from game.explain import (
+    action_name,
+    condition_name,
+    cover_name,
+    effect_name,
+    mode_name,
+    roll_line,
+    stance_name,
+)
+from game.i18n import _
+
+
+def cell_text(cell: object) -> str:
+    """A cell as players read it: (x, y, level)."""
+    if isinstance(cell, list | tuple) and len(cell) == 3:
+        return f"({cell[0]}, {cell[1]}, {cell[2]})"
+    return str(cell)
+
+
+def _names(items: object) -> str:
+    if isinstance(items, list | tuple):
+        return ", ".join(str(i) for i in items)
+    return str(items)
+
+
+def _because(code: object) -> str:
+    if code == "surprised":
+        return _("surprised")
+    return condition_name(str(code))
+
+
+def _hit(flag: object) -> str:
+    return _("hit") if flag else _("miss")
+
+
+def _attack(d: Mapping[str, Any]) -> str:
+    if d.get("target") is None:
+        return _("{unit} fires {weapon} at {at}: {p}% — {result}").format(
+            unit=d["unit"],
+            weapon=d["weapon"],
+            at=cell_text(d.get("at")),
+            p=d["hit_chance"],
+            result=_hit(d["hit"]),
+        )
+    text = _("{unit} attacks {target} with {weapon}: {p}% — {result}").format(
+        unit=d["unit"],
+        target=d["target"],
+        weapon=d["weapon"],
+        p=d["hit_chance"],
+        result=_hit(d["hit"]),
+    )
+    if d.get("cover"):
+        text += " " + _("(cover: {grade})").format(grade=cover_name(str(d["cover"])))
+    return text
+
+
+def _reaction_attack(d: Mapping[str, Any]) -> str:
+    return _("{unit} strikes at {target} as a reaction: {p}% — {result}").format(
+        unit=d["unit"], target=d["target"], p=d["hit_chance"], result=_hit(d["hit"])
+    )
+
+
+def _throw(d: Mapping[str, Any]) -> str:
+    thing = d.get("weapon") or _object_name(str(d.get("size")))
+    aim = d.get("target") or cell_text(d.get("aim"))
+    text = _("{unit} throws {thing} at {aim}").format(unit=d["unit"], thing=thing, aim=aim)
+    if d.get("hit_chance") is not None:
+        text += f": {d['hit_chance']}% — {_hit(d.get('hit'))}"
+    if d.get("landed") != d.get("aim"):
+        text += "; " + _("it lands at {cell}").format(cell=cell_text(d.get("landed")))
+    return text
+
+
+def _object_name(size: str) -> str:
+    names = {
+        "light": _("a light object"),
+        "medium": _("a medium object"),
+        "heavy": _("a heavy object"),
+    }
+    return names.get(size, size)
+
+
+def _damage(d: Mapping[str, Any]) -> str:
+    effects = ", ".join(effect_name(str(e)) for e in d.get("effects", ())) or _("no effect")
+    if d.get("source") == "burning":
+        return _("{unit} burns: {damage} ustione — {effects}").format(
+            unit=d["unit"], damage=d["damage"], effects=effects
+        )
+    return _("{unit} takes {damage} {type} damage ({rolled} rolled): {effects}").format(
+        unit=d["unit"], damage=d["damage"], type=d["type"], rolled=d["rolled"], effects=effects
+    )
+
+
+def _death_save(d: Mapping[str, Any]) -> str:
+    results = {
+        "success": _("success"),
+        "failure": _("failure"),
+        "two_failures": _("a natural 1: two failures"),
+        "recovered": _("a natural 20: the mortal wound becomes grave"),
+        "stabilised": _("stabilised"),
+        "dead": _("dead"),
+    }
+    result = str(d.get("result"))
+    return _("{unit} rolls a death save: {result}").format(
+        unit=d["unit"], result=results.get(result, result)
+    )
+
+
+def _medkit(d: Mapping[str, Any]) -> str:
+    results = {
+        "healed": _("wound healed"),
+        "stabilised": _("stabilised"),
+        "check_failed": _("the medicine check failed; the kit is spent"),
+        "already_stabilised": _("already stabilised; the kit is spent"),
+    }
+    wounds = {"light": _("light wound"), "grave": _("grave wound"), "mortal": _("mortal wound")}
+    result = str(d.get("result"))
+    return _("{unit} uses a medkit on {target} ({wound}): {result}").format(
+        unit=d["unit"],
+        target=d["target"],
+        wound=wounds.get(str(d.get("wound")), str(d.get("wound"))),
+        result=results.get(result, result),
+    )
+
+
+def _condition(d: Mapping[str, Any]) -> str:
+    parts = [f"+{condition_name(str(c))}" for c in d.get("add", ())]
+    parts += [f"−{condition_name(str(c))}" for c in d.get("remove", ())]
+    return _("GM: {unit} {changes}").format(unit=d["unit"], changes=", ".join(parts))
+
+
+def _improvise_ruled(d: Mapping[str, Any]) -> str:
+    verdicts = {"accept": _("accepted"), "reject": _("rejected"), "check": _("a check")}
+    text = _("The GM rules on {unit}'s “{text}”: {verdict}").format(
+        unit=d["unit"], text=d["text"], verdict=verdicts.get(str(d["verdict"]), d["verdict"])
+    )
+    if d.get("verdict") == "check":
+        text += " — " + (_("success") if d.get("success") else _("failure"))
+    return text
+
+
+def _reaction_offered(d: Mapping[str, Any]) -> str:
+    if d.get("kind") == "readied":
+        return _("{unit} has {mover} in sight at {at}: its readied attack may fire").format(
+            unit=d["unit"], mover=d["mover"], at=cell_text(d["at"])
+        )
+    return _("{mover} leaves {unit}'s reach at {at}: {unit} may strike").format(
+        unit=d["unit"], mover=d["mover"], at=cell_text(d["at"])
+    )
+
+
+def _combat_over(d: Mapping[str, Any]) -> str:
+    if d.get("winner"):
+        return _("The combat is over: {winner} win.").format(winner=d["winner"])
+    return _("The combat is over.")
+
+
+_EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
+    Happened.COMBAT_STARTED: lambda d: _("The combat begins."),
+    Happened.ROUND_STARTED: lambda d: _("Round {round} begins.").format(round=d["round"]),
+    Happened.INITIATIVE: lambda d: _("{unit} rolls initiative: {total}").format(
+        unit=d["unit"], total=d["total"] if d.get("total") is not None else "?"
+    ),
+    Happened.INITIATIVE_REORDERED: lambda d: _("Tied initiative ordered: {order}").format(
+        order=_names(d["order"])
+    ),
+    Happened.INITIATIVE_RESTARTED: lambda d: _("The initiative is rolled again."),
+    Happened.TURN_STARTED: lambda d: _("{unit}'s turn.").format(unit=d["unit"]),
+    Happened.TURN_SKIPPED: lambda d: _("{unit} loses its turn: {because}.").format(
+        unit=d["unit"], because=_because(d.get("because"))
+    ),
+    Happened.TURN_ENDED: lambda d: _("{unit} ends its turn.").format(unit=d["unit"]),
+    Happened.TURN_CUT_SHORT: lambda d: _("{unit}'s turn ends at once.").format(unit=d["unit"]),
+    Happened.TURN_PASSED: lambda d: _("{unit} gives its place to {to}.").format(
+        unit=d["unit"], to=d["to"]
+    ),
+    Happened.MOVED: lambda d: _(
+        "{unit} moves {frm} → {to}: {cost} points ({spent} this turn)"
+    ).format(
+        unit=d["unit"],
+        frm=cell_text(d["from"]),
+        to=cell_text(d["to"]),
+        cost=d["cost"],
+        spent=d["spent"],
+    ),
+    Happened.MOVE_STOPPED: lambda d: _("{unit} stops: {why}").format(
+        unit=d["unit"], why=why_text(str(d.get("why")), {})
+    ),
+    Happened.AMBUSHED: lambda d: _(
+        "{unit} runs into {by}, unseen until now, and stops at {at}."
+    ).format(unit=d["unit"], by=d["by"], at=cell_text(d["at"])),
+    Happened.DASHED: lambda d: _("{unit} dashes: double movement this turn.").format(
+        unit=d["unit"]
+    ),
+    Happened.ATTACK: _attack,
+    Happened.REACTION_ATTACK: _reaction_attack,
+    Happened.THROW: _throw,
+    Happened.DAMAGE: _damage,
+    Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
+    Happened.DEATH_SAVE: _death_save,
+    Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
+        unit=d["unit"], stance=stance_name(str(d["stance"]))
+    ),
+    Happened.DODGE: lambda d: _("{unit} dodges: attacks on it have disadvantage.").format(
+        unit=d["unit"]
+    ),
+    Happened.DISENGAGE: lambda d: _("{unit} disengages.").format(unit=d["unit"]),
+    Happened.HELP: lambda d: _("{unit} helps {ally}.").format(unit=d["unit"], ally=d["ally"]),
+    Happened.READY: lambda d: _(
+        "{unit} readies an attack on the first enemy to come in sight."
+    ).format(unit=d["unit"]),
+    Happened.HIDE: lambda d: (
+        _("{unit} hides.") if d.get("success") else _("{unit} tries to hide, and fails.")
+    ).format(unit=d["unit"]),
+    Happened.SEARCH: lambda d: _("{unit} searches: {found} found.").format(
+        unit=d["unit"], found=d["found"]
+    ),
+    Happened.STEALTH_CHECK: lambda d: (
+        _("{unit} slips past {against} unseen.")
+        if d.get("success")
+        else _("{against} spots {unit}.")
+    ).format(unit=d["unit"], against=d["against"]),
+    Happened.MEDKIT: _medkit,
+    Happened.IMPROVISE: lambda d: _("{unit} improvises: “{text}” — the GM will rule.").format(
+        unit=d["unit"], text=d["text"]
+    ),
+    Happened.IMPROVISE_RULED: _improvise_ruled,
+    Happened.REACTION_OFFERED: _reaction_offered,
+    Happened.REACTION_DECLINED: lambda d: _("{unit} lets {mover} go.").format(
+        unit=d["unit"], mover=d["mover"]
+    ),
+    Happened.REACTION_LOST: lambda d: _("{unit}'s reaction finds {mover} out of reach.").format(
+        unit=d["unit"], mover=d["mover"]
+    ),
+    Happened.SIGHTED: lambda d: _("{faction} sight {unit} at {at}.").format(
+        faction=d["faction"], unit=d["unit"], at=cell_text(d["at"])
+    ),
+    Happened.REVEALED: lambda d: _("{unit} is no longer hidden from {to}.").format(
+        unit=d["unit"], to=_names(d["to"])
+    ),
+    Happened.CONCEALED: lambda d: _("GM: {unit} is hidden from {sides}.").format(
+        unit=d["unit"], sides=_names(d["from"])
+    ),
+    Happened.DISCOVERED: lambda d: _("{unit} is discovered by {by} and joins the combat.").format(
+        unit=d["unit"], by=_names(d["by"])
+    ),
+    Happened.SURPRISED: lambda d: _("{unit} is surprised.").format(unit=d["unit"]),
+    Happened.ARRIVED: lambda d: _("{unit} arrives at {at}.").format(
+        unit=d["unit"], at=cell_text(d["at"])
+    ),
+    Happened.REINFORCEMENT_CALLED: lambda d: _("GM: {unit} will arrive in round {round}.").format(
+        unit=d["unit"], round=d["round"]
+    ),
+    Happened.DICE_ENTERED: lambda d: _("GM: physical dice entered: {faces}.").format(
+        faces=_names(d["faces"])
+    ),
+    Happened.CONDITION: _condition,
+    Happened.CELL_EDITED: lambda d: _("GM: the cell {at} is changed.").format(
+        at=cell_text(d["at"])
+    ),
+    Happened.CONTROLLER: lambda d: _("{faction} is now played by {who}.").format(
+        faction=d["faction"],
+        who=_("the computer") if d["controller"] == "computer" else d["controller"],
+    ),
+    Happened.COMBAT_OVER: _combat_over,
+}
+
+
+def event_text(event: Event) -> str:
+    """One line for the log: what happened (its dice and rulings are `event_details`)."""
+    return _EVENTS[Happened(event.kind)](event.data)
+
+
+def event_details(event: Event, *, show_rules: bool = True) -> list[str]:
+    """The dice behind an event, one line each, then the rulings it applied."""
+    lines = [roll_line(r) for r in event.rolls]
+    if show_rules and event.rules:
+        lines.append("[" + ", ".join(event.rules) + "]")
+    return lines
+
+
+def _list(value: object) -> str:
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int) for v in value)
+    ):
+        return cell_text(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+_WHY: dict[Why, Callable[[], str]] = {
+    Why.GM_ONLY: lambda: _("Only the GM may do that."),
+    Why.NOT_YOUR_UNIT: lambda: _("{unit} is not yours to command."),
+    Why.NOT_ACTIVE: lambda: _("It is not {unit}'s turn."),
+    Why.UNKNOWN_UNIT: lambda: _("There is no such unit."),
+    Why.COMBAT_OVER: lambda: _("The combat is over."),
+    Why.REACTION_PENDING: lambda: _("Waiting for {reactor} to answer its reaction."),
+    Why.NO_REACTION_OFFERED: lambda: _("No reaction is offered to {unit} now."),
+    Why.TIE_NOT_YOURS: lambda: _("Ties across sides are the GM's to order (P-INIT-2)."),
+    Why.ACTION_USED: lambda: _("The action of this turn is already used ({used})."),
+    Why.INTERACTION_USED: lambda: _("The interaction of this turn is already used (P-TURN-2)."),
+    Why.SAME_STANCE: lambda: _("Already {stance}."),
+    Why.UNKNOWN_STANCE: lambda: _("No such stance."),
+    Why.TURN_BEGUN: lambda: _("{unit}'s turn has already begun."),
+    Why.OUTSIDE_MAP: lambda: _("{at} is outside the map."),
+    Why.UNREACHABLE: lambda: _("{at} is out of reach: {left} movement points left."),
+    Why.CANNOT_MOVE: lambda: _("{unit} cannot move this turn."),
+    Why.SELF_TARGET: lambda: _("Nobody targets themself."),
+    Why.NO_WEAPON: lambda: _("No weapon in hand."),
+    Why.BLINDED: lambda: _("Blinded: no attacks (P-VUL-3)."),
+    Why.OUT_OF_COMBAT: lambda: _("Out of combat (P-VUL-3)."),
+    Why.DEAD: lambda: _("Dead."),
+    Why.NO_LOS: lambda: _("No line of sight."),
+    Why.OUT_OF_REACH: lambda: _("Out of reach: a melee weapon strikes only adjacent cells."),
+    Why.OUT_OF_RANGE: lambda: _("Out of range."),
+    Why.UNKNOWN_TARGET: lambda: _("No such target in sight."),
+    Why.NO_TARGET: lambda: _("Choose a target or a cell."),
+    Why.NEEDS_TARGET: lambda: _("This weapon needs a target, not a cell."),
+    Why.UNKNOWN_SIZE: lambda: _("No such object size."),
+    Why.NEEDS_RANGED_WEAPON: lambda: _("Ready needs a ranged weapon (P-OA-2)."),
+    Why.UNKNOWN_TRIGGER: lambda: _("No such trigger."),
+    Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
+    Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
+    Why.UNKNOWN_OBJECT: lambda: _("No such object."),
+    Why.NO_MEDKIT: lambda: _("No medkit left."),
+    Why.UNKNOWN_WOUND: lambda: _("No such wound."),
+    Why.TARGET_DEAD: lambda: _("The target is dead."),
+    Why.OWN_MORTAL_WOUND: lambda: _("Nobody treats their own mortal wound (P-HEAL-1)."),
+    Why.NO_SUCH_WOUND: lambda: _("The target has no such wound."),
+    Why.UNKNOWN_FACTION: lambda: _("No such side."),
+    Why.NOT_WAITING: lambda: _("{unit} is not a waiting reinforcement."),
+    Why.CANNOT_STAND: lambda: _("Nobody can stand at {at}."),
+    Why.NOT_IN_ORDER: lambda: _("{unit} is not in the initiative order."),
+    Why.BAD_TIE_ORDER: lambda: _("Those units are not tied."),
+    Why.NO_FACES: lambda: _("Enter at least one die face."),
+    Why.BAD_DIE_FACE: lambda: _("A face does not fit its die."),
+    Why.UNKNOWN_CONDITION: lambda: _("No such condition."),
+    Why.BAD_CONDITION: lambda: _("That condition cannot be set so."),
+    Why.NOT_ON_MAP: lambda: _("{unit} is not on the map."),
+    Why.UNKNOWN_OBSTACLE: lambda: _("No such obstacle."),
+    Why.UNKNOWN_TERRAIN: lambda: _("No such terrain."),
+    Why.CELL_OCCUPIED: lambda: _("Somebody stands at {at}."),
+    Why.NOTHING_TO_RULE: lambda: _("{unit} has nothing waiting for the GM."),
+    Why.UNKNOWN_VERDICT: lambda: _("No such verdict."),
+    Why.NEEDS_CHECK_AND_DC: lambda: _("A check needs its name and a DC."),
+    Why.NOTHING_TO_UNDO: lambda: _("Nothing to undo."),
+    Why.NOTHING_TO_REDO: lambda: _("Nothing to redo."),
+    Why.UNDO_NOT_YOURS: lambda: _("Only who gave the last command (or the GM) may take it back."),
+    Why.UNDO_WOULD_HIDE_WHAT_WAS_SEEN: lambda: _(
+        "It cannot be undone: it rolled dice or showed a unit (only the GM may)."
+    ),
+}
+
+#: Codes the battle may add later read as their name until worded here.
+_VALUE_WORDS: dict[str, Callable[[str], str]] = {
+    "used": action_name,
+    "stance": stance_name,
+    "mode": mode_name,
+}
+
+
+def why_text(code: str, values: Mapping[str, object]) -> str:
+    """A refusal's reason as a sentence; values fill it ({unit}, {at}, ...)."""
+    try:
+        template = _WHY[Why(code)]()
+    except ValueError:
+        return code
+    words: dict[str, str] = {}
+    for key, value in values.items():
+        word = _VALUE_WORDS.get(key)
+        words[key] = word(str(value)) if word is not None else _list(value)
+    try:
+        text = template.format(**words)
+    except (KeyError, IndexError):
+        text = template.replace("{", "").replace("}", "")
+    extra = values.get("why")
+    if isinstance(extra, Sequence) and not isinstance(extra, str) and extra:
+        text += " " + " ".join(str(w) for w in extra)
+    return text
+
+
+def refusal_text(refusal: Refusal) -> str:
+    return why_text(refusal.code, refusal.values)

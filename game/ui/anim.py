@@ -1,0 +1,162 @@
+"""Short animations of what the battle has already resolved: moves, shots, dice, damage.
+
+The rules are resolved first; the scene then turns the events into beats played one after
+another, and a beat's log lines appear when it ends. Dice faces shown while a die "rolls" come
+from a cosmetic generator of their own, never from the battle's dice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from game.grid.model import Cell
+
+#: Seconds for a unit to cross one cell, a die to roll, damage to float away.
+CELL_TIME = 0.09
+DICE_TIME = 0.55
+HOLD_TIME = 0.45
+FLOAT_TIME = 0.8
+SHOT_TIME = 0.25
+
+
+@dataclass
+class Slide:
+    unit: str
+    cells: Sequence[Cell]
+
+    def position(self, t: float) -> tuple[float, float]:
+        """Where along the cells the unit is after the fraction `t` of the slide."""
+        steps = len(self.cells) - 1
+        if steps <= 0:
+            c = self.cells[-1]
+            return float(c[0]), float(c[1])
+        at = min(1.0, max(0.0, t)) * steps
+        i = min(steps - 1, int(at))
+        f = at - i
+        a, b = self.cells[i], self.cells[i + 1]
+        return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+
+
+@dataclass
+class Dice:
+    """A die rolling at a cell: random faces, then the real result."""
+
+    cell: Cell
+    sides: int
+    result: str
+    colour: tuple[int, int, int] = (255, 255, 255)
+
+
+@dataclass
+class Text:
+    cell: Cell
+    text: str
+    colour: tuple[int, int, int]
+
+
+@dataclass
+class Shot:
+    start: Cell
+    end: Cell
+    hit: bool
+
+
+@dataclass
+class Beat:
+    """Animations that play together, then `done` (the beat's log lines land)."""
+
+    duration: float
+    slides: list[Slide] = field(default_factory=list)
+    dice: list[Dice] = field(default_factory=list)
+    texts: list[Text] = field(default_factory=list)
+    shots: list[Shot] = field(default_factory=list)
+    done: Callable[[], None] | None = None
+
+
+class Animator:
+    """Plays beats in order; `speed` 0 shows everything at once (tests, impatient players)."""
+
+    def __init__(self, speed: float = 1.0, seed: int | None = None) -> None:
+        self.speed = speed
+        self.queue: deque[Beat] = deque()
+        self.time = 0.0
+        self._cosmetic = random.Random(seed)
+        self._font: pygame.font.Font | None = None
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.queue)
+
+    def add(self, beat: Beat) -> None:
+        self.queue.append(beat)
+        if self.speed <= 0:
+            self.finish()
+
+    def finish(self) -> None:
+        while self.queue:
+            self._end_beat()
+
+    def update(self, dt: float) -> None:
+        if self.speed <= 0:
+            self.finish()
+            return
+        self.time += dt * self.speed
+        while self.queue and self.time >= self.queue[0].duration:
+            self.time -= self.queue[0].duration
+            self._end_beat()
+        if not self.queue:
+            self.time = 0.0
+
+    def _end_beat(self) -> None:
+        beat = self.queue.popleft()
+        self.time = 0.0
+        if beat.done is not None:
+            beat.done()
+
+    def positions(self) -> dict[str, tuple[float, float]]:
+        """Units being slid and where they are now (x, y in cells)."""
+        if not self.queue:
+            return {}
+        beat = self.queue[0]
+        t = self.time / beat.duration if beat.duration else 1.0
+        return {s.unit: s.position(t) for s in beat.slides}
+
+    def hidden_until_moved(self) -> set[str]:
+        """Units whose slide waits in a later beat: drawn where they start until it plays."""
+        return {s.unit for beat in list(self.queue)[1:] for s in beat.slides}
+
+    def draw(self, screen: pygame.Surface, centre: Callable[[Cell], tuple[float, float]]) -> None:
+        if not self.queue:
+            return
+        beat = self.queue[0]
+        t = self.time / beat.duration if beat.duration else 1.0
+        if self._font is None:
+            self._font = pygame.font.Font(None, 30)
+        for shot in beat.shots:
+            a, b = centre(shot.start), centre(shot.end)
+            reach = min(1.0, t * 2)
+            tip = (a[0] + (b[0] - a[0]) * reach, a[1] + (b[1] - a[1]) * reach)
+            colour = (255, 240, 160) if shot.hit else (180, 180, 200)
+            pygame.draw.line(screen, colour, a, tip, 3)
+        for die in beat.dice:
+            x, y = centre(die.cell)
+            rolling = self.time < DICE_TIME
+            face = str(self._cosmetic.randint(1, die.sides)) if rolling else die.result
+            text = self._font.render(face, True, (20, 20, 20))
+            box = text.get_rect(center=(round(x), round(y) - 40)).inflate(16, 10)
+            pygame.draw.rect(screen, die.colour, box, border_radius=6)
+            pygame.draw.rect(screen, (0, 0, 0), box, 2, border_radius=6)
+            screen.blit(text, text.get_rect(center=box.center))
+        for item in beat.texts:
+            x, y = centre(item.cell)
+            rise = 30 * t
+            text = self._font.render(item.text, True, item.colour)
+            shadow = self._font.render(item.text, True, (0, 0, 0))
+            spot = text.get_rect(center=(round(x), round(y - 20 - rise)))
+            screen.blit(shadow, spot.move(2, 2))
+            screen.blit(text, spot)

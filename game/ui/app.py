@@ -1,0 +1,105 @@
+"""The window: one pygame display, its scene, and a loop that tests can also step frame by frame."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import pygame
+
+DEFAULT_SIZE = (1280, 720)
+FPS = 60
+
+
+class Scene(Protocol):
+    """A screen of the game: it reads input, moves its animations on and draws itself."""
+
+    def handle(self, event: pygame.event.Event) -> None: ...
+
+    def update(self, dt: float) -> None: ...
+
+    def draw(self, screen: pygame.Surface) -> None: ...
+
+    def resize(self, size: tuple[int, int]) -> None: ...
+
+
+class App:
+    """The display and the scene on it. `run()` is the real loop; `step()` is one frame of it,
+    for tests and benchmarks that drive the window headless (SDL_VIDEODRIVER=dummy)."""
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, title: str = "Tessera") -> None:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        pygame.init()
+        pygame.display.set_caption(title)
+        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.clock = pygame.time.Clock()
+        self.scene: Scene | None = None
+        self.running = True
+        self.frame_times: list[float] = []
+        self.keep_frame_times = False
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.screen.get_size()
+
+    def show(self, scene: Scene) -> None:
+        self.scene = scene
+
+    def step(self, dt: float | None = None) -> None:
+        """One frame: the waiting events, the scene's update by `dt` seconds, a draw, a flip."""
+        start = time.perf_counter()
+        if dt is None:
+            dt = self.clock.tick(FPS) / 1000
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                self.running = False
+            elif event.type == pygame.VIDEORESIZE:
+                self.screen = pygame.display.get_surface()
+                if self.scene is not None:
+                    self.scene.resize(self.screen.get_size())
+            if self.scene is not None:
+                self.scene.handle(event)
+        if self.scene is not None:
+            self.scene.update(dt)
+            self.scene.draw(self.screen)
+        pygame.display.flip()
+        if self.keep_frame_times:
+            self.frame_times.append(time.perf_counter() - start)
+
+    def run(self, frames: int | None = None, on_frame: Callable[[int], None] | None = None) -> None:
+        """Until the window is closed (or for `frames` frames, at the real pace)."""
+        count = 0
+        while self.running and (frames is None or count < frames):
+            self.step()
+            count += 1
+            if on_frame is not None:
+                on_frame(count)
+
+    def screenshot(self, path: Path | str) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        pygame.image.save(self.screen, str(path))
+        return path
+
+    def close(self) -> None:
+        pygame.quit()
+
+
+def post_key(key: int, mod: int = 0, unicode: str = "") -> None:
+    """Put a key press and release on the event queue, as a person typing would."""
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=mod, unicode=unicode))
+
+
+def post_mouse_move(pos: tuple[int, int], buttons: tuple[int, int, int] = (0, 0, 0)) -> None:
+    pygame.mouse.set_pos(pos)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=buttons))
+
+
+def post_click(pos: tuple[int, int], button: int = 1) -> None:
+    """A press and release of `button` at `pos` (1 left, 2 middle, 3 right)."""
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))

@@ -1,0 +1,1334 @@
+"""The battle screen: the board, the widgets, and what the mouse and keys turn into commands.
+
+Everything shown comes from the player's view (game/battle/view.py) and the previews
+(game/battle/preview.py, game/battle/options.py); every change is a command given to the session.
+The computer's turns are stepped one command at a time so that they can be watched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import pygame
+import pygame_gui
+from pygame_gui.core.utility import clipboard_copy
+
+from game import explain
+from game.battle import commands as cmd
+from game.battle import options as opts
+from game.battle import preview
+from game.battle.engine import GM, Battle, Outcome
+from game.battle.events import Event
+from game.battle.session import Session
+from game.battle.view import PlayerView, view_for
+from game.explain_battle import cell_text, event_details, event_text, refusal_text, why_text
+from game.grid.model import Cell
+from game.i18n import _
+from game.maps import RenderMap
+from game.ui import hud
+from game.ui.anim import (
+    CELL_TIME,
+    DICE_TIME,
+    FLOAT_TIME,
+    HOLD_TIME,
+    SHOT_TIME,
+    Animator,
+    Beat,
+    Dice,
+    Shot,
+    Slide,
+    Text,
+)
+from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
+from game.ui.keys import PAN_KEYS, KeyMap
+
+#: Seconds between two of the computer's commands, so that a person can follow them.
+COMPUTER_PAUSE = 0.35
+#: Screen pixels a drag must cover before it pans instead of clicking.
+DRAG_START = 6
+#: Pixels a second the keys and the window's edge pan the map by.
+PAN_SPEED = 700
+EDGE = 6
+
+_LABELS = {
+    "move": lambda: _("Move"),
+    "attack": lambda: _("Attack"),
+    "throw": lambda: _("Throw"),
+    "dash": lambda: _("Dash"),
+    "dodge": lambda: _("Dodge"),
+    "disengage": lambda: _("Disengage"),
+    "help": lambda: _("Help"),
+    "ready": lambda: _("Ready"),
+    "hide": lambda: _("Hide"),
+    "search": lambda: _("Search"),
+    "use_object": lambda: _("Medkit"),
+    "crouch": lambda: _("Crouch"),
+    "prone": lambda: _("Prone"),
+    "stand": lambda: _("Stand"),
+    "improvise": lambda: _("Improvise"),
+    "end_turn": lambda: _("End turn"),
+}
+_STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
+_LOG_KINDS = {
+    "combat": {
+        "attack",
+        "reaction_attack",
+        "throw",
+        "damage",
+        "died",
+        "death_save",
+        "medkit",
+        "reaction_offered",
+        "reaction_declined",
+        "reaction_lost",
+        "combat_over",
+    },
+    "movement": {"moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived"},
+    "turns": {
+        "combat_started",
+        "round_started",
+        "initiative",
+        "initiative_reordered",
+        "initiative_restarted",
+        "turn_started",
+        "turn_skipped",
+        "turn_ended",
+        "turn_cut_short",
+        "turn_passed",
+        "surprised",
+    },
+    "sightings": {
+        "sighted",
+        "revealed",
+        "concealed",
+        "discovered",
+        "hide",
+        "search",
+        "stealth_check",
+        "ambushed",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A command aimed and waiting for its confirmation (a second click or Space)."""
+
+    command: cmd.Command
+    text: str
+    target: Cell | str
+
+
+class BattleScene:
+    """One player's (or the GM's) seat at the battle."""
+
+    def __init__(
+        self,
+        size: tuple[int, int],
+        session: Session,
+        player: str,
+        render: RenderMap,
+        *,
+        animation_speed: float = 1.0,
+        keys: KeyMap | None = None,
+    ) -> None:
+        self.session = session
+        self.player = player
+        self.keys = keys or KeyMap()
+        self.colours = faction_colours(session.setup.factions)
+        self.side_index = {f: i for i, f in enumerate(session.setup.factions)}
+        self.ui = hud.manager(size, self.colours)
+        self.size = size
+        self.board = Board(render, self._viewport(size))
+        self.board.camera.fit()
+        self._build_widgets(size)
+        self.animator = Animator(animation_speed)
+        self.selected: str | None = None
+        self.targeting: str | None = None
+        self.mode: str | None = None
+        self.stealth = False
+        self.plan: Plan | None = None
+        self.menu: hud.ContextMenu | None = None
+        self.prompt: hud.Prompt | None = None
+        self.prompt_kind = ""
+        self.status = ""
+        self.hover_cell: Cell | None = None
+        self.hover_unit: str | None = None
+        self.alt = False
+        self.shown_log: list[Event] = []
+        self.log_filter = "all"
+        self.version = 0
+        self._hover_key: tuple[object, ...] = ()
+        self._overlay = Overlay()
+        self._hover_text = ""
+        self._details: list[str] = []
+        self._press: tuple[int, int] | None = None
+        self._dragging = False
+        self._last_mouse = (0, 0)
+        #: Edge scrolling only once the pointer has been seen in the window.
+        self._mouse_in = False
+        self._computer_wait = 0.0
+        self._tooltip: pygame_gui.elements.UITextBox | None = None
+        self.view: PlayerView = view_for(self.battle, player)
+        self.shown_log = list(self.view.log)
+        self.refresh(follow=True)
+
+    # ------------------------------------------------------------ layout
+
+    @property
+    def battle(self) -> Battle:
+        return self.session.battle
+
+    @staticmethod
+    def _viewport(size: tuple[int, int]) -> tuple[int, int, int, int]:
+        w, h = size
+        return (
+            0,
+            hud.TRACKER_HEIGHT,
+            w - hud.SIDE_WIDTH,
+            h - hud.TRACKER_HEIGHT - hud.BAR_HEIGHT,
+        )
+
+    def _build_widgets(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.tracker = hud.Tracker(self.ui, w)
+        self.bar = hud.ActionBar(
+            self.ui, pygame.Rect(0, h - hud.BAR_HEIGHT, w - hud.SIDE_WIDTH, hud.BAR_HEIGHT)
+        )
+        self.side = hud.SidePanel(
+            self.ui,
+            pygame.Rect(
+                w - hud.SIDE_WIDTH, hud.TRACKER_HEIGHT, hud.SIDE_WIDTH, h - hud.TRACKER_HEIGHT
+            ),
+        )
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.ui.clear_and_reset()
+        self.ui.set_window_resolution(size)
+        self._build_widgets(size)
+        self.menu = None
+        self.prompt = None
+        self.board.set_viewport(self._viewport(size))
+        self.refresh()
+
+    # ------------------------------------------------------------ reading the battle
+
+    def factions(self) -> frozenset[str] | None:
+        return None if self.player == GM else self.battle.factions_of(self.player)
+
+    def is_own(self, unit: str) -> bool:
+        factions = self.factions()
+        if unit not in self.battle.world:
+            return False
+        return factions is None or self.battle.faction_of(unit) in factions
+
+    def colour_of(self, faction: str) -> tuple[int, int, int]:
+        return self.colours.get(faction, NEUTRAL_COLOUR)
+
+    def refresh(self, *, follow: bool = False) -> None:
+        """Read the battle again (after a command, an undo, a new turn)."""
+        self.version += 1
+        b = self.battle
+        self.view = view_for(b, self.player)
+        if not self.animator.busy:
+            self.shown_log = list(self.view.log)
+        active = self.view.active
+        if active is not None and self.is_own(active) and b.pending is None:
+            if self.selected != active:
+                follow = True
+            self.selected = active
+        elif self.selected is not None and self.selected not in {u.id for u in self.view.units}:
+            self.selected = None
+        if follow and self.selected is not None:
+            cell = self._unit_cell(self.selected)
+            if cell is not None:
+                self.board.set_level(cell[2])
+                self.board.show_cell(cell)
+        self.board.set_fog(
+            None if self.view.factions is None else self.view.seen,
+            None if self.view.factions is None else self.view.remembered,
+        )
+        self._refresh_reach()
+        self._refresh_widgets()
+        if self._mouse_in:
+            self._hover(self._last_mouse)
+        self._hover_key = ()
+        self._check_prompt()
+
+    def _unit_cell(self, unit: str) -> Cell | None:
+        for u in self.view.units:
+            if u.id == unit:
+                return u.cell
+        return None
+
+    def _acting(self) -> str | None:
+        """The selected unit if it may act now for this player."""
+        unit = self.selected
+        if unit is None or not self.is_own(unit):
+            return None
+        if opts.who_may_order(self.battle, self.player, unit) is not None:
+            return None
+        return unit
+
+    def _refresh_reach(self) -> None:
+        unit = self._acting()
+        self.reach: preview.ReachPreview | None = None
+        if unit is not None:
+            self.reach = preview.reach(
+                self.battle, self.player, unit, self._mode(), stealth=self.stealth
+            )
+        if self.reach is not None:
+            limit = max(self.reach.allowance.budgets.values(), default=1)
+            self.board.set_reach(self.reach.cells, self.reach.dash_cells, limit)
+        else:
+            self.board.set_reach({}, {}, 1)
+
+    def _mode(self) -> str | None:
+        return None if self.mode in (None, "auto") else self.mode
+
+    def _refresh_widgets(self) -> None:
+        b = self.battle
+        chips = []
+        for unit, total in self.view.order:
+            faction = b.faction_of(unit)
+            text = unit if total is None else f"{unit} {total}"
+            chips.append(
+                hud.Chip(unit, text, self.side_index.get(faction, 0), unit == self.view.active)
+            )
+        self.tracker.show(self.view.round, chips, self._budget_text())
+        acting = self._acting()
+        actions = []
+        if acting is not None:
+            for option in opts.options_for(b, self.player, acting):
+                actions.append(
+                    hud.ActionButton(
+                        option.kind,
+                        f"{_LABELS[option.kind]()} ({self.keys.label(option.kind)})",
+                        self.keys.label(option.kind),
+                        option.allowed,
+                        "" if option.refusal is None else refusal_text(option.refusal),
+                    )
+                )
+        self.bar.show(actions)
+        self.bar.set_status(self._status_line())
+        self.side.set_html(self.side.unit, "unit", self._unit_html(self.selected))
+        self.side.level_label.set_text(
+            _("Level {n} of {count}").format(
+                n=self.board.level, count=self.board.levels.level_count
+            )
+        )
+        modes = [(_("Auto"), "auto")]
+        if self.reach is not None:
+            modes += [(explain.mode_name(m), m) for m in self.reach.allowance.budgets]
+        self.side.set_modes(modes, self.mode or "auto")
+        self.side.stealth.set_text(_("Stealth: on") if self.stealth else _("Stealth: off"))
+        self._refresh_log()
+
+    def _budget_text(self) -> str:
+        active = self.view.active
+        if active is None:
+            return ""
+        state = self.battle._turn(active)
+        if not self.is_own(active):
+            return _("Acting: {unit}").format(unit=active)
+        used, free = _("used"), _("free")
+        parts = [
+            _("moved {n}").format(n=state.movement_spent),
+            _("action {state}").format(state=used if state.action else free),
+            _("interaction {state}").format(state=used if state.interaction_used else free),
+            _("reaction {state}").format(state=used if state.reaction_used else free),
+        ]
+        return " · ".join(parts)
+
+    def _status_line(self) -> str:
+        if self.status:
+            return self.status
+        if self.plan is not None:
+            return self.plan.text + " — " + _("click again or press Space; Esc cancels")
+        if self.battle.over:
+            winner = self.battle.winner
+            return (
+                _("The combat is over: {winner} win.").format(winner=winner)
+                if winner
+                else _("The combat is over.")
+            )
+        active = self.view.active
+        if self.battle.pending is not None and not self._my_reaction():
+            return _("Waiting for a reaction…")
+        if active is None:
+            return _("An unseen unit is acting…")
+        if not self.is_own(active):
+            return _("{unit} is acting…").format(unit=active)
+        if self.targeting and self.targeting != "move":
+            return _("{action}: choose a target (Esc cancels)").format(
+                action=_LABELS[self.targeting]()
+            )
+        return _("{unit}: click a cell to move, an enemy to attack; right-click for more").format(
+            unit=active
+        )
+
+    def _unit_html(self, unit: str | None) -> str:
+        if unit is None:
+            return hud.esc(_("No unit selected. Click one of yours, or Tab."))
+        b = self.battle
+        cell = self._unit_cell(unit)
+        if cell is None:
+            return ""
+        sheet = b.sheet(unit)
+        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(sheet.faction)}"]
+        lines.append(
+            hud.esc(
+                _("{stance}, at {cell}").format(
+                    stance=explain.stance_name(sheet.stance.value), cell=cell_text(cell)
+                )
+            )
+        )
+        h = sheet.health
+        wounds = []
+        for kind, count in (("light", h.light), ("grave", h.grave), ("mortal", h.mortal)):
+            if count:
+                wounds.append(f"{count} × {explain.effect_name(kind + '_wound')}")
+        lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
+        if h.conditions:
+            names = ", ".join(explain.condition_name(c) for c in sorted(h.conditions))
+            lines.append(hud.esc(_("Conditions: {c}").format(c=names)))
+        if h.mortal:
+            lines.append(
+                hud.esc(
+                    _("Death saves: {s} successes, {f} failures").format(
+                        s=h.death_successes, f=h.death_failures
+                    )
+                )
+            )
+        if self.is_own(unit):
+            weapon = sheet.weapon.name if sheet.weapon else _("unarmed")
+            armour = sheet.armour.name if sheet.armour else _("no armour")
+            lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
+            if unit == self._acting() and self.reach is not None:
+                budgets = ", ".join(
+                    f"{explain.mode_name(m)} {p}" for m, p in self.reach.allowance.budgets.items()
+                )
+                lines.append(hud.esc(_("Movement points: {b}").format(b=budgets or "0")))
+        return "<br>".join(lines)
+
+    def _refresh_log(self) -> None:
+        lines = []
+        kinds = _LOG_KINDS.get(self.log_filter)
+        for event in self.shown_log[-160:]:
+            if kinds is not None and event.kind not in kinds:
+                continue
+            if self.log_filter == "gm" and not _gm_event(event):
+                continue
+            text = hud.esc(event_text(event))
+            if _gm_event(event):
+                text = f"<i>{text}</i>"
+            details = event_details(event)
+            if details:
+                text += (
+                    "<br><font size=2 color='#9aa4b2'>"
+                    + "<br>".join(hud.esc(d) for d in details)
+                    + "</font>"
+                )
+            lines.append(text)
+        self.side.set_log("<br>".join(lines))
+
+    def log_text(self) -> str:
+        """The log as plain text, as the Copy button puts it on the clipboard."""
+        out = []
+        for event in self.shown_log:
+            out.append(event_text(event))
+            out += ["    " + d for d in event_details(event)]
+        return "\n".join(out)
+
+    # ------------------------------------------------------------ hover and previews
+
+    def _unit_at(self, column: tuple[int, int]) -> str | None:
+        """The unit in that column the player may see, on the level in view or the highest
+        below it."""
+        best: tuple[int, str] | None = None
+        for u in self.view.units:
+            here = u.cell[:2] == column and u.cell[2] <= self.board.level
+            if here and (best is None or u.cell[2] > best[0]):
+                best = (u.cell[2], u.id)
+        return None if best is None else best[1]
+
+    def _hover(self, pos: tuple[int, int]) -> None:
+        column = self.board.column_at(pos)
+        if column is None:
+            self.hover_cell, self.hover_unit = None, None
+            return
+        self.hover_unit = self._unit_at(column)
+        cell = self._unit_cell(self.hover_unit) if self.hover_unit else None
+        self.hover_cell = cell or (column[0], column[1], self.board.level)
+
+    def _update_previews(self) -> None:
+        key = (
+            self.version,
+            self.hover_cell,
+            self.hover_unit,
+            self.selected,
+            self.targeting,
+            self.mode,
+            self.stealth,
+            self.plan,
+            self.alt,
+            self.board.level,
+        )
+        if key == self._hover_key:
+            return
+        self._hover_key = key
+        overlay = Overlay()
+        lines: list[str] = []
+        details: list[str] = []
+        unit = self._acting()
+        target = self.plan.target if self.plan is not None else (self.hover_unit or self.hover_cell)
+        if unit is not None and target is not None:
+            overlay, lines, details = self._aim_preview(unit, target)
+        elif self.hover_unit is not None:
+            lines = [self._unit_html(self.hover_unit)]
+        if self.hover_cell is not None:
+            overlay.marked = self.hover_cell
+        self._overlay = overlay
+        html = "<br>".join(lines)
+        if details:
+            html += (
+                "<br><font size=2 color='#9aa4b2'>"
+                + (
+                    "<br>".join(hud.esc(d) for d in details)
+                    if self.alt
+                    else hud.esc(_("Hold Alt for the full breakdown."))
+                )
+                + "</font>"
+            )
+        self.side.set_html(self.side.hover, "hover", html)
+        self._details = details
+
+    def _aim_preview(self, unit: str, target: Cell | str) -> tuple[Overlay, list[str], list[str]]:
+        """What acting on `target` would do: a path, a shot, a throw, help."""
+        b = self.battle
+        kind = self._default_kind(unit, target)
+        me = b.sheet(unit)
+        if kind in ("attack", "throw") and isinstance(target, str):
+            return self._shot_preview(unit, target, kind)
+        if kind in ("attack", "throw") and not isinstance(target, str):
+            cells = preview.area(b, unit, target)
+            overlay = Overlay(area=cells, sight=(me.cell, target))
+            if kind == "throw":
+                answer = preview.throw(b, self.player, unit, target)
+                if answer is None:
+                    return overlay, [], []
+                text = _throw_summary(answer)
+                return overlay, [hud.esc(text)], [*answer.why, explain.rulings_line(answer.rules)]
+            return (
+                overlay,
+                [hud.esc(_("Fire at the cell {cell}").format(cell=cell_text(target)))],
+                [],
+            )
+        if kind == "move" and not isinstance(target, str):
+            return self._path_preview(unit, target)
+        if isinstance(target, str):
+            return Overlay(), [self._unit_html(target)], []
+        return Overlay(), [], []
+
+    def _default_kind(self, unit: str, target: Cell | str) -> str:
+        if self.plan is not None:
+            return self.plan.command.KIND if self.plan.command.KIND != "use_object" else "help"
+        if self.targeting is not None:
+            return self.targeting
+        if isinstance(target, str):
+            if self.battle.faction_of(target) != self.battle.faction_of(unit):
+                weapon = self.battle.sheet(unit).weapon
+                if weapon is not None and weapon.kind == "thrown":
+                    return "throw"
+                return "attack"
+            return "info"
+        return "move"
+
+    def _shot_preview(
+        self, unit: str, target: str, kind: str
+    ) -> tuple[Overlay, list[str], list[str]]:
+        b = self.battle
+        me, other = b.sheet(unit), b.sheet(target)
+        if kind == "throw":
+            answer_t = preview.throw(b, self.player, unit, target)
+            if answer_t is None:
+                return Overlay(), [], []
+            overlay = Overlay(sight=(me.cell, other.cell))
+            summary = _throw_summary(answer_t)
+            head = f"<b>{hud.esc(_('Throw at {t}').format(t=target))}</b>"
+            return (
+                overlay,
+                [head, hud.esc(summary)],
+                [
+                    *answer_t.why,
+                    explain.rulings_line(answer_t.rules),
+                ],
+            )
+        shot = preview.attack(b, self.player, unit, target)
+        if shot is None:
+            return Overlay(), [], []
+        answer, los = shot.answer, shot.los
+        overlay = Overlay(
+            sight=(me.cell, other.cell), sight_clear=los.clear, blocked_at=los.blocked_by
+        )
+        head = f"<b>{hud.esc(_('Attack {t}').format(t=target))}</b>"
+        distance = max(abs(a - c) for a, c in zip(me.cell, other.cell, strict=True))
+        lines = [head]
+        details: list[str] = []
+        if answer.hit is not None:
+            lines.append(
+                "<font size=5><b>"
+                + hud.esc(_("Hit chance {p}%").format(p=answer.hit.p))
+                + "</b></font>"
+            )
+        else:
+            reason = answer.reason or "no_los"
+            lines.append(
+                "<font color='#ff8080'>"
+                + hud.esc(why_text(str(reason), {**answer.values}))
+                + "</font>"
+            )
+        if answer.cover is not None:
+            overlay.cover_target = other.cell
+            overlay.hidden_samples = [s.sample for s in answer.cover.hidden if s.counted]
+            overlay.cover_cells = sorted({s.cell for s in answer.cover.hidden if s.counted})
+            lines.append(
+                hud.esc(
+                    _("Cover: {grade} ({pct}%) · {d} cells").format(
+                        grade=explain.cover_name(answer.cover.grade),
+                        pct=answer.cover.percent,
+                        d=distance,
+                    )
+                )
+            )
+            details += explain.cover_lines(answer.cover)
+        if not los.clear and los.blocked_by is not None:
+            lines.append(
+                hud.esc(_("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by)))
+            )
+        details += list(answer.why)
+        details.append(explain.rulings_line(answer.rules))
+        return overlay, lines, details
+
+    def _path_preview(self, unit: str, cell: Cell) -> tuple[Overlay, list[str], list[str]]:
+        path = preview.path(
+            self.battle, self.player, unit, cell, (), self._mode(), stealth=self.stealth
+        )
+        if path is None:
+            return Overlay(), [], []
+        if path.refusal is not None:
+            return (
+                Overlay(),
+                ["<font color='#ff8080'>" + hud.esc(refusal_text(path.refusal)) + "</font>"],
+                [],
+            )
+        overlay = Overlay(path=path.cells, warnings=[w.cell for w in path.warnings])
+        lines = [
+            "<b>"
+            + hud.esc(
+                _("Move to {cell}: {cost} points ({total} this turn)").format(
+                    cell=cell_text(cell), cost=path.cost, total=path.total
+                )
+            )
+            + "</b>"
+        ]
+        for w in path.warnings:
+            rule = "P-OA-1" if w.kind == "opportunity" else "P-OA-2"
+            text = (
+                _("{enemy} may strike as you leave {cell} ({rule})")
+                if w.kind == "opportunity"
+                else _("{enemy}'s readied attack may fire at {cell} ({rule})")
+            )
+            lines.append(
+                "<font color='#ff8a70'>"
+                + hud.esc(text.format(enemy=w.enemy, cell=cell_text(w.cell), rule=rule))
+                + "</font>"
+            )
+        if path.seen_by:
+            lines.append(hud.esc(_("Seen there by: {units}").format(units=", ".join(path.seen_by))))
+        return overlay, lines, []
+
+    # ------------------------------------------------------------ giving commands
+
+    def submit(self, command: cmd.Command) -> Outcome:
+        """Give a command as this player; animate what it caused, or say why not."""
+        self.plan = None
+        self._close_menu()
+        before = self.view
+        outcome = self.session.submit(command, self.player)
+        if outcome.refusal is not None:
+            self.status = refusal_text(outcome.refusal)
+            self.refresh()
+            return outcome
+        self.status = ""
+        self.targeting = None
+        self._animate(outcome.events, before, command)
+        return outcome
+
+    def _animate(
+        self, events: Sequence[Event], before: PlayerView, command: cmd.Command | None
+    ) -> None:
+        """Beats for what the player may see of these events; the view updates after them."""
+        factions = self.factions()
+        visible = [e for e in events if e.visible_to(factions)]
+        after = view_for(self.battle, self.player)
+        seen_after = {u.id: u.cell for u in after.units}
+        seen_before = {u.id: u.cell for u in before.units}
+        path: Sequence[Cell] = ()
+        if isinstance(command, cmd.Move):
+            known = preview.path(self.battle, self.player, command.unit, command.to)
+            path = () if known is None else known.cells
+        for event in visible:
+            self.animator.add(self._beat(event, seen_before, seen_after, path))
+        self.animator.add(Beat(0.0, done=self.refresh))
+        if not self.animator.busy:
+            return
+
+    def _beat(
+        self,
+        event: Event,
+        before: dict[str, Cell],
+        after: dict[str, Cell],
+        path: Sequence[Cell],
+    ) -> Beat:
+        d = event.data
+        speed = 1.0
+        beat = Beat(0.0, done=lambda e=event: self._logged(e))
+        if event.kind == "moved":
+            unit = str(d["unit"])
+            start, end = tuple(d["from"]), tuple(d["to"])
+            # Only what the player could see: a slide into the fog would show where it went.
+            if after.get(unit) == end and (unit in before or self.is_own(unit)):
+                cells = list(path) if path and path[0] == start and end in path else [start, end]
+                if end in cells:
+                    cells = cells[: cells.index(end) + 1]
+                beat.slides.append(Slide(unit, cells))  # type: ignore[arg-type]
+                beat.duration = CELL_TIME * max(1, len(cells) - 1) * speed
+        elif event.kind in ("attack", "reaction_attack", "throw"):
+            shooter = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+            target_id = d.get("target")
+            aim = (
+                before.get(str(target_id)) or after.get(str(target_id))
+                if target_id is not None
+                else tuple(d.get("landed") or d.get("at") or ())
+            )
+            if shooter is not None and aim:
+                beat.shots.append(Shot(shooter, aim, bool(d.get("hit"))))  # type: ignore[arg-type]
+                beat.duration = SHOT_TIME
+            roll = next((r for r in event.rolls if r.expression.startswith("d100")), None)
+            if roll is not None and aim:
+                result = f"{roll.total} {'≤' if roll.outcome == 'hit' else '>'} {roll.target}"
+                colour = (140, 230, 140) if roll.outcome == "hit" else (230, 140, 140)
+                beat.dice.append(Dice(aim, 100, result, colour))  # type: ignore[arg-type]
+                beat.duration = DICE_TIME + HOLD_TIME
+        elif event.kind == "damage":
+            cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+            if cell is not None:
+                effects = ", ".join(explain.effect_name(str(e)) for e in d.get("effects", ()))
+                text = f"-{d['damage']}" + (f" {effects}" if effects else "")
+                beat.texts.append(Text(cell, text, (255, 110, 90)))
+                beat.duration = FLOAT_TIME
+        elif event.kind in ("death_save", "stealth_check", "hide", "search", "medkit"):
+            unit_cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+            roll = event.rolls[0] if event.rolls else None
+            if unit_cell is not None and roll is not None and roll.expression.startswith("d20"):
+                good = roll.outcome in ("success", None)
+                beat.dice.append(
+                    Dice(
+                        unit_cell, 20, str(roll.total), (140, 230, 140) if good else (230, 140, 140)
+                    )
+                )
+                beat.duration = DICE_TIME + HOLD_TIME
+        elif event.kind == "died":
+            cell = before.get(str(d["unit"]))
+            if cell is not None:
+                beat.texts.append(Text(cell, _("dead"), (230, 230, 230)))
+                beat.duration = FLOAT_TIME
+        return beat
+
+    def _logged(self, event: Event) -> None:
+        self.shown_log.append(event)
+        self._refresh_log()
+
+    def _plan(self, command: cmd.Command, text: str, target: Cell | str) -> None:
+        if self.plan is not None and self.plan.command == command:
+            self.submit(command)
+            return
+        self.plan = Plan(command, text, target)
+        self.status = ""
+        self.bar.set_status(self._status_line())
+
+    def _click(self, pos: tuple[int, int]) -> None:
+        column = self.board.column_at(pos)
+        if column is None:
+            return
+        self._hover(pos)
+        unit = self._acting()
+        target_unit, cell = self.hover_unit, self.hover_cell
+        if (
+            target_unit is not None
+            and self.is_own(target_unit)
+            and self.targeting
+            not in (
+                "help",
+                "use_object",
+            )
+        ):
+            if target_unit != self.selected:
+                self.selected = target_unit
+                self.plan = None
+                self.refresh()
+            return
+        if unit is None or cell is None:
+            return
+        kind = self.targeting
+        b = self.battle
+        if target_unit is not None:
+            enemy = b.faction_of(target_unit) != b.faction_of(unit)
+            if kind in (None, "move", "attack", "throw") and enemy:
+                kind = (
+                    kind if kind in ("attack", "throw") else self._default_kind(unit, target_unit)
+                )
+                command: cmd.Command = (
+                    cmd.Throw(unit, target=target_unit)
+                    if kind == "throw"
+                    else cmd.Attack(unit, target=target_unit)
+                )
+                verb = _("Throw at {t}") if kind == "throw" else _("Attack {t}")
+                self._plan(command, verb.format(t=target_unit), target_unit)
+                return
+            if kind == "help" and not enemy:
+                self._plan(
+                    cmd.Help(unit, target_unit), _("Help {t}").format(t=target_unit), target_unit
+                )
+                return
+            if kind == "use_object" and not enemy:
+                wound = _worst_wound(b, target_unit)
+                self._plan(
+                    cmd.UseObject(unit, target_unit, wound),
+                    _("Medkit on {t}").format(t=target_unit),
+                    target_unit,
+                )
+                return
+            return
+        if kind == "attack":
+            self._plan(cmd.Attack(unit, at=cell), _("Fire at {c}").format(c=cell_text(cell)), cell)
+            return
+        if kind == "throw":
+            self._plan(cmd.Throw(unit, at=cell), _("Throw at {c}").format(c=cell_text(cell)), cell)
+            return
+        if kind in (None, "move"):
+            move = cmd.Move(unit, cell, mode=self._mode(), stealth=self.stealth)
+            self._plan(move, _("Move to {c}").format(c=cell_text(cell)), cell)
+
+    def _action(self, kind: str) -> None:
+        """A command chosen from the bar or its key."""
+        unit = self._acting()
+        if unit is None:
+            return
+        option = next(
+            (o for o in opts.options_for(self.battle, self.player, unit) if o.kind == kind), None
+        )
+        if option is None:
+            return
+        if option.refusal is not None:
+            self.status = refusal_text(option.refusal)
+            self.bar.set_status(self.status)
+            return
+        self.status = ""
+        self.plan = None
+        immediate: dict[str, cmd.Command] = {
+            "dash": cmd.Dash(unit),
+            "dodge": cmd.Dodge(unit),
+            "disengage": cmd.Disengage(unit),
+            "ready": cmd.Ready(unit, opts.READY_TRIGGER),
+            "hide": cmd.Hide(unit),
+            "search": cmd.Search(unit),
+            "end_turn": cmd.EndTurn(unit),
+        }
+        if kind in immediate:
+            self.submit(immediate[kind])
+        elif kind in _STANCE_OF:
+            self.submit(cmd.ChangeStance(unit, _STANCE_OF[kind]))
+        elif kind == "improvise":
+            self._open_prompt(
+                "improvise",
+                hud.esc(_("Describe what {unit} tries; the GM will rule on it.").format(unit=unit)),
+                [(_("Ask the GM"), "ok"), (_("Cancel"), "cancel")],
+                entry=True,
+            )
+        else:
+            self.targeting = None if self.targeting == kind else kind
+        self._hover_key = ()
+        self.bar.set_status(self._status_line())
+
+    # ------------------------------------------------------------ reactions and prompts
+
+    def _my_reaction(self) -> bool:
+        pending = self.battle.pending
+        if pending is None:
+            return False
+        controller = self.battle.controller_of(self.battle.faction_of(pending.reactor))
+        return controller != "computer" and (self.player == GM or controller == self.player)
+
+    def _check_prompt(self) -> None:
+        if self.prompt is not None and self.prompt_kind == "reaction" and not self._my_reaction():
+            self._close_prompt()
+        if self.prompt is None and self._my_reaction() and not self.animator.busy:
+            pending = self.battle.pending
+            assert pending is not None
+            shot = preview.attack(self.battle, self.player, pending.reactor, pending.mover)
+            chance = ""
+            if shot is not None and shot.answer.hit is not None:
+                chance = " " + _("Hit chance {p}%").format(p=shot.answer.hit.p)
+            rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
+            text = (
+                _("{mover} leaves {unit}'s reach: strike at it? ({rule})")
+                if pending.kind == "opportunity"
+                else _("{mover} comes into {unit}'s sight: fire the readied attack? ({rule})")
+            ).format(mover=pending.mover, unit=pending.reactor, rule=rule)
+            self._open_prompt(
+                "reaction",
+                hud.esc(text + chance),
+                [
+                    (_("Take it [{key}]").format(key=self.keys.label("take")), "take"),
+                    (_("Let it go [{key}]").format(key=self.keys.label("let_go")), "let_go"),
+                ],
+            )
+
+    def _open_prompt(
+        self, kind: str, text: str, answers: Sequence[tuple[str, str]], *, entry: bool = False
+    ) -> None:
+        self._close_prompt()
+        self.prompt = hud.Prompt(self.ui, self.board.viewport, text, answers, entry=entry)
+        self.prompt_kind = kind
+
+    def _close_prompt(self) -> None:
+        if self.prompt is not None:
+            self.prompt.close()
+        self.prompt = None
+        self.prompt_kind = ""
+
+    def _answer(self, key: str) -> None:
+        kind, typed = self.prompt_kind, self.prompt.typed if self.prompt else ""
+        self._close_prompt()
+        if kind == "reaction":
+            pending = self.battle.pending
+            if pending is not None:
+                self.submit(cmd.React(pending.reactor, take=key == "take"))
+        elif kind == "improvise" and key == "ok" and typed.strip():
+            unit = self._acting()
+            if unit is not None:
+                self.submit(cmd.Improvise(unit, typed.strip()))
+
+    # ------------------------------------------------------------ context menu
+
+    def _open_menu(self, pos: tuple[int, int]) -> None:
+        self._close_menu()
+        self._hover(pos)
+        unit = self._acting()
+        if unit is None or self.hover_cell is None:
+            return
+        b = self.battle
+        options = {o.kind: o for o in opts.options_for(b, self.player, unit)}
+        items: list[tuple[str, str, bool, str]] = []
+
+        def add(kind: str, label: str, key: str) -> None:
+            o = options[kind]
+            why = "" if o.refusal is None else refusal_text(o.refusal)
+            items.append((label, key, o.allowed, why))
+
+        target = self.hover_unit
+        if target is not None and b.faction_of(target) != b.faction_of(unit):
+            add("attack", _("Attack {t}").format(t=target), "attack")
+            add("throw", _("Throw at {t}").format(t=target), "throw")
+        elif target is not None:
+            if target != unit:
+                add("help", _("Help {t}").format(t=target), "help")
+            for wound in _wounds(b, target):
+                add(
+                    "use_object",
+                    _("Medkit on {t}: {w}").format(
+                        t=target, w=explain.effect_name(wound + "_wound")
+                    ),
+                    "use_object:" + wound,
+                )
+        else:
+            add("move", _("Move here"), "move")
+            if b.sheet(unit).weapon is not None and b.sheet(unit).weapon.area:  # type: ignore[union-attr]
+                add("attack", _("Fire at this cell"), "attack_cell")
+            add("throw", _("Throw at this cell"), "throw_cell")
+        self._menu_target: tuple[str | None, Cell] = (target, self.hover_cell)
+        if items:
+            self.menu = hud.ContextMenu(self.ui, pos, items, self.board.viewport)
+
+    def _close_menu(self) -> None:
+        if self.menu is not None:
+            self.menu.close()
+        self.menu = None
+
+    def _menu_choice(self, key: str) -> None:
+        target, cell = self._menu_target
+        self._close_menu()
+        unit = self._acting()
+        if unit is None:
+            return
+        if key == "attack" and target is not None:
+            self.submit(cmd.Attack(unit, target=target))
+        elif key == "throw" and target is not None:
+            self.submit(cmd.Throw(unit, target=target))
+        elif key == "help" and target is not None:
+            self.submit(cmd.Help(unit, target))
+        elif key.startswith("use_object:") and target is not None:
+            self.submit(cmd.UseObject(unit, target, key.split(":", 1)[1]))
+        elif key == "move":
+            self.submit(cmd.Move(unit, cell, mode=self._mode(), stealth=self.stealth))
+        elif key == "attack_cell":
+            self.submit(cmd.Attack(unit, at=cell))
+        elif key == "throw_cell":
+            self.submit(cmd.Throw(unit, at=cell))
+
+    # ------------------------------------------------------------ events
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self._last_mouse = event.pos
+            self._mouse_in = True
+        elif event.type == pygame.WINDOWLEAVE:
+            self._mouse_in = False
+        consumed = self.ui.process_events(event)
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._button(event.ui_element)
+            return
+        if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            self._dropdown(event.ui_element, event.text)
+            return
+        if event.type == pygame_gui.UI_TEXT_ENTRY_FINISHED and self.prompt is not None:
+            self._answer("ok")
+            return
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            self.alt = bool(pygame.key.get_mods() & pygame.KMOD_ALT) or (
+                event.type == pygame.KEYDOWN and event.key in (pygame.K_LALT, pygame.K_RALT)
+            )
+        if event.type == pygame.KEYDOWN:
+            self._key(event)
+            return
+        if consumed:
+            return
+        if event.type == pygame.MOUSEWHEEL and self.board.viewport.collidepoint(self._last_mouse):
+            self.board.camera.zoom_at(1 if event.y > 0 else -1, *self._last_mouse)
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if self.menu is not None and not self.menu.contains(event.pos):
+                self._close_menu()
+                return
+            if event.button in (1, 2) and self.board.viewport.collidepoint(event.pos):
+                self._press = event.pos
+                self._dragging = event.button == 2
+            elif event.button == 3 and self.prompt is None:
+                self._open_menu(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and self._press is not None:
+            if not self._dragging and event.button == 1 and self.prompt is None:
+                self._click(event.pos)
+            self._press = None
+            self._dragging = False
+        elif event.type == pygame.MOUSEMOTION:
+            if self._press is not None:
+                dx, dy = event.pos[0] - self._press[0], event.pos[1] - self._press[1]
+                if self._dragging or abs(dx) + abs(dy) > DRAG_START:
+                    self._dragging = True
+                    self.board.camera.pan(-event.rel[0], -event.rel[1])
+            self._hover(event.pos)
+
+    def _button(self, element: object) -> None:
+        if self.prompt is not None:
+            key = self.prompt.key_for(element)
+            if key is not None:
+                self._answer(key)
+            return
+        if self.menu is not None:
+            key = self.menu.key_for(element)
+            if key is not None:
+                self._menu_choice(key)
+                return
+        kind = self.bar.kind_for(element)
+        if kind is not None:
+            self._action(kind)
+            return
+        unit = self.tracker.unit_for(element)
+        if unit is not None:
+            cell = self._unit_cell(unit)
+            if cell is not None:
+                self.board.set_level(cell[2])
+                self.board.show_cell(cell)
+            return
+        side = self.side
+        if element is side.level_up:
+            self._change_level(1)
+        elif element is side.level_down:
+            self._change_level(-1)
+        elif element is side.fit:
+            self.board.camera.fit()
+        elif element is side.stealth:
+            self._toggle_stealth()
+        elif element is side.copy:
+            clipboard_copy(self.log_text())
+            self.status = _("The log is on the clipboard.")
+            self.bar.set_status(self.status)
+
+    def _dropdown(self, element: object, text: str) -> None:
+        side = self.side
+        if element is side.filter:
+            chosen = getattr(element, "selected_option", (text, "all"))
+            self.log_filter = chosen[1] if isinstance(chosen, tuple) else "all"
+            self._refresh_log()
+        elif side.mode is not None and element is side.mode:
+            chosen = getattr(element, "selected_option", (text, "auto"))
+            self.mode = chosen[1] if isinstance(chosen, tuple) else None
+            self._refresh_reach()
+            self._hover_key = ()
+
+    def _toggle_stealth(self) -> None:
+        self.stealth = not self.stealth
+        self._refresh_reach()
+        self._refresh_widgets()
+        self._hover_key = ()
+
+    def _change_level(self, step: int) -> None:
+        self.board.set_level(self.board.level + step)
+        self.board.set_fog(
+            None if self.view.factions is None else self.view.seen,
+            None if self.view.factions is None else self.view.remembered,
+        )
+        self._refresh_reach()
+        self._refresh_widgets()
+        self._hover_key = ()
+
+    def _key(self, event: pygame.event.Event) -> None:
+        k = self.keys
+        key = event.key
+        if self.prompt is not None:
+            if self.prompt_kind == "reaction" and k.matches("take", key):
+                self._answer("take")
+            elif self.prompt_kind == "reaction" and k.matches("let_go", key):
+                self._answer("let_go")
+            elif k.matches("cancel", key) and self.prompt_kind != "reaction":
+                self._close_prompt()
+            return
+        if self.ui.get_focus_set():
+            return  # typing in a text field
+        if k.matches("cancel", key):
+            if self.menu is not None:
+                self._close_menu()
+            elif self.plan is not None:
+                self.plan = None
+            elif self.targeting is not None:
+                self.targeting = None
+            self.status = ""
+            self._hover_key = ()
+            self.bar.set_status(self._status_line())
+            return
+        if k.matches("confirm", key):
+            if self.plan is not None:
+                self.submit(self.plan.command)
+            return
+        if k.matches("level_up", key):
+            self._change_level(1)
+            return
+        if k.matches("level_down", key):
+            self._change_level(-1)
+            return
+        if k.matches("fit", key):
+            self.board.camera.fit()
+            return
+        if k.matches("next_unit", key):
+            self._next_unit()
+            return
+        if k.matches("stealth", key):
+            self._toggle_stealth()
+            return
+        if k.matches("mode", key):
+            self._cycle_mode()
+            return
+        if event.mod & pygame.KMOD_CTRL and key == pygame.K_z:
+            self._undo()
+            return
+        for kind, _needs in opts.KINDS:
+            if k.matches(kind, key):
+                self._action(kind)
+                return
+
+    def _cycle_mode(self) -> None:
+        modes = ["auto"] + ([*self.reach.allowance.budgets] if self.reach is not None else [])
+        current = self.mode or "auto"
+        self.mode = modes[(modes.index(current) + 1) % len(modes)] if current in modes else "auto"
+        self._refresh_reach()
+        self._refresh_widgets()
+        self._hover_key = ()
+
+    def _next_unit(self) -> None:
+        own = [u.id for u in self.view.units if self.is_own(u.id)]
+        if not own:
+            return
+        i = own.index(self.selected) + 1 if self.selected in own else 0
+        self.selected = own[i % len(own)]
+        self.refresh(follow=True)
+
+    def _undo(self) -> None:
+        refusal = self.session.undo(self.player)
+        self.status = "" if refusal is None else refusal_text(refusal)
+        self.animator.finish()
+        self.refresh()
+
+    # ------------------------------------------------------------ time
+
+    def update(self, dt: float) -> None:
+        self.ui.update(dt)
+        self.animator.update(dt)
+        self._pan(dt)
+        if self.animator.busy:
+            return
+        if self.prompt is None and self._my_reaction():
+            self._check_prompt()
+        self._computer(dt)
+        self._update_previews()
+        self._update_tooltip()
+
+    def _pan(self, dt: float) -> None:
+        if self.ui.get_focus_set():
+            return
+        pressed = pygame.key.get_pressed()
+        dx = dy = 0
+        for key, (kx, ky) in PAN_KEYS.items():
+            if pressed[key]:
+                dx, dy = dx + kx, dy + ky
+        if self._mouse_in and pygame.mouse.get_focused() and self.prompt is None:
+            mx, my = self._last_mouse
+            w, h = self.size
+            if 0 <= mx < EDGE:
+                dx -= 1
+            elif w - EDGE <= mx < w and mx < w:
+                dx += 1
+            if 0 <= my < EDGE:
+                dy -= 1
+            elif h - EDGE <= my < h:
+                dy += 1
+        if dx or dy:
+            self.board.camera.pan(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+
+    def _computer(self, dt: float) -> None:
+        b = self.battle
+        if b.over:
+            return
+        actor = b.pending.reactor if b.pending is not None else b.active
+        if actor is None or b.controller_of(b.faction_of(actor)) != "computer":
+            return
+        self._computer_wait += dt
+        if self._computer_wait < COMPUTER_PAUSE * (1 if self.animator.speed > 0 else 0):
+            return
+        self._computer_wait = 0.0
+        before = self.view
+        outcomes: list[tuple[cmd.Command, Outcome]] = []
+        self.session.play_computer(lambda _by, c, o: outcomes.append((c, o)), limit=1)
+        for command, outcome in outcomes:
+            self._animate(outcome.events, before, command)
+        if not outcomes:
+            self.refresh()
+
+    # ------------------------------------------------------------ drawing
+
+    def tokens(self) -> list[Token]:
+        out = []
+        active = self.view.active
+        for u in self.view.units:
+            if "dead" in u.wounds.get("conditions", ()):
+                continue
+            out.append(
+                Token(
+                    u.id,
+                    u.cell,
+                    self.colour_of(u.faction),
+                    u.stance,
+                    u.wounds,
+                    u.own,
+                    active=u.id == active,
+                    selected=u.id == self.selected,
+                )
+            )
+        for unit, cell in self.view.ghosts:
+            faction = self.battle.faction_of(unit)
+            out.append(
+                Token(unit, cell, self.colour_of(faction), "standing", {}, False, ghost=True)
+            )
+        return out
+
+    def draw(self, screen: pygame.Surface) -> None:
+        screen.fill((12, 13, 16))
+        overlay = self._overlay if not self.animator.busy else Overlay()
+        self.board.draw(screen, self.tokens(), overlay, self.animator.positions())
+        clip = screen.get_clip()
+        screen.set_clip(self.board.viewport)
+        self.animator.draw(screen, self.board.cell_centre)
+        screen.set_clip(clip)
+        self.ui.draw_ui(screen)
+
+    def _update_tooltip(self) -> None:
+        """Alt held over a target: the full breakdown beside the pointer."""
+        want = self.alt and bool(self._details)
+        if not want:
+            if self._tooltip is not None:
+                self._tooltip.kill()
+                self._tooltip = None
+            return
+        text = "<br>".join(hud.esc(d) for d in self._details)
+        if self._tooltip is not None and getattr(self._tooltip, "_tessera_text", "") == text:
+            return
+        if self._tooltip is not None:
+            self._tooltip.kill()
+        x, y = self._last_mouse
+        rect = pygame.Rect(x + 18, y + 12, 420, 24 + 18 * len(self._details)).clamp(
+            self.board.viewport
+        )
+        self._tooltip = pygame_gui.elements.UITextBox(
+            text, rect, manager=self.ui, starting_height=20
+        )
+        self._tooltip._tessera_text = text  # type: ignore[attr-defined]
+
+
+def _gm_event(event: Event) -> bool:
+    return event.data.get("by") == "gm" or event.kind in (
+        "concealed",
+        "reinforcement_called",
+        "dice_entered",
+        "cell_edited",
+        "condition",
+        "improvise_ruled",
+        "controller",
+    )
+
+
+def _wounds(b: Battle, unit: str) -> list[str]:
+    h = b.sheet(unit).health
+    return [w for w, n in (("mortal", h.mortal), ("grave", h.grave), ("light", h.light)) if n]
+
+
+def _worst_wound(b: Battle, unit: str) -> str:
+    wounds = _wounds(b, unit)
+    return wounds[0] if wounds else "light"
+
+
+def _throw_summary(answer: object) -> str:
+    from game.tactics import ThrowAnswer
+
+    assert isinstance(answer, ThrowAnswer)
+    if answer.reason is not None:
+        return why_text(str(answer.reason), {})
+    if answer.band == "out_of_range":
+        return _("Out of range.")
+    if answer.automatic:
+        return _("Lands where aimed (within medium range, P-THR-1).")
+    return _("Hit chance {p}%").format(p=answer.hit_chance)
+
+
+__all__ = ["BattleScene", "Plan", "replace"]

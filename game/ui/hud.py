@@ -1,0 +1,444 @@
+"""The battle window's widgets (pygame-gui): initiative tracker, action bar, unit and preview
+panels, combat log, context menu and prompts. They show what the scene gives them; the scene
+decides what each button does."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import pygame
+import pygame_gui
+from pygame_gui.core import ObjectID
+from pygame_gui.elements import (
+    UIButton,
+    UIDropDownMenu,
+    UILabel,
+    UIPanel,
+    UITextBox,
+    UITextEntryLine,
+)
+
+from game.i18n import _
+from game.ui.board import RGB
+
+TRACKER_HEIGHT = 46
+SIDE_WIDTH = 330
+BAR_HEIGHT = 98
+
+
+def theme(faction_colours: dict[str, RGB]) -> dict[str, object]:
+    """The window's pygame-gui theme, with one chip style per side's colour."""
+    base = resources.files("game.ui").joinpath("theme.json").read_text(encoding="utf-8")
+    import json
+
+    data: dict[str, object] = json.loads(base)
+    for i, colour in enumerate(faction_colours.values()):
+        hex_colour = "#{:02x}{:02x}{:02x}".format(*colour)
+        dark = "#{:02x}{:02x}{:02x}".format(*(c // 3 for c in colour))
+        data[f"#side{i}"] = {
+            "colours": {
+                "normal_bg": dark,
+                "hovered_bg": dark,
+                "disabled_bg": dark,
+                "normal_border": hex_colour,
+                "hovered_border": "#ffffff",
+                "disabled_border": hex_colour,
+                "normal_text": "#f0f0f0",
+                "hovered_text": "#ffffff",
+                "disabled_text": "#f0f0f0",
+            },
+            "misc": {"border_width": "2", "shadow_width": "0"},
+        }
+        data[f"#side{i}_active"] = {
+            "colours": {
+                "normal_bg": hex_colour,
+                "hovered_bg": hex_colour,
+                "disabled_bg": hex_colour,
+                "normal_border": "#ffffff",
+                "hovered_border": "#ffffff",
+                "disabled_border": "#ffffff",
+                "normal_text": "#000000",
+                "hovered_text": "#000000",
+                "disabled_text": "#000000",
+            },
+            "misc": {"border_width": "3", "shadow_width": "0"},
+        }
+    return data
+
+
+def manager(size: tuple[int, int], faction_colours: dict[str, RGB]) -> pygame_gui.UIManager:
+    """A UI manager with the window's theme and the fonts its text boxes use already loaded."""
+    ui = pygame_gui.UIManager(size, theme(faction_colours))
+    ui.preload_fonts(
+        [
+            {"name": "noto_sans", "point_size": size_, "style": style, "antialiased": "1"}
+            for size_, style in (
+                (10, "regular"),
+                (13, "italic"),
+                (14, "bold"),
+                (18, "bold"),
+                (10, "italic"),
+            )
+        ]
+    )
+    return ui
+
+
+#: Signs the widgets' font (pygame-gui's Noto Sans) has no glyph for, and what stands in.
+_MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "✓": "+", "✗": "x"})
+
+
+def esc(text: str) -> str:
+    """Plain text made safe for pygame-gui's HTML text boxes (and for its font)."""
+    return html.escape(text.translate(_MISSING_GLYPHS), quote=False).replace("\n", "<br>")
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One entry of the initiative tracker."""
+
+    unit: str
+    text: str
+    side: int
+    active: bool
+
+
+class Tracker:
+    """The initiative along the top: the round, the order (what the viewer may know), and the
+    acting unit's turn budget."""
+
+    def __init__(self, manager: pygame_gui.UIManager, width: int) -> None:
+        self.manager = manager
+        self.panel = UIPanel(pygame.Rect(0, 0, width, TRACKER_HEIGHT), manager=manager)
+        self.round = UILabel(
+            pygame.Rect(6, 6, 90, 30),
+            "",
+            manager=manager,
+            container=self.panel,
+            object_id=ObjectID(object_id="#round"),
+        )
+        self.budget = UILabel(
+            pygame.Rect(width - 420, 6, 410, 30),
+            "",
+            manager=manager,
+            container=self.panel,
+            object_id=ObjectID(object_id="#budget"),
+        )
+        self.chips: list[tuple[Chip, UIButton]] = []
+        self._shown: tuple[object, ...] = ()
+
+    def show(self, round_no: int, chips: Sequence[Chip], budget: str) -> None:
+        key = (round_no, tuple(chips), budget)
+        if key == self._shown:
+            return
+        self._shown = key
+        self.round.set_text(_("Round {n}").format(n=round_no))
+        self.budget.set_text(budget)
+        for _chip, button in self.chips:
+            button.kill()
+        self.chips = []
+        x = 100
+        room = self.panel.relative_rect.width - 430
+        for chip in chips:
+            width = min(130, max(70, 9 * len(chip.text) + 16))
+            if x + width > room:
+                break
+            style = f"#side{chip.side}" + ("_active" if chip.active else "")
+            button = UIButton(
+                pygame.Rect(x, 5, width, 34),
+                chip.text,
+                manager=self.manager,
+                container=self.panel,
+                object_id=ObjectID(object_id=style, class_id="@chip"),
+            )
+            self.chips.append((chip, button))
+            x += width + 4
+
+    def unit_for(self, element: object) -> str | None:
+        for chip, button in self.chips:
+            if button is element:
+                return chip.unit
+        return None
+
+
+@dataclass(frozen=True)
+class ActionButton:
+    kind: str
+    label: str
+    key: str
+    allowed: bool
+    why_not: str
+
+
+class ActionBar:
+    """A button for every command of the selected unit, greyed with the reason when refused."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+        self.manager = manager
+        self.panel = UIPanel(rect, manager=manager)
+        self.status = UILabel(
+            pygame.Rect(8, 2, rect.width - 16, 20),
+            "",
+            manager=manager,
+            container=self.panel,
+            object_id=ObjectID(object_id="#status"),
+        )
+        self.buttons: list[tuple[ActionButton, UIButton]] = []
+        self._shown: tuple[ActionButton, ...] | None = None
+
+    def show(self, actions: Sequence[ActionButton]) -> None:
+        if tuple(actions) == self._shown:
+            return
+        self._shown = tuple(actions)
+        for _a, button in self.buttons:
+            button.kill()
+        self.buttons = []
+        width = self.panel.relative_rect.width - 12
+        per_row = max(1, (len(actions) + 1) // 2)
+        w = max(40, min(140, width // per_row - 3))
+        for i, action in enumerate(actions):
+            x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * 36
+            tip = f"{action.label} [{action.key}]"
+            if not action.allowed:
+                tip += "<br>" + esc(action.why_not)
+            button = UIButton(
+                pygame.Rect(x, y, w, 34),
+                f"{action.label}",
+                manager=self.manager,
+                container=self.panel,
+                tool_tip_text=tip,
+                object_id=ObjectID(object_id=f"#action_{action.kind}", class_id="@action"),
+            )
+            if not action.allowed:
+                button.disable()
+            self.buttons.append((action, button))
+
+    def kind_for(self, element: object) -> str | None:
+        for action, button in self.buttons:
+            if button is element:
+                return action.kind
+        return None
+
+    def set_status(self, text: str) -> None:
+        if self.status.text != text:
+            self.status.set_text(text)
+
+
+LOG_FILTERS = ("all", "combat", "movement", "turns", "sightings", "gm")
+
+
+def _filter_names() -> list[tuple[str, str]]:
+    names = {
+        "all": _("Everything"),
+        "combat": _("Combat"),
+        "movement": _("Movement"),
+        "turns": _("Turns"),
+        "sightings": _("Sightings"),
+        "gm": _("GM"),
+    }
+    return [(names[f], f) for f in LOG_FILTERS]
+
+
+class SidePanel:
+    """The right-hand column: the selected unit, what the pointer shows, levels and modes, and
+    the combat log."""
+
+    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+        self.manager = manager
+        self.panel = UIPanel(rect, manager=manager)
+        w = rect.width - 12
+        self.unit = UITextBox("", pygame.Rect(6, 6, w, 150), manager=manager, container=self.panel)
+        self.level_label = UILabel(
+            pygame.Rect(6, 160, 110, 28), "", manager=manager, container=self.panel
+        )
+        self.level_up = UIButton(
+            pygame.Rect(118, 160, 44, 28),
+            "+",
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Level up [PageUp]"),
+        )
+        self.level_down = UIButton(
+            pygame.Rect(164, 160, 44, 28),
+            "−",
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Level down [PageDown]"),
+        )
+        self.fit = UIButton(
+            pygame.Rect(212, 160, w - 206, 28),
+            _("Fit map"),
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Show the whole map [Home]"),
+        )
+        self.mode: UIDropDownMenu | None = None
+        self._modes: tuple[tuple[str, str], ...] = ()
+        self.stealth = UIButton(
+            pygame.Rect(6 + w // 2 + 2, 192, w // 2 - 2, 28),
+            "",
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Move stealthily: half movement (P-STL-1) [Q]"),
+        )
+        self.hover = UITextBox(
+            "", pygame.Rect(6, 224, w, 170), manager=manager, container=self.panel
+        )
+        log_top = 398
+        self.filter = UIDropDownMenu(
+            _filter_names(),
+            _filter_names()[0],
+            pygame.Rect(6, log_top, w - 90, 28),
+            manager=manager,
+            container=self.panel,
+        )
+        self.copy = UIButton(
+            pygame.Rect(w - 80, log_top, 86, 28),
+            _("Copy"),
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Copy the log to the clipboard"),
+        )
+        self.log = UITextBox(
+            "",
+            pygame.Rect(6, log_top + 32, w, rect.height - log_top - 38),
+            manager=manager,
+            container=self.panel,
+        )
+        self._texts: dict[str, str] = {}
+
+    def set_modes(self, modes: Sequence[tuple[str, str]], current: str) -> None:
+        """The movement modes the selected unit has, as (label, mode id)."""
+        modes = tuple(modes)
+        if modes == self._modes and self.mode is not None:
+            return
+        self._modes = modes
+        if self.mode is not None:
+            self.mode.kill()
+        w = self.panel.relative_rect.width - 12
+        if not modes:
+            self.mode = None
+            return
+        start = next((m for m in modes if m[1] == current), modes[0])
+        self.mode = UIDropDownMenu(
+            list(modes),
+            start,
+            pygame.Rect(6, 192, w // 2 - 2, 28),
+            manager=self.manager,
+            container=self.panel,
+        )
+
+    def set_html(self, box: UITextBox, key: str, text: str) -> None:
+        if self._texts.get(key) != text:
+            self._texts[key] = text
+            box.set_text(text)
+
+    def set_log(self, text: str) -> None:
+        if self._texts.get("log") == text:
+            return
+        self._texts["log"] = text
+        self.log.set_text(text)
+        if self.log.scroll_bar is not None:
+            self.log.scroll_bar.set_scroll_from_start_percentage(1.0)
+
+
+class ContextMenu:
+    """The commands that apply to what was right-clicked, at the pointer."""
+
+    def __init__(
+        self,
+        manager: pygame_gui.UIManager,
+        pos: tuple[int, int],
+        items: Sequence[tuple[str, str, bool, str]],
+        bounds: pygame.Rect,
+    ) -> None:
+        """`items`: (label, key, allowed, reason when not)."""
+        self.items = list(items)
+        height = 8 + 32 * len(items)
+        rect = pygame.Rect(pos[0], pos[1], 230, height).clamp(bounds)
+        self.panel = UIPanel(rect, starting_height=5, manager=manager)
+        self.buttons: list[tuple[str, UIButton]] = []
+        for i, (label, key, allowed, why) in enumerate(items):
+            button = UIButton(
+                pygame.Rect(4, 4 + 32 * i, 218, 30),
+                label,
+                manager=manager,
+                container=self.panel,
+                tool_tip_text=None if allowed else esc(why),
+            )
+            if not allowed:
+                button.disable()
+            self.buttons.append((key, button))
+
+    def key_for(self, element: object) -> str | None:
+        for key, button in self.buttons:
+            if button is element:
+                return key
+        return None
+
+    def contains(self, pos: tuple[int, int]) -> bool:
+        return bool(self.panel.get_abs_rect().collidepoint(pos))
+
+    def close(self) -> None:
+        self.panel.kill()
+
+
+class Prompt:
+    """A question in the middle of the window with a few answers (a reaction offered...)."""
+
+    def __init__(
+        self,
+        manager: pygame_gui.UIManager,
+        bounds: pygame.Rect,
+        text: str,
+        answers: Sequence[tuple[str, str]],
+        *,
+        entry: bool = False,
+    ) -> None:
+        width = 480
+        height = 170 + (40 if entry else 0)
+        rect = pygame.Rect(0, 0, width, height)
+        rect.center = bounds.center
+        self.panel = UIPanel(rect, starting_height=10, manager=manager)
+        self.text = UITextBox(
+            text, pygame.Rect(8, 8, width - 16, 100), manager=manager, container=self.panel
+        )
+        self.entry: UITextEntryLine | None = None
+        if entry:
+            self.entry = UITextEntryLine(
+                pygame.Rect(8, 112, width - 16, 34), manager=manager, container=self.panel
+            )
+            self.entry.focus()
+        self.buttons: list[tuple[str, UIButton]] = []
+        count = max(1, len(answers))
+        w = (width - 16 - 6 * (count - 1)) // count
+        y = height - 48
+        for i, (label, key) in enumerate(answers):
+            button = UIButton(
+                pygame.Rect(8 + i * (w + 6), y, w, 38),
+                label,
+                manager=manager,
+                container=self.panel,
+            )
+            self.buttons.append((key, button))
+
+    def key_for(self, element: object) -> str | None:
+        for key, button in self.buttons:
+            if button is element:
+                return key
+        return None
+
+    @property
+    def typed(self) -> str:
+        return "" if self.entry is None else self.entry.get_text()
+
+    def close(self) -> None:
+        self.panel.kill()
+
+
+def on_button(event: pygame.event.Event, handlers: Sequence[Callable[[object], bool]]) -> bool:
+    """Give a pressed button to the first handler that knows it."""
+    return any(h(event.ui_element) for h in handlers)
