@@ -14,7 +14,7 @@ def _parser() -> argparse.ArgumentParser:
     q = sub.add_parser("query", help="answer rules questions about a scenario, as JSON")
     q.add_argument("scenario", help="scenario JSON file, or - for standard input")
     c = sub.add_parser("check-map", help="load a Tiled map and summarise it, or explain why not")
-    c.add_argument("map", help="a .tmx file")
+    c.add_argument("maps", nargs="+", metavar="MAP", help="one or more .tmx files")
     b = sub.add_parser("bench", help="measure the grid kernels against the speed goals")
     b.add_argument("--quick", action="store_true", help="fewer repetitions")
     r = sub.add_parser("run", help="play a battle headless: JSON commands in, JSON events out")
@@ -31,12 +31,22 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+#: The exit status when whoever reads our output stops reading (`tessera run … | head -1`): the
+#: shell's status for a command ended by SIGPIPE (128 + 13), as `cat` or `git log` give there.
+CLOSED_OUTPUT = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        status = _dispatch(args)
+        sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
+        return status
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return CLOSED_OUTPUT
     except Exception as exc:  # a bug: say so in one line; TESSERA_DEBUG=1 shows the traceback
         if os.environ.get("TESSERA_DEBUG"):
             raise
@@ -47,6 +57,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _quiet_stdout() -> None:
+    """The reader has gone: point standard output at the null device, as the Python docs
+    advise, so that nothing written later (or flushed at exit) reports the closed pipe again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file behind sys.stdout: nothing to flush at exit
+        pass
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "query":
         from game.scenario.cli import run_query
@@ -55,7 +76,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "check-map":
         from game.maps.check import run_check_map
 
-        return run_check_map(args.map)
+        return run_check_map(args.maps)
     if args.command == "bench":
         from game.bench import run_bench
 
