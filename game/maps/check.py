@@ -1,9 +1,10 @@
-"""`tessera check-map MAP`: load a map and summarise it for its maker, or say what is wrong."""
+"""`tessera check-map MAP...`: load maps and summarise each for its maker, or say what is wrong."""
 
 from __future__ import annotations
 
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -12,15 +13,27 @@ from game.maps.loader import load_map
 from game.maps.model import LoadedMap, MapError, RenderLayer, UnitPlacement
 
 
-def run_check_map(path: str) -> int:
-    """Print the summary and return 0, or print `error: <message>` on stderr and return 2."""
-    try:
-        loaded = load_map(path)
-    except MapError as e:
-        print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
-        return 2
-    print(summary(loaded, path))
-    return 0
+def run_check_map(paths: str | Sequence[str]) -> int:
+    """Summarise each map on standard output (its first line, `map: PATH`, heads it; a blank
+    line between two) and return 0; a map that fails gives `error: <message>` on standard error
+    and the others are still summarised, and then 2 is returned."""
+    if isinstance(paths, str):
+        paths = [paths]
+    status = 0
+    shown = 0
+    for path in paths:
+        try:
+            loaded = load_map(path)
+        except MapError as e:
+            sys.stdout.flush()  # keep stdout and stderr in order on a terminal
+            print(f"error: {' '.join(str(e).split())}", file=sys.stderr)
+            status = 2
+            continue
+        if shown:
+            print()
+        print(summary(loaded, path))
+        shown += 1
+    return status
 
 
 def summary(loaded: LoadedMap, shown_path: str) -> str:

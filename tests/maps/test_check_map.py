@@ -45,9 +45,9 @@ notices: 0
 """
 
 
-def _check_map(path: str) -> subprocess.CompletedProcess[str]:
+def _check_map(*paths: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "game", "check-map", path],
+        [sys.executable, "-m", "game", "check-map", *paths],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -79,6 +79,34 @@ def test_check_map_on_a_missing_file_exits_2_with_one_line(tmp_path: Path) -> No
     result = _check_map(str(tmp_path / "nowhere.tmx"))
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+
+
+def test_check_map_summarises_each_of_several_maps_and_exits_2_if_any_failed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    plain = "tests/maps/data/plain.tmx"
+    assert run_check_map([plain]) == 0
+    plain_summary = capsys.readouterr().out
+    assert plain_summary.startswith(f"map: {plain}\n")
+
+    result = _check_map("tests/maps/data/depot.tmx", "tests/maps/data/nowhere.tmx", plain)
+
+    assert result.returncode == 2
+    # Each map's summary is headed by its `map:` line, a blank line between two; the one that
+    # failed is said on stderr, and the map after it is still summarised.
+    assert result.stdout == DEPOT_SUMMARY + "\n" + plain_summary
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith("error: tests/maps/data/nowhere.tmx: ")
+
+
+def test_check_map_of_several_good_maps_exits_0(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPO)
+    assert run_check_map(["tests/maps/data/depot.tmx", "tests/maps/data/depot.tmx"]) == 0
+    out, err = capsys.readouterr()
+    assert (out, err) == (DEPOT_SUMMARY + "\n" + DEPOT_SUMMARY, "")
 
 
 def test_a_multi_line_error_is_printed_on_one_line(
