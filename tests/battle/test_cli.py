@@ -13,6 +13,7 @@ import io
 import json
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -307,6 +308,43 @@ def test_run_and_replay_as_processes_agree_on_the_final_state_hash(tmp_path: Pat
     replay = _tessera("replay", str(journal))
     assert (replay.returncode, replay.stderr) == (0, b"")
     assert replay.stdout.decode("utf-8").splitlines()[0] == f"state hash: {end['state_hash']}"
+
+
+def test_run_answers_each_line_as_it_comes_so_a_program_can_drive_it(tmp_path: Path) -> None:
+    # Standard input stays open: each answer must come before the next line is written.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "game", "run", str(HULL), "--journal", str(tmp_path / "j.jsonl")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def ask(line: dict[str, Any], answer: str) -> dict[str, Any]:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(json.dumps(line).encode() + b"\n")
+        proc.stdin.flush()
+        while True:
+            got = json.loads(proc.stdout.readline())
+            if got.get("event") == answer:
+                return got
+
+    watchdog = threading.Timer(120, proc.kill)  # a hung run fails the test, never hangs it
+    watchdog.start()
+    try:
+        first = ask({"cmd": "state"}, "state")
+        ended = ask({"cmd": "end_turn", "unit": first["active"], "by": "gm"}, "turn_ended")
+        assert ended["unit"] == first["active"] and ended["n"] == 1
+        assert ask({"cmd": "state"}, "state")["commands"] == 1
+        proc.stdin.close()
+        assert json.loads(proc.stdout.read().splitlines()[-1])["event"] == "end"
+        assert proc.wait(timeout=60) == 0
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=60)
 
 
 def test_replay_prints_the_final_hash_and_a_summary_of_each_side(tmp_path: Path) -> None:
