@@ -7,10 +7,10 @@ from a cosmetic generator of their own, never from the battle's dice.
 
 from __future__ import annotations
 
-import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from random import Random
 
 import pygame
 
@@ -85,7 +85,7 @@ class Animator:
         self.speed = speed
         self.queue: deque[Beat] = deque()
         self.time = 0.0
-        self._cosmetic = random.Random(seed)
+        self._cosmetic = Random(seed)
         self._font: pygame.font.Font | None = None
 
     @property

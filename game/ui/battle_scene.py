@@ -45,6 +45,9 @@ from game.ui.keys import PAN_KEYS, KeyMap
 
 #: Seconds between two of the computer's commands, so that a person can follow them.
 COMPUTER_PAUSE = 0.35
+#: The log panel keeps this many entries when it starts again, and starts again past LOG_REBUILD.
+LOG_KEPT = 40
+LOG_REBUILD = 90
 #: Screen pixels a drag must cover before it pans instead of clicking.
 DRAG_START = 6
 #: Pixels a second the keys and the window's edge pan the map by.
@@ -157,6 +160,11 @@ class BattleScene:
         self.hover_unit: str | None = None
         self.alt = False
         self.shown_log: list[Event] = []
+        self._log_upto = 0
+        self._log_last: Event | None = None
+        self._log_entries = 0
+        self._log_filter_shown = ""
+        self._log_dirty = False
         self.log_filter = "all"
         self.version = 0
         self._hover_key: tuple[object, ...] = ()
@@ -413,26 +421,48 @@ class BattleScene:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=budgets or "0")))
         return "<br>".join(lines)
 
-    def _refresh_log(self) -> None:
-        lines = []
+    def _log_html(self, event: Event) -> str | None:
+        """An event as a log entry under the chosen filter (None: filtered out)."""
         kinds = _LOG_KINDS.get(self.log_filter)
-        for event in self.shown_log[-160:]:
-            if kinds is not None and event.kind not in kinds:
-                continue
-            if self.log_filter == "gm" and not _gm_event(event):
-                continue
-            text = hud.esc(event_text(event))
-            if _gm_event(event):
-                text = f"<i>{text}</i>"
-            details = event_details(event)
-            if details:
-                text += (
-                    "<br><font size=2 color='#9aa4b2'>"
-                    + "<br>".join(hud.esc(d) for d in details)
-                    + "</font>"
-                )
-            lines.append(text)
-        self.side.set_log("<br>".join(lines))
+        if kinds is not None and event.kind not in kinds:
+            return None
+        if self.log_filter == "gm" and not _gm_event(event):
+            return None
+        text = hud.esc(event_text(event))
+        if _gm_event(event):
+            text = f"<i>{text}</i>"
+        details = event_details(event)
+        if details:
+            text += (
+                "<br><font size=2 color='#9aa4b2'>"
+                + "<br>".join(hud.esc(d) for d in details)
+                + "</font>"
+            )
+        return text
+
+    def _refresh_log(self) -> None:
+        """Bring the log panel up to `shown_log`: new entries are appended (pygame-gui lays out
+        only them); a changed filter, an undo or a long box starts it again from the last
+        LOG_KEPT entries, so that no frame pays for laying out the whole battle."""
+        events = self.shown_log
+        done = self._log_upto
+        same_start = 0 < done <= len(events) and events[done - 1] is self._log_last
+        if (
+            self._log_filter_shown == self.log_filter
+            and (same_start or done == 0 == len(events))
+            and self._log_entries < LOG_REBUILD
+        ):
+            new = [h for e in events[done:] if (h := self._log_html(e)) is not None]
+            if new:
+                self.side.append_log(new)
+                self._log_entries += len(new)
+        else:
+            entries = [h for e in events if (h := self._log_html(e)) is not None][-LOG_KEPT:]
+            self.side.set_log(entries)
+            self._log_entries = len(entries)
+            self._log_filter_shown = self.log_filter
+        self._log_upto = len(events)
+        self._log_last = events[-1] if events else None
 
     def log_text(self) -> str:
         """The log as plain text, as the Copy button puts it on the clipboard."""
@@ -750,7 +780,7 @@ class BattleScene:
 
     def _logged(self, event: Event) -> None:
         self.shown_log.append(event)
-        self._refresh_log()
+        self._log_dirty = True
 
     def _plan(self, command: cmd.Command, text: str, target: Cell | str) -> None:
         if self.plan is not None and self.plan.command == command:
@@ -1186,6 +1216,9 @@ class BattleScene:
     def update(self, dt: float) -> None:
         self.ui.update(dt)
         self.animator.update(dt)
+        if self._log_dirty:
+            self._log_dirty = False
+            self._refresh_log()
         self._pan(dt)
         if self.animator.busy:
             return

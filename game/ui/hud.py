@@ -336,13 +336,20 @@ class SidePanel:
             self._texts[key] = text
             box.set_text(text)
 
-    def set_log(self, text: str) -> None:
-        if self._texts.get("log") == text:
-            return
+    def set_log(self, entries: Sequence[str]) -> None:
+        """The whole log box anew, scrolled to its end."""
+        text = "<br>".join(entries)
         self._texts["log"] = text
         self.log.set_text(text)
         if self.log.scroll_bar is not None:
             self.log.scroll_bar.set_scroll_from_start_percentage(1.0)
+
+    def append_log(self, entries: Sequence[str]) -> None:
+        """Entries added at the end (the box lays out only them and scrolls down)."""
+        before = self._texts.get("log", "")
+        text = "<br>".join(entries)
+        self.log.append_html_text(("<br>" if before else "") + text)
+        self._texts["log"] = before + ("<br>" if before else "") + text
 
 
 class ContextMenu:
