@@ -1,4 +1,5 @@
-"""Command line: `tessera` (the demo), `run`, `replay`, `query`, `check-map`, `bench`."""
+"""Command line: `tessera` (the demo battle in a window), `play`, `run`, `replay`, `query`,
+`check-map`, `summary`, `bench`."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,8 +29,28 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--gm", action="store_true", help="a game master takes part")
     rp = sub.add_parser("replay", help="rebuild a battle from its journal and summarise it")
     rp.add_argument("journal", help="a journal written by tessera run")
-    sub.add_parser("demo", help="the demo battle (default)")
+    d = sub.add_parser("demo", help="the demo battle in a window (the default command)")
+    pl = sub.add_parser("play", help="a battle on a map in a window, the computer on other sides")
+    pl.add_argument("map", help="a .tmx file")
+    for window_parser in (d, pl):
+        _window_options(window_parser)
+    s = sub.add_parser("summary", help="print a map's sides, initiative and a worked attack")
+    s.add_argument("map", nargs="?", default=None, help="a .tmx file (default: the demo map)")
     return p
+
+
+def _window_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--side", action="append", default=[], metavar="FACTION", help="the side you command"
+    )
+    p.add_argument(
+        "--computer", action="append", default=[], metavar="FACTION", help="the computer plays it"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the battle's dice seed")
+    p.add_argument("--journal", default=None, help="save to (or continue) this journal")
+    p.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
+    p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
 
 
 #: The exit status when whoever reads our output stops reading (`tessera run … | head -1`): the
@@ -38,6 +60,8 @@ CLOSED_OUTPUT = 141
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command is None:  # plain `tessera`: the demo battle, as `tessera demo`
+        args = _parser().parse_args(["demo"])
     try:
         status = _dispatch(args)
         sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
@@ -91,9 +115,35 @@ def _dispatch(args: argparse.Namespace) -> int:
         from game.battle.cli import replay_journal
 
         return replay_journal(args.journal)
-    from game.demo import run_demo
+    if args.command == "summary":
+        from game.demo import DEMO_MAP, run_demo
 
-    return run_demo()
+        return run_demo(Path(args.map) if args.map else DEMO_MAP)
+    return _window(args)
+
+
+def _window(args: argparse.Namespace) -> int:
+    """`tessera`, `tessera demo` and `tessera play MAP`: a battle in a window."""
+    from game.ui.launch import DEMO_MAP, WindowOptions, play
+
+    try:
+        width, height = (int(v) for v in str(args.size).lower().split("x"))
+    except ValueError:
+        print(f"error: --size {args.size}: expected WIDTHxHEIGHT, e.g. 1280x720", file=sys.stderr)
+        return 2
+    window = WindowOptions(
+        size=(max(800, width), max(560, height)),
+        frames=args.frames,
+        screenshot=Path(args.screenshot) if args.screenshot else None,
+    )
+    return play(
+        Path(args.map) if getattr(args, "map", None) else DEMO_MAP,
+        sides=tuple(args.side),
+        computer=tuple(args.computer),
+        seed=args.seed,
+        journal=Path(args.journal) if args.journal else None,
+        window=window,
+    )
 
 
 if __name__ == "__main__":

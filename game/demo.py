@@ -1,4 +1,4 @@
-"""The demo battle: until the window exists, a rules summary of the station interior map."""
+"""`tessera summary`: a map's sides, the GM's initiative order and one worked attack, as text."""
 
 from __future__ import annotations
 

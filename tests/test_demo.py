@@ -1,4 +1,4 @@
-"""The README's first command: `tessera` prints the demo battle; its text goes through gettext."""
+"""`tessera summary` prints the demo map's sides, initiative and a worked attack (gettext)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ CATALOGUE = ROOT / "game" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
 
 def _demo(**env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "game"],
+        [sys.executable, "-m", "game", "summary"],
         capture_output=True,
         text=True,
         env={**os.environ, **env},

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,8 +30,9 @@ class App:
     for tests and benchmarks that drive the window headless (SDL_VIDEODRIVER=dummy)."""
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, title: str = "Tessera") -> None:
-        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-        pygame.init()
+        # Only what the game uses: starting the mixer would probe sound cards for nothing.
+        pygame.display.init()
+        pygame.font.init()
         pygame.display.set_caption(title)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.clock = pygame.time.Clock()

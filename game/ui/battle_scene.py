@@ -180,6 +180,9 @@ class BattleScene:
         self._tooltip: pygame_gui.elements.UITextBox | None = None
         self.view: PlayerView = view_for(self.battle, player)
         self.shown_log = list(self.view.log)
+        own = [u.cell for u in self.view.units if u.own]
+        if own:  # open on the level where most of the player's units stand
+            self.board.set_level(max({c[2] for c in own}, key=[c[2] for c in own].count))
         self.refresh(follow=True)
 
     # ------------------------------------------------------------ layout

@@ -88,7 +88,16 @@ def _run_window(
     from game.warmup import warm_kernels
 
     assert isinstance(setup, BattleSetup)
-    app = App(window.size)
+    import pygame
+
+    try:
+        app = App(window.size)
+    except pygame.error as exc:
+        print(
+            f"error: cannot open a window ({exc}); `tessera run` plays without one",
+            file=sys.stderr,
+        )
+        return 2
 
     def work(state: Loading) -> Session:
         def progress(step: str, done: float) -> None:
