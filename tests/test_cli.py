@@ -6,6 +6,7 @@ status 141 (what a shell reports for `cat`, `git log` ... ended by SIGPIPE).
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from game.battle.cli import run_battle
 from game.battle.journal import read_journal
 from game.cli import CLOSED_OUTPUT
 
@@ -24,14 +26,14 @@ HULL = REPO / "maps" / "hull_breach.tmx"
 def _journal(tmp_path: Path) -> Path:
     """A short battle's journal for `tessera replay` to read."""
     journal = tmp_path / "made.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "game", "run", str(HULL), "--journal", str(journal)],
-        input=b'{"cmd": "end_turn", "unit": "Conti", "by": "gm"}\n',
-        capture_output=True,
-        cwd=REPO,
-        timeout=120,
+    status = run_battle(
+        str(HULL),
+        str(journal),
+        computer=[],
+        stdin=io.StringIO('{"cmd": "end_turn", "unit": "Conti", "by": "gm"}\n'),
+        stdout=io.StringIO(),
     )
-    assert done.returncode == 0, done.stderr
+    assert status == 0 and len(read_journal(journal).entries) == 1
     return journal
 
 
