@@ -145,10 +145,11 @@ def run_battle(
 def _input_lines(stdin: TextIO | None) -> Iterator[tuple[int, str | None]]:
     """Numbered input lines; None for one that is not UTF-8 (read as bytes from standard input,
     so that a stray byte is that line's error, whatever the locale)."""
-    if stdin is not None:
-        yield from enumerate(stdin, start=1)
+    raw_lines = getattr(sys.stdin, "buffer", None) if stdin is None else None
+    if raw_lines is None:  # a text stream given (or standing in for standard input)
+        yield from enumerate(stdin or sys.stdin, start=1)
         return
-    for number, raw in enumerate(sys.stdin.buffer, start=1):
+    for number, raw in enumerate(raw_lines, start=1):
         try:
             yield number, raw.decode("utf-8")
         except UnicodeDecodeError:

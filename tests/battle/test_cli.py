@@ -506,6 +506,16 @@ def test_run_refuses_bad_files_and_options_with_one_error_line_and_exit_2(
     assert (journal.read_bytes() if journal.exists() else None) == before
 
 
+def test_main_run_reads_a_text_stream_standing_in_for_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"cmd": "state"}\n'))
+    assert main(["run", str(HULL), "--journal", str(tmp_path / "j.jsonl")]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert [json.loads(line).get("event") for line in out.splitlines()][-2:] == ["state", "end"]
+
+
 def test_replay_refuses_a_missing_or_damaged_journal_with_one_error_line_and_exit_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
