@@ -66,9 +66,11 @@ class Window:
         for _ in range(limit):
             b = self.battle
             actor = b.pending.reactor if b.pending is not None else b.active
-            if b.over or actor is None or b.controller_of(b.faction_of(actor)) != "computer":
-                if not self.scene.animator.busy:
-                    break
+            persons_move = (
+                b.over or actor is None or b.controller_of(b.faction_of(actor)) != "computer"
+            )
+            if persons_move and not self.scene.animator.busy:
+                break
             self.frames(1)
         self.frames(2)
 
