@@ -1,0 +1,144 @@
+"""The battle's events and refusals are worded for players in English and Italian, every kind."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.battle.events import Event
+from game.battle.outcome import Refusal
+from game.battle.reasons import Happened, Why
+from game.explain_battle import event_details, event_text, refusal_text, why_text
+from game.i18n import speaking
+from game.rules.dice import Roller
+
+#: Data as the engine emits it for each kind (game/battle/engine.py, handlers.py).
+SAMPLES: dict[Happened, dict[str, object]] = {
+    Happened.COMBAT_STARTED: {"round": 1},
+    Happened.ROUND_STARTED: {"round": 2},
+    Happened.INITIATIVE: {"unit": "Ada", "total": 17},
+    Happened.INITIATIVE_REORDERED: {"order": ["Ada", "Bo"]},
+    Happened.INITIATIVE_RESTARTED: {"round": 3},
+    Happened.TURN_STARTED: {"unit": "Ada", "round": 1},
+    Happened.TURN_SKIPPED: {"unit": "Ada", "because": "stunned"},
+    Happened.TURN_ENDED: {"unit": "Ada"},
+    Happened.TURN_CUT_SHORT: {"unit": "Ada"},
+    Happened.TURN_PASSED: {"unit": "Ada", "to": "Bo"},
+    Happened.MOVED: {"unit": "Ada", "from": [1, 2, 0], "to": [3, 4, 0], "cost": 2, "spent": 2},
+    Happened.MOVE_STOPPED: {"unit": "Ada", "why": "unreachable"},
+    Happened.AMBUSHED: {"unit": "Ada", "by": "Bo", "at": [2, 2, 0]},
+    Happened.DASHED: {"unit": "Ada"},
+    Happened.ATTACK: {
+        "unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True,
+        "cover": "light", "why": [],
+    },
+    Happened.REACTION_ATTACK: {
+        "unit": "Bo", "target": "Ada", "weapon": "combat_knife", "hit_chance": 60, "hit": False,
+        "cover": None, "why": [],
+    },
+    Happened.THROW: {
+        "unit": "Ada", "size": "light", "weapon": None, "target": None, "aim": [5, 5, 0],
+        "landed": [6, 5, 0], "hit": False, "hit_chance": 45, "why": [],
+    },
+    Happened.DAMAGE: {
+        "unit": "Bo", "source": "Ada", "type": "perforante", "rolled": 7, "damage": 5,
+        "effects": ["light_wound"], "wounds": {}, "why": [],
+    },
+    Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
+    Happened.DEATH_SAVE: {"unit": "Bo", "result": "two_failures", "wounds": {}},
+    Happened.STANCE: {"unit": "Ada", "stance": "crouched"},
+    Happened.DODGE: {"unit": "Ada"},
+    Happened.DISENGAGE: {"unit": "Ada"},
+    Happened.HELP: {"unit": "Ada", "ally": "Cy"},
+    Happened.READY: {"unit": "Ada", "trigger": "enemy_enters_sight"},
+    Happened.HIDE: {"unit": "Ada", "success": True},
+    Happened.SEARCH: {"unit": "Ada", "found": 1},
+    Happened.STEALTH_CHECK: {"unit": "Ada", "against": "Bo", "success": False},
+    Happened.MEDKIT: {
+        "unit": "Ada", "target": "Cy", "wound": "grave", "result": "healed", "wounds": {},
+    },
+    Happened.IMPROVISE: {"unit": "Ada", "text": "kick the crate"},
+    Happened.IMPROVISE_RULED: {
+        "unit": "Ada", "text": "kick the crate", "verdict": "check", "success": True, "by": "gm",
+    },
+    Happened.REACTION_OFFERED: {"unit": "Bo", "mover": "Ada", "kind": "opportunity", "at": [2, 2, 0]},
+    Happened.REACTION_DECLINED: {"unit": "Bo", "mover": "Ada"},
+    Happened.REACTION_LOST: {"unit": "Bo", "mover": "Ada"},
+    Happened.SIGHTED: {"faction": "raiders", "unit": "Bo", "at": [6, 2, 0]},
+    Happened.REVEALED: {"unit": "Bo", "to": ["raiders"]},
+    Happened.CONCEALED: {"unit": "Bo", "from": ["raiders"]},
+    Happened.DISCOVERED: {"unit": "Bo", "by": ["raiders"]},
+    Happened.SURPRISED: {"unit": "Bo"},
+    Happened.ARRIVED: {"unit": "Bo", "at": [0, 0, 0]},
+    Happened.REINFORCEMENT_CALLED: {"unit": "Bo", "round": 3},
+    Happened.DICE_ENTERED: {"faces": [17, 4]},
+    Happened.CONDITION: {"unit": "Bo", "add": ["burning"], "remove": [], "by": "gm"},
+    Happened.CELL_EDITED: {"at": [3, 3, 0], "obstacle": "full", "terrain": None, "floor": None},
+    Happened.CONTROLLER: {"faction": "raiders", "controller": "computer"},
+    Happened.COMBAT_OVER: {"winner": "raiders"},
+}  # fmt: skip
+
+
+def test_every_kind_of_event_has_a_sample_here() -> None:
+    assert set(SAMPLES) == set(Happened)
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("kind", sorted(Happened))
+def test_every_kind_of_event_is_worded_in_both_languages_with_its_values(
+    kind: Happened, language: str
+) -> None:
+    with speaking(language):
+        text = event_text(Event(kind, SAMPLES[kind]))
+    assert text and "{" not in text
+    for key in ("unit", "target", "mover"):
+        value = SAMPLES[kind].get(key)
+        if isinstance(value, str):
+            assert value in text
+
+
+@pytest.mark.parametrize("code", sorted(Why))
+def test_every_refusal_code_reads_as_a_sentence_in_both_languages(code: Why) -> None:
+    values = {"unit": "Ada", "at": (3, 4, 0), "left": 2, "used": "attack", "stance": "prone"}
+    values.update({"reactor": "Bo", "ally": "Cy", "active": "Bo"})
+    english = why_text(code, values)
+    with speaking("it"):
+        italian = why_text(code, values)
+    assert english and "{" not in english and "{" not in italian
+    assert italian != english
+
+
+def test_a_move_reads_with_its_cells_and_points() -> None:
+    text = event_text(Event(Happened.MOVED, SAMPLES[Happened.MOVED]))
+    assert text == "Ada moves (1, 2, 0) → (3, 4, 0): 2 points (2 this turn)"
+
+
+def test_an_attack_reads_with_its_chance_result_and_cover() -> None:
+    text = event_text(Event(Happened.ATTACK, SAMPLES[Happened.ATTACK]))
+    assert text == "Ada attacks Bo with pistol: 52% — hit (cover: light)"
+    with speaking("it"):
+        italian = event_text(Event(Happened.ATTACK, SAMPLES[Happened.ATTACK]))
+    assert italian == "Ada attacca Bo con pistol: 52% — colpito (copertura: leggera)"
+
+
+def test_a_refusal_fills_in_its_values_and_names_the_action_already_used() -> None:
+    assert (
+        refusal_text(Refusal("action_used", used="attack"))
+        == "The action of this turn is already used (attack)."
+    )
+    assert refusal_text(Refusal("unreachable", at=(3, 4, 0), left=2)) == (
+        "(3, 4, 0) is out of reach: 2 movement points left."
+    )
+    with speaking("it"):
+        assert (
+            refusal_text(Refusal("action_used", used="attack"))
+            == "L'azione di questo turno è già usata (attacco)."
+        )
+
+
+def test_an_events_details_are_its_dice_then_its_rulings() -> None:
+    roller = Roller(3)
+    record = roller.d100("attack Ada", p=52)
+    event = Event(Happened.ATTACK, SAMPLES[Happened.ATTACK], rolls=(record,), rules=("P-HIT-1",))
+    details = event_details(event)
+    assert details[0].startswith("attack Ada: d100")
+    assert details[-1] == "[P-HIT-1]"
