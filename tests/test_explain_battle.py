@@ -60,7 +60,9 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.IMPROVISE_RULED: {
         "unit": "Ada", "text": "kick the crate", "verdict": "check", "success": True, "by": "gm",
     },
-    Happened.REACTION_OFFERED: {"unit": "Bo", "mover": "Ada", "kind": "opportunity", "at": [2, 2, 0]},
+    Happened.REACTION_OFFERED: {
+        "unit": "Bo", "mover": "Ada", "kind": "opportunity", "at": [2, 2, 0],
+    },
     Happened.REACTION_DECLINED: {"unit": "Bo", "mover": "Ada"},
     Happened.REACTION_LOST: {"unit": "Bo", "mover": "Ada"},
     Happened.SIGHTED: {"faction": "raiders", "unit": "Bo", "at": [6, 2, 0]},
