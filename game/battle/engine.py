@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from game import tactics
 from game.battle import commands as cmd
-from game.battle.events import Event
+from game.battle.events import Event, Withheld
 from game.battle.handlers import HANDLERS
 from game.battle.outcome import GM, Outcome, PendingMove, Refusal
 from game.battle.reasons import Happened
@@ -253,7 +253,7 @@ class Battle:
             if scratch.rolls:  # a refusal after dice would be a bug: the state has moved on
                 raise AssertionError(f"{command.KIND} refused after rolling dice") from refusal
             return Outcome(refusal=refusal)
-        sighted = self._finish(scratch)
+        sighted = self._finish(scratch, before)
         sighted = sighted or any(
             self.vision.factions[f].units - before.get(f, frozenset()) for f in self.vision.factions
         )
@@ -264,11 +264,40 @@ class Battle:
         self._scratch = _Scratch()
         return self._scratch
 
-    def _finish(self, scratch: _Scratch) -> bool:
+    def _finish(
+        self, scratch: _Scratch, before: Mapping[str, frozenset[str]] | None = None
+    ) -> bool:
         newly = self._update_vision()
         self._check_over()
         self._scratch = None
+        seen_before = before or {}
+        scratch.events[:] = [self._withhold(e, seen_before) for e in scratch.events]
         return any(newly.values())
+
+    def _withhold(self, event: Event, before: Mapping[str, frozenset[str]]) -> Event:
+        """What each side that sees the event may not be told of it: the units it saw neither
+        before nor after the command (an attacker it cannot see, whose allies stand between,
+        P-LOS-3), and where a move ended when the mover has gone out of its sight."""
+        named = {u for u in _strings(event.data) if u in self.world}
+        for record in event.rolls:
+            named.update(w for w in record.purpose.split() if w in self.world)
+        mover = event.data.get("unit") if event.kind == Happened.MOVED else None
+        withheld: dict[str, Withheld] = {}
+        for faction, sight in self.vision.factions.items():
+            if event.audience is not None and faction not in event.audience:
+                continue
+            known = sight.units | before.get(faction, frozenset())
+            units = frozenset(u for u in named if u not in known and self.faction_of(u) != faction)
+            fields: frozenset[str] = frozenset()
+            if (
+                isinstance(mover, str)
+                and mover not in sight.units
+                and self.faction_of(mover) != faction
+            ):
+                fields = frozenset({"to", "cost", "spent"})
+            if units or fields:
+                withheld[faction] = Withheld(units, fields)
+        return replace(event, withheld=withheld) if withheld else event
 
     def _on_roll(self, record: RollRecord) -> None:
         if self._scratch is not None:
@@ -691,6 +720,13 @@ class Battle:
 
     def _update_vision(self) -> dict[str, frozenset[str]]:
         newly = self.vision.update(self.bf, hidden_map(self.world), self.grid_version)
+        for sight in self.vision.factions.values():
+            # A side that looks at an enemy's last known cell and does not see it there knows
+            # it has gone: the ghost goes too (whether the enemy moved, hid, or stands behind
+            # another unit: the side cannot tell, so neither may its view).
+            for unit, cell in sorted(sight.last_known.items()):
+                if unit not in sight.units and sight.seen[cell]:
+                    del sight.last_known[unit]
         for faction, units in sorted(newly.items()):
             for unit in sorted(units):
                 if self.faction_of(unit) == faction:
@@ -950,6 +986,18 @@ class Battle:
         )
         if record.outcome != "success":
             self._reveal_to(unit, {enemy.faction})
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in a JSON-like value (an event's data)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
 
 
 def _rest_via(via: Sequence[Cell], leg_ends: Sequence[int], stop: int) -> tuple[Cell, ...]:

@@ -13,6 +13,15 @@ EVERYONE: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
+class Withheld:
+    """What one side may not be told of an event it sees: the units it saw neither before nor
+    after the command (their ids are blanked), and fields it did not see (a move's end)."""
+
+    units: frozenset[str] = frozenset()
+    fields: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Event:
     """One thing that happened. `audience`: the factions that may see it (None: everybody);
     the GM sees every event. `rolls` are the dice behind it (P-CHK-4)."""
@@ -22,6 +31,8 @@ class Event:
     audience: frozenset[str] | None = EVERYONE
     rolls: tuple[RollRecord, ...] = ()
     rules: tuple[str, ...] = ()
+    #: Per faction, what it may not be told (game/battle/view.py blanks it in a player's log).
+    withheld: Mapping[str, Withheld] = field(default_factory=dict)
 
     def visible_to(self, factions: frozenset[str] | None) -> bool:
         """None stands for the GM, who sees everything."""

@@ -6,14 +6,14 @@ initiative and its rolls never reach that player's screen or log. The GM's view 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from game.battle.engine import GM, Battle
-from game.battle.events import Event
+from game.battle.events import Event, Withheld
 from game.grid.model import Cell
 
 
@@ -110,7 +110,7 @@ def view_for(battle: Battle, player: str) -> PlayerView:
     active = battle.active
     if active is not None and factions is not None and active not in known:
         active = None
-    log = tuple(e for e in battle.log if e.visible_to(factions))
+    log = tuple(told(e, factions) for e in battle.log if e.visible_to(factions))
     return PlayerView(
         player,
         factions,
@@ -123,6 +123,41 @@ def view_for(battle: Battle, player: str) -> PlayerView:
         battle.round,
         log,
     )
+
+
+#: What a player reads in place of a unit its sides have not seen, or a field they did not see.
+UNSEEN = "?"
+
+
+def told(event: Event, factions: frozenset[str] | None) -> Event:
+    """The event as a player commanding `factions` may read it: units none of its sides that
+    see the event knew of around it, and fields they did not see, blanked (UNSEEN)."""
+    if factions is None or not event.withheld:
+        return event
+    relevant = [f for f in sorted(factions) if event.audience is None or f in event.audience]
+    if not relevant:
+        return event
+    parts = [event.withheld.get(f, Withheld()) for f in relevant]
+    units = frozenset.intersection(*(p.units for p in parts))
+    fields = frozenset.intersection(*(p.fields for p in parts))
+    if not units and not fields:
+        return event
+    data = {k: UNSEEN if k in fields else _blank(v, units) for k, v in event.data.items()}
+    rolls = tuple(
+        replace(r, purpose=" ".join(UNSEEN if w in units else w for w in r.purpose.split()))
+        for r in event.rolls
+    )
+    return replace(event, data=data, rolls=rolls, withheld={})
+
+
+def _blank(value: Any, units: frozenset[str]) -> Any:
+    if isinstance(value, str):
+        return UNSEEN if value in units else value
+    if isinstance(value, dict):
+        return {k: _blank(v, units) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_blank(v, units) for v in value]
+    return value
 
 
 def player_view(battle: Battle, player: str) -> dict[str, Any]:
