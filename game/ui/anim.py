@@ -141,15 +141,16 @@ class Animator:
             a, b = centre(shot.start), centre(shot.end)
             reach = min(1.0, t * 2)
             tip = (a[0] + (b[0] - a[0]) * reach, a[1] + (b[1] - a[1]) * reach)
-            colour = (255, 240, 160) if shot.hit else (180, 180, 200)
-            pygame.draw.line(screen, colour, a, tip, 3)
+            # The tracer does not tell the outcome: the die does, when it lands.
+            pygame.draw.line(screen, (255, 240, 160), a, tip, 3)
         for die in beat.dice:
             x, y = centre(die.cell)
             rolling = self.time < DICE_TIME
             face = str(self._cosmetic.randint(1, die.sides)) if rolling else die.result
             text = self._font.render(face, True, (20, 20, 20))
             box = text.get_rect(center=(round(x), round(y) - 40)).inflate(16, 10)
-            pygame.draw.rect(screen, die.colour, box, border_radius=6)
+            colour = (235, 235, 235) if rolling else die.colour
+            pygame.draw.rect(screen, colour, box, border_radius=6)
             pygame.draw.rect(screen, (0, 0, 0), box, 2, border_radius=6)
             screen.blit(text, text.get_rect(center=box.center))
         for item in beat.texts:

@@ -178,6 +178,7 @@ class BattleScene:
         self._mouse_in = False
         self._computer_wait = 0.0
         self._tooltip: pygame_gui.elements.UITextBox | None = None
+        self._options: dict[str, opts.Option] = {}
         self.view: PlayerView = view_for(self.battle, player)
         self.shown_log = list(self.view.log)
         own = [u.cell for u in self.view.units if u.own]
@@ -311,8 +312,11 @@ class BattleScene:
         self.tracker.show(self.view.round, chips, self._budget_text())
         acting = self._acting()
         actions = []
+        self._options = (
+            {} if acting is None else {o.kind: o for o in opts.options_for(b, self.player, acting)}
+        )
         if acting is not None:
-            for option in opts.options_for(b, self.player, acting):
+            for option in self._options.values():
                 actions.append(
                     hud.ActionButton(
                         option.kind,
@@ -544,7 +548,14 @@ class BattleScene:
         kind = self._default_kind(unit, target)
         me = b.sheet(unit)
         if kind in ("attack", "throw") and isinstance(target, str):
-            return self._shot_preview(unit, target, kind)
+            overlay, lines, details = self._shot_preview(unit, target, kind)
+            option = self._options.get(kind)
+            if option is not None and option.refusal is not None:
+                lines.insert(
+                    1,
+                    "<font color='#ff8080'>" + hud.esc(refusal_text(option.refusal)) + "</font>",
+                )
+            return overlay, lines, details
         if kind in ("attack", "throw") and not isinstance(target, str):
             cells = preview.area(b, unit, target)
             overlay = Overlay(area=cells, sight=(me.cell, target))
@@ -688,6 +699,8 @@ class BattleScene:
     def submit(self, command: cmd.Command) -> Outcome:
         """Give a command as this player; animate what it caused, or say why not."""
         self.plan = None
+        self.status = ""
+        self.bar.set_status("")
         self._close_menu()
         before = self.view
         outcome = self.session.submit(command, self.player)
@@ -786,8 +799,25 @@ class BattleScene:
         self._log_dirty = True
 
     def _plan(self, command: cmd.Command, text: str, target: Cell | str) -> None:
+        """Aim a command; the same aim again gives it. A command the bar already refuses, or
+        an attack the preview gives no chance, is explained instead of aimed."""
         if self.plan is not None and self.plan.command == command:
             self.submit(command)
+            return
+        unit = getattr(command, "unit", None)
+        kind = "stance" if command.KIND == "stance" else command.KIND
+        option = self._options.get(kind)
+        why: str | None = None
+        if option is not None and option.refusal is not None:
+            why = refusal_text(option.refusal)
+        elif isinstance(command, cmd.Attack) and command.target is not None and unit:
+            shot = preview.attack(self.battle, self.player, unit, command.target)
+            if shot is not None and shot.answer.hit is None and shot.answer.reason is not None:
+                why = why_text(str(shot.answer.reason), dict(shot.answer.values))
+        if why is not None:
+            self.plan = None
+            self.status = why
+            self.bar.set_status(why)
             return
         self.plan = Plan(command, text, target)
         self.status = ""
@@ -1323,9 +1353,8 @@ class BattleScene:
         if self._tooltip is not None:
             self._tooltip.kill()
         x, y = self._last_mouse
-        rect = pygame.Rect(x + 18, y + 12, 420, 24 + 18 * len(self._details)).clamp(
-            self.board.viewport
-        )
+        rows = sum(1 + len(d) // 52 for d in self._details)
+        rect = pygame.Rect(x + 18, y + 12, 420, 20 + 20 * rows).clamp(self.board.viewport)
         self._tooltip = pygame_gui.elements.UITextBox(
             text, rect, manager=self.ui, starting_height=20
         )
