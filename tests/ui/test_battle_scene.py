@@ -144,9 +144,7 @@ def test_right_click_on_a_cell_offers_move_here_which_moves_there(make_window: M
     keys = [key for key, _button in menu.buttons]
     assert "move" in keys
     button = dict(menu.buttons)["move"]
-    pygame.event.post(
-        pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=button.rect.center, button=1)
-    )
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=button.rect.center, button=1))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=button.rect.center, button=1))
     w.frames(3)
     assert w.battle.sheet("Kask").cell == (12, 16, 0)
@@ -174,31 +172,47 @@ def test_p_init_4_the_tracker_shows_the_order_without_the_hidden_enemy(
     assert "Bruno" in [chip.unit for chip, _button in gm.scene.tracker.chips]
 
 
-def test_p_oa_1_an_enemy_leaving_a_players_unit_reach_prompts_for_the_reaction(
+def test_p_oa_1_a_unit_leaving_an_enemys_reach_prompts_for_the_reaction_and_n_lets_it_go(
     make_window: MakeWindow,
 ) -> None:
-    # Ada (the player's) beside Bo (the computer's), who acts first and walks away.
+    """The GM at the window moves Bo out of Ada's reach: Ada's side is offered the opportunity
+    attack in a prompt; N declines it and Bo's move goes on to its end."""
     units = [
         UnitSpec("Ada", "raiders", (12, 16, 0), weapon="combat_knife"),
         UnitSpec("Bo", "station_security", (13, 16, 0), weapon="pistol"),
     ]
-    w = make_window(units=units)
+    w = make_window(player=GM, units=units, computer=())
     b = w.battle
-    if b.active == "Ada":  # make Bo act: end Ada's turn
+    if b.active == "Ada":
         w.key(pygame.K_RETURN)
-    for _ in range(200):
-        if w.scene.prompt is not None or b.over:
-            break
-        w.frames(1)
-    if w.scene.prompt is None:
-        # the computer chose not to leave: nothing to prompt, which the log must show
-        assert not any(e.kind == "reaction_offered" for e in b.log)
-        return
-    assert w.scene.prompt_kind == "reaction"
-    assert b.pending is not None and b.pending.reactor == "Ada"
-    w.key(pygame.K_n)  # let it go
-    assert b.pending is None or b.pending.reactor != "Ada"
+    assert b.active == "Bo"
+    w.click((16, 16, 0))
+    w.click((16, 16, 0))
+    assert w.scene.prompt is not None and w.scene.prompt_kind == "reaction"
+    assert b.pending is not None and b.pending.reactor == "Ada" and b.pending.kind == "opportunity"
+    assert "Ada" in w.scene.prompt.text.html_text and "P-OA-1" in w.scene.prompt.text.html_text
+    w.key(pygame.K_n)
+    assert w.scene.prompt is None and b.pending is None
     assert any(e.kind == "reaction_declined" for e in b.log)
+    assert b.sheet("Bo").cell == (16, 16, 0)
+
+
+def test_p_oa_1_y_takes_the_offered_reaction_and_the_attack_is_rolled(
+    make_window: MakeWindow,
+) -> None:
+    units = [
+        UnitSpec("Ada", "raiders", (12, 16, 0), weapon="combat_knife"),
+        UnitSpec("Bo", "station_security", (13, 16, 0), weapon="pistol"),
+    ]
+    w = make_window(player=GM, units=units, computer=())
+    b = w.battle
+    if b.active == "Ada":
+        w.key(pygame.K_RETURN)
+    w.click((16, 16, 0))
+    w.click((16, 16, 0))
+    w.key(pygame.K_y)
+    attacks = [e for e in b.log if e.kind == "reaction_attack"]
+    assert len(attacks) == 1 and attacks[0].data["unit"] == "Ada"
 
 
 def test_every_log_event_reaches_the_log_panel_and_copy_text(make_window: MakeWindow) -> None:
