@@ -76,8 +76,9 @@ class Vision:
 
     Cells: each unit's view of the terrain is cached by (its cell, whether it can see, the grid)
     and a faction's fog is the union of its units' views; after a move only the mover's view
-    is walked again. Entities do not hide cells from the fog (they hide units: P-LOS-3 applies
-    to the unit sightings, which are exact and recomputed after every change).
+    is walked again, and only the mover's side unites its views again. Entities do not hide
+    cells from the fog (they hide units: P-LOS-3 applies to the unit sightings, which are exact
+    and recomputed after every change).
     """
 
     def __init__(self, shape: tuple[int, int, int], factions: Iterable[str]) -> None:
@@ -87,6 +88,11 @@ class Vision:
             for f in sorted(set(factions))
         }
         self._views: dict[str, tuple[tuple[Cell, bool, int], NDArray[np.bool_]]] = {}
+        # Per faction: the views its fog was last made of (the arrays themselves, so that a
+        # view walked again reads as a change), to skip the union when none changed.
+        self._unions: dict[str, tuple[NDArray[np.bool_], ...]] = {}
+        # Per faction: (seen, remembered) as the arrays last packed for the digest, and bytes.
+        self._packed: dict[str, tuple[NDArray[np.bool_], NDArray[np.bool_], bytes, bytes]] = {}
 
     def add_faction(self, faction: str) -> None:
         if faction not in self.factions:
@@ -102,8 +108,10 @@ class Vision:
         `grid_version` changes whenever the terrain does (a GM edit), so cached views go stale."""
         grid_key = grid_version
         views: dict[str, NDArray[np.bool_]] = {}
-        for e in bf.entities:
+        sighted = np.zeros(len(bf.entities), np.bool_)  # can_see, per entity
+        for i, e in enumerate(bf.entities):
             key = (e.cell, can_see(e.health), grid_key)
+            sighted[i] = key[1]
             cached = self._views.get(e.id)
             if cached is None or cached[0] != key:
                 if key[1]:
@@ -119,23 +127,31 @@ class Vision:
         matrix = visibility_matrix(bf.grid, bf.occupancy) if bf.entities else None
         newly: dict[str, frozenset[str]] = {}
         for faction, sight in self.factions.items():
-            own = [i for i, e in enumerate(bf.entities) if e.faction == faction]
-            seen = np.zeros(self.shape, np.bool_)
-            for i in own:
-                seen |= views[bf.entities[i].id]
-            sight.seen = seen
-            sight.remembered |= seen
-            units = set()
-            for j, target in enumerate(bf.entities):
-                if target.faction == faction:
-                    units.add(target.id)
-                    continue
-                if faction in hidden_from.get(target.id, frozenset()):
-                    continue
-                if matrix is not None and any(
-                    matrix[i, j] and can_see(bf.entities[i].health) for i in own
-                ):
-                    units.add(target.id)
+            mine = np.array([e.faction == faction for e in bf.entities], dtype=np.bool_)
+            own = np.flatnonzero(mine)
+            parts = tuple(views[bf.entities[i].id] for i in own)
+            previous = self._unions.get(faction)
+            if (
+                previous is None
+                or len(previous) != len(parts)
+                or any(a is not b for a, b in zip(previous, parts, strict=True))
+            ):
+                seen = np.zeros(self.shape, np.bool_)
+                for part in parts:
+                    seen |= part
+                sight.seen = seen
+                sight.remembered |= seen
+                self._unions[faction] = parts
+            # Units of other sides that some unit of this side able to see has in sight.
+            spotted: NDArray[np.bool_] = np.zeros(len(bf.entities), np.bool_)
+            if matrix is not None:
+                spotted = np.any(matrix[own] & sighted[own, None], axis=0)
+            units = {
+                target.id
+                for j, target in enumerate(bf.entities)
+                if mine[j]
+                or (spotted[j] and faction not in hidden_from.get(target.id, frozenset()))
+            }
             for unit_id in units:
                 if bf.by_id[unit_id].faction != faction:
                     sight.last_known[unit_id] = bf.by_id[unit_id].cell
@@ -152,11 +168,24 @@ class Vision:
         parts = []
         for faction, sight in sorted(self.factions.items()):
             parts.append(faction.encode())
-            parts.append(np.packbits(sight.seen).tobytes())
-            parts.append(np.packbits(sight.remembered).tobytes())
+            parts.extend(self._packed_fog(faction, sight))
             parts.append(",".join(sorted(sight.units)).encode())
             parts.append(repr(sorted(sight.last_known.items())).encode())
         return parts
+
+    def _packed_fog(self, faction: str, sight: FactionSight) -> tuple[bytes, bytes]:
+        """The packed seen and remembered cells, packed again only when they changed: `update`
+        gives `seen` a new array whenever it changes, and changes `remembered` only then."""
+        packed = self._packed.get(faction)
+        if packed is None or packed[0] is not sight.seen or packed[1] is not sight.remembered:
+            packed = (
+                sight.seen,
+                sight.remembered,
+                np.packbits(sight.seen).tobytes(),
+                np.packbits(sight.remembered).tobytes(),
+            )
+            self._packed[faction] = packed
+        return packed[2], packed[3]
 
 
 def hidden_map(world: BattleWorld) -> dict[str, frozenset[str]]:

@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.grid.geometry import chebyshev, chebyshev3, require_in_map
-from game.grid.jit import njit, njit_parallel, prange, thread_count
+from game.grid.jit import njit, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
 
@@ -73,6 +73,12 @@ NO_FLAGS: NDArray[np.uint8] = np.zeros(1, dtype=np.uint8)
 NO_FLAGS.setflags(write=False)
 NO_CLEARANCE: NDArray[np.uint8] = np.zeros((0, 0, 0), dtype=np.uint8)
 NO_CLEARANCE.setflags(write=False)
+NO_LEVEL_CLEARANCE: NDArray[np.uint8] = np.zeros((0, 0, 0), dtype=np.uint8)
+NO_LEVEL_CLEARANCE.setflags(write=False)
+NO_BOXES: NDArray[np.int64] = np.zeros((0, 6), dtype=np.int64)
+NO_BOXES.setflags(write=False)
+NO_BOX_OF: NDArray[np.int32] = np.zeros((0, 0, 0), dtype=np.int32)
+NO_BOX_OF.setflags(write=False)
 
 
 @njit
@@ -83,12 +89,32 @@ def segment_contact(
 
     Returns CONTACT_NONE, CONTACT_TOUCH (boundary only) or CONTACT_INTERIOR.
     """
+    return box_contact(k, cx, cy, cz, cx, cy, cz, px, py, pz, dx, dy, dz)
+
+
+@njit
+def box_contact(
+    k: int,
+    x0: int,
+    y0: int,
+    z0: int,
+    x1: int,
+    y1: int,
+    z1: int,
+    px: int,
+    py: int,
+    pz: int,
+    dx: int,
+    dy: int,
+    dz: int,
+) -> int:
+    """How the segment P + t D, t in [0, 1], meets the box of cells x0..x1, y0..y1, z0..z1."""
     # Running max of the lower ends and min of the upper ends, as fractions n/d with d > 0.
     lo_n, lo_d, up_n, up_d = 0, 1, 1, 1
     interior = True
-    for c, p, d in ((cx, px, dx), (cy, py, dy), (cz, pz, dz)):
-        low_face = k * c
-        high_face = low_face + k
+    for c0, c1, p, d in ((x0, x1, px, dx), (y0, y1, py, dy), (z0, z1, pz, dz)):
+        low_face = k * c0
+        high_face = k * c1 + k
         if d == 0:
             if p < low_face or p > high_face:
                 return CONTACT_NONE
@@ -206,21 +232,97 @@ def walk(
     blocker. One call serves a whole batch: every call passing arrays costs more than a walk
     through open space (reference counting), so batches must not call this per segment.
     """
+    return walk_shadowed(
+        solid,
+        occ_index,
+        occ_blocks,
+        clearance,
+        NO_LEVEL_CLEARANCE,
+        skip_cells,
+        NO_BOXES,
+        NO_BOX_OF,
+        np.empty((0, 0, 0), dtype=np.int32),  # no shadows (a global would be read-only)
+        k,
+        px,
+        py,
+        pz,
+        ends,
+        sight,
+        stop,
+        out,
+        codes,
+    )
+
+
+@njit
+def walk_shadowed(
+    solid: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    occ_blocks: NDArray[np.uint8],
+    clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
+    skip_cells: NDArray[np.int64],
+    boxes: NDArray[np.int64],
+    box_of: NDArray[np.int32],
+    shadow: NDArray[np.int32],
+    k: int,
+    px: int,
+    py: int,
+    pz: int,
+    ends: NDArray[np.int64],
+    sight: bool,
+    stop: bool,
+    out: NDArray[np.int64],
+    codes: NDArray[np.int8],
+) -> tuple[int, int, int, int, int]:
+    """`walk`, faster with two optional helps.
+
+    A non-empty `level_clearance` (`level_clearance_kernel`) replaces `clearance` for lines
+    whose dominant axis is x or y: only blockers on the levels between the two ends can be
+    met, so the distance that lets a walk jump ahead is the one on those levels alone.
+
+    With a non-empty `shadow` map (the grid's shape) the shadows of boxes of
+    blockers settle most hidden ends without walking (P-LOS-1, sight with stop only).
+
+    `boxes` rows (x0, y0, z0, x1, y1, z1) are boxes made only of terrain blockers, `box_of`
+    the box of each terrain blocker; blocking occupant j (`skip_cells[j]`) is box
+    len(boxes) + j. A line between cell centres that meets a box's interior enters some
+    cell's interior (it cannot run inside the faces between cells), so it is blocked unless
+    the box holds the viewer's or the end's own cell; and the ends hidden by one box form a
+    convex set. For each end, the map gets the box that hid it (or the end's own box when it
+    is a blocker seen), else -1; an end first tries the boxes of its neighbours one step
+    towards P, which must come earlier in `ends` to help.
+    """
     sizes = solid.shape
     strides = (sizes[1] * sizes[2], sizes[2], 1)
     flat = solid.ravel()
     occ_flat = occ_index.ravel()
     clear_flat = clearance.ravel()
+    box_flat = box_of.ravel()
+    shadow_flat = shadow.ravel()
     has_occupants = occ_index.shape[0] > 0
     skipping = clearance.shape[0] > 0
+    by_levels = skipping and level_clearance.shape[0] > 0
+    level_flat = level_clearance.ravel()
+    plane = sizes[0] * sizes[1]
+    shadowing = shadow.shape[0] > 0
+    n_boxes = boxes.shape[0]
     p = (px, py, pz)
     ax, ay, az = px // k, py // k, pz // k
+    a_cell = (ax, ay, az)
     a_flat = ax * strides[0] + ay * strides[1] + az
     near = np.empty(skip_cells.shape[0], dtype=np.int64)
     # The last blocker whose interior a segment entered, tried first on the next segment.
     hint_x, hint_y, hint_z, hint_flat = -1, -1, -1, -1
+    # The same as a box, with shadows.
+    last_box = -1
     code, fx, fy, fz, n = LOS_CLEAR, -1, -1, -1, 0
-    for e in range(ends.shape[0]):
+    n_ends = ends.shape[0]
+    skip_to = -1  # ends up to here are settled already
+    x0, y0, z0, x1, y1, z1 = 0, 0, 0, -1, -1, -1
+    for e in range(n_ends):
+        if e <= skip_to:
+            continue
         qx, qy, qz = ends[e, 0], ends[e, 1], ends[e, 2]
         dx, dy, dz = qx - px, qy - py, qz - pz
         code, fx, fy, fz, n = LOS_CLEAR, -1, -1, -1, 0
@@ -234,7 +336,89 @@ def walk(
             m = 2
         span = ad[m]
         if span == 0:
+            if shadowing:
+                shadow_flat[a_flat] = -1
             continue
+        b_cell = (qx // k, qy // k, qz // k)
+        b_flat = b_cell[0] * strides[0] + b_cell[1] * strides[1] + b_cell[2]
+        if shadowing:
+            hidden_by = -1
+            for i in range(4):
+                if i == 0:
+                    box = last_box
+                else:
+                    axis = i - 1
+                    if b_cell[axis] == a_cell[axis]:
+                        continue
+                    toward = -strides[axis] if b_cell[axis] > a_cell[axis] else strides[axis]
+                    box = shadow_flat[b_flat + toward]
+                    if box == last_box:
+                        continue
+                if box < 0:
+                    continue
+                if box < n_boxes:
+                    x0, y0, z0 = boxes[box, 0], boxes[box, 1], boxes[box, 2]
+                    x1, y1, z1 = boxes[box, 3], boxes[box, 4], boxes[box, 5]
+                else:
+                    j = box - n_boxes
+                    x0, y0, z0 = skip_cells[j, 0], skip_cells[j, 1], skip_cells[j, 2]
+                    x1, y1, z1 = x0, y0, z0
+                if (x0 <= b_cell[0] <= x1 and y0 <= b_cell[1] <= y1 and z0 <= b_cell[2] <= z1) or (
+                    x0 <= ax <= x1 and y0 <= ay <= y1 and z0 <= az <= z1
+                ):
+                    continue  # P-LOS-3: the box holds one of the two own cells
+                if (
+                    box_contact(k, x0, y0, z0, x1, y1, z1, px, py, pz, dx, dy, dz)
+                    == CONTACT_INTERIOR
+                ):
+                    hidden_by = box
+                    break
+            if hidden_by >= 0:
+                code = LOS_BLOCKED
+                codes[e] = code
+                shadow_flat[b_flat] = hidden_by
+                last_box = hidden_by
+                # The rest of this end's column going away from P is hidden by the same box
+                # when its last cell is (convexity), unless the box holds one of its cells.
+                step_z = k if b_cell[2] >= az else -k
+                last = e
+                while (
+                    last + 1 < n_ends
+                    and ends[last + 1, 0] == qx
+                    and ends[last + 1, 1] == qy
+                    and ends[last + 1, 2] == ends[last, 2] + step_z
+                ):
+                    last += 1
+                if last > e:
+                    z_far = ends[last, 2] // k
+                    if not (
+                        x0 <= b_cell[0] <= x1
+                        and y0 <= b_cell[1] <= y1
+                        and z0 <= max(b_cell[2], z_far)
+                        and min(b_cell[2], z_far) <= z1
+                    ) and (
+                        box_contact(
+                            k,
+                            x0,
+                            y0,
+                            z0,
+                            x1,
+                            y1,
+                            z1,
+                            px,
+                            py,
+                            pz,
+                            qx - px,
+                            qy - py,
+                            ends[last, 2] - pz,
+                        )
+                        == CONTACT_INTERIOR
+                    ):
+                        for i in range(e + 1, last + 1):
+                            codes[i] = LOS_BLOCKED
+                            shadow_flat[b_flat + (ends[i, 2] - qz) // k] = hidden_by
+                        skip_to = last
+                continue
         # Axes renamed so the walk runs along m; o1 and o2 are the minor axes.
         o1 = (m + 1) % 3
         o2 = (m + 2) % 3
@@ -243,7 +427,6 @@ def walk(
         p2, d2, n2, s2 = p[o2], dv[o2], sizes[o2], strides[o2]
         step = 1 if dv[m] > 0 else -1
         scale = k * span
-        b_flat = (qx // k) * strides[0] + (qy // k) * strides[1] + qz // k
         c_first = pm // k
         c_last = (pm + dv[m]) // k
         c = c_first
@@ -257,6 +440,7 @@ def walk(
         if (
             stop
             and sight
+            and not shadowing
             and hint_x >= 0
             and b_flat != hint_flat
             and segment_contact(k, hint_x, hint_y, hint_z, px, py, pz, dx, dy, dz)
@@ -268,6 +452,11 @@ def walk(
             n = 1
             codes[e] = code
             continue
+        # The table of the levels the line spans, when it runs along x or y.
+        level_base = -1
+        if by_levels and m != 2:
+            zlo, zhi = min(az, b_cell[2]), max(az, b_cell[2])
+            level_base = (zlo * (2 * sizes[2] - zlo + 1) // 2 + zhi - zlo) * plane
         good = -1  # P-LOS-2: sign vectors clearing every touch so far; -1 = not computed yet
         # Blocking occupants the segment can reach at all: inside its cells' bounding box.
         n_near = 0
@@ -283,20 +472,29 @@ def walk(
         done = False
         while not done:
             if skipping:
-                # Chebyshev distance from the cell holding the entry point to the nearest
-                # blocker; all candidates of this slab and the next r - 3 are nearer than r.
-                r = int(clear_flat[c * sm + f1 * s1 + f2 * s2])
-                if r >= 3:
-                    for i in range(n_near):
-                        j = near[i]
-                        r = min(
-                            r,
-                            max(
-                                abs(c - skip_cells[j, m]),
-                                abs(f1 - skip_cells[j, o1]),
-                                abs(f2 - skip_cells[j, o2]),
-                            ),
-                        )
+                if level_base >= 0:
+                    # The same in x and y on the line's levels (every candidate is on them).
+                    hx, hy = (c, f1) if m == 0 else (f2, c)
+                    r = int(level_flat[level_base + hx * sizes[1] + hy])
+                    if r >= 3:
+                        for i in range(n_near):
+                            j = near[i]
+                            r = min(r, max(abs(hx - skip_cells[j, 0]), abs(hy - skip_cells[j, 1])))
+                else:
+                    # Chebyshev distance from the cell holding the entry point to the nearest
+                    # blocker; all candidates of this slab and the next r - 3 are nearer than r.
+                    r = int(clear_flat[c * sm + f1 * s1 + f2 * s2])
+                    if r >= 3:
+                        for i in range(n_near):
+                            j = near[i]
+                            r = min(
+                                r,
+                                max(
+                                    abs(c - skip_cells[j, m]),
+                                    abs(f1 - skip_cells[j, o1]),
+                                    abs(f2 - skip_cells[j, o2]),
+                                ),
+                            )
                 if r >= 3:
                     c += step * (r - 2)
                     if (c_last - c) * step < 0:
@@ -383,6 +581,25 @@ def walk(
         if code == LOS_BLOCKED:
             hint_x, hint_y, hint_z = fx, fy, fz
             hint_flat = fx * strides[0] + fy * strides[1] + fz
+        if shadowing:
+            # The box that hid this end, or the end's own box when it is a blocker seen.
+            at = hint_flat if code == LOS_BLOCKED else (b_flat if code < LOS_BLOCKED else -1)
+            box = -1
+            if at >= 0:
+                box = box_flat[at]
+                if box < 0 and (flat[at] != 0 or (has_occupants and occ_flat[at] >= 0)):
+                    for j in range(skip_cells.shape[0]):
+                        if (
+                            skip_cells[j, 0] * strides[0]
+                            + skip_cells[j, 1] * strides[1]
+                            + skip_cells[j, 2]
+                            == at
+                        ):
+                            box = n_boxes + j
+                            break
+            shadow_flat[b_flat] = box
+            if code == LOS_BLOCKED:
+                last_box = box
     return code, fx, fy, fz, n
 
 
@@ -460,6 +677,63 @@ def clearance_kernel(sight_block: NDArray[np.uint8]) -> NDArray[np.uint8]:
     return dist
 
 
+#: Level clearance tables are built only up to this many bytes (d(d+1)/2 tables of w x h).
+LEVEL_TABLES_MAX_BYTES = 16 * 2**20
+
+
+@njit
+def level_clearance_kernel(sight_block: NDArray[np.uint8]) -> NDArray[np.uint8]:
+    """For every range of levels zlo..zhi and every column (x, y): the Chebyshev distance in x
+    and y to the nearest sight-blocking cell on those levels, capped at FAR.
+
+    Table t = zlo (2d - zlo + 1) / 2 + zhi - zlo, d the number of levels. Two raster passes
+    over the 8-neighbourhood, exact for this metric.
+    """
+    w, h, d = sight_block.shape
+    tables = np.empty((d * (d + 1) // 2, w, h), dtype=np.uint8)
+    mask = np.zeros((w, h), dtype=np.bool_)
+    t = 0
+    for zlo in range(d):
+        mask[:, :] = False
+        for zhi in range(zlo, d):
+            dist = tables[t]
+            for x in range(w):
+                for y in range(h):
+                    if sight_block[x, y, zhi] != 0:
+                        mask[x, y] = True
+                    dist[x, y] = 0 if mask[x, y] else FAR
+            for x in range(w):
+                for y in range(h):
+                    best = int(dist[x, y])
+                    if best == 0:
+                        continue
+                    if x > 0:
+                        best = min(best, int(dist[x - 1, y]) + 1)
+                        if y > 0:
+                            best = min(best, int(dist[x - 1, y - 1]) + 1)
+                        if y + 1 < h:
+                            best = min(best, int(dist[x - 1, y + 1]) + 1)
+                    if y > 0:
+                        best = min(best, int(dist[x, y - 1]) + 1)
+                    dist[x, y] = best
+            for x in range(w - 1, -1, -1):
+                for y in range(h - 1, -1, -1):
+                    best = int(dist[x, y])
+                    if best == 0:
+                        continue
+                    if x + 1 < w:
+                        best = min(best, int(dist[x + 1, y]) + 1)
+                        if y > 0:
+                            best = min(best, int(dist[x + 1, y - 1]) + 1)
+                        if y + 1 < h:
+                            best = min(best, int(dist[x + 1, y + 1]) + 1)
+                    if y + 1 < h:
+                        best = min(best, int(dist[x, y + 1]) + 1)
+                    dist[x, y] = best
+            t += 1
+    return tables
+
+
 @njit
 def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> NDArray[np.int64]:
     """The rows of `occ_cells` whose flag in `blocks` is set."""
@@ -510,53 +784,164 @@ def visibility_kernel(
     return seen
 
 
-@njit_parallel
+@njit
+def blocker_boxes(sight_block: NDArray[np.uint8]) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
+    """The blockers cut into boxes (x0, y0, z0, x1, y1, z1), each grown greedily along z, then
+    y, then x; and the index of each blocker's box (-1 for the other cells)."""
+    w, h, d = sight_block.shape
+    box_of = np.full((w, h, d), -1, dtype=np.int32)
+    boxes = np.empty((max(1, int((sight_block != 0).sum())), 6), dtype=np.int64)
+    n = 0
+    for x in range(w):
+        for y in range(h):
+            for z in range(d):
+                if sight_block[x, y, z] == 0 or box_of[x, y, z] >= 0:
+                    continue
+                z1 = z
+                while z1 + 1 < d and sight_block[x, y, z1 + 1] != 0 and box_of[x, y, z1 + 1] < 0:
+                    z1 += 1
+                y1 = y
+                while y1 + 1 < h and _free_blockers(
+                    sight_block, box_of, x, x, y1 + 1, y1 + 1, z, z1
+                ):
+                    y1 += 1
+                x1 = x
+                while x1 + 1 < w and _free_blockers(
+                    sight_block, box_of, x1 + 1, x1 + 1, y, y1, z, z1
+                ):
+                    x1 += 1
+                box_of[x : x1 + 1, y : y1 + 1, z : z1 + 1] = n
+                boxes[n, 0], boxes[n, 1], boxes[n, 2] = x, y, z
+                boxes[n, 3], boxes[n, 4], boxes[n, 5] = x1, y1, z1
+                n += 1
+    return boxes[:n].copy(), box_of
+
+
+@njit
+def _free_blockers(
+    sight_block: NDArray[np.uint8],
+    box_of: NDArray[np.int32],
+    x0: int,
+    x1: int,
+    y0: int,
+    y1: int,
+    z0: int,
+    z1: int,
+) -> bool:
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            for z in range(z0, z1 + 1):
+                if sight_block[x, y, z] == 0 or box_of[x, y, z] >= 0:
+                    return False
+    return True
+
+
+@njit
+def outward_cells(
+    vx: int, vy: int, vz: int, x0: int, y0: int, z0: int, x1: int, y1: int, z1: int
+) -> NDArray[np.int64]:
+    """The cell centres (doubled) of the block [x0, x1) x [y0, y1) x [z0, z1), octant by
+    octant away from the viewer's cell: each cell comes after its neighbours towards it."""
+    ends = np.empty(((x1 - x0) * (y1 - y0) * (z1 - z0), 3), dtype=np.int64)
+    e = 0
+    for sx in (1, -1):
+        xa, xb = (vx, x1) if sx == 1 else (vx - 1, x0 - 1)
+        for sy in (1, -1):
+            ya, yb = (vy, y1) if sy == 1 else (vy - 1, y0 - 1)
+            for x in range(xa, xb, sx):
+                for y in range(ya, yb, sy):
+                    for z in range(vz, z1):
+                        ends[e, 0], ends[e, 1], ends[e, 2] = 2 * x + 1, 2 * y + 1, 2 * z + 1
+                        e += 1
+                    for z in range(vz - 1, z0 - 1, -1):
+                        ends[e, 0], ends[e, 1], ends[e, 2] = 2 * x + 1, 2 * y + 1, 2 * z + 1
+                        e += 1
+    return ends
+
+
+@njit
 def view_kernel(
     sight_block: NDArray[np.uint8],
     occ_blocks: NDArray[np.uint8],
     occ_cells: NDArray[np.int64],
     clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
+    boxes: NDArray[np.int64],
+    box_of: NDArray[np.int32],
     vx: int,
     vy: int,
     vz: int,
     max_range: int,
-    chunks: int = 1,
 ) -> NDArray[np.bool_]:
     """Every cell within Chebyshev `max_range` of the viewer's cell that it sees.
 
-    The targets are split into `chunks` walked in parallel (one is enough without threads).
+    The targets go outwards from the viewer, so each first tries the boxes of blockers that hid
+    its neighbours nearer the viewer (`walk_shadowed`): almost every hidden cell is settled
+    by one or two tests, and most of a column behind a wall by one.
     """
-    w, h, d = sight_block.shape
-    x0, x1 = max(vx - max_range, 0), min(vx + max_range + 1, w)
-    y0, y1 = max(vy - max_range, 0), min(vy + max_range + 1, h)
-    z0, z1 = max(vz - max_range, 0), min(vz + max_range + 1, d)
-    # Targets in serpentine order, so each is next to the one before: `walk` first tries the
-    # cell that hid the previous target.
-    ends = np.empty(((x1 - x0) * (y1 - y0) * (z1 - z0), 3), dtype=np.int64)
-    e = 0
-    for x in range(x0, x1):
-        for yi in range(y1 - y0):
-            y = y0 + yi if (x - x0) % 2 == 0 else y1 - 1 - yi
-            for zi in range(z1 - z0):
-                z = z0 + zi if (yi + x - x0) % 2 == 0 else z1 - 1 - zi
-                ends[e, 0], ends[e, 1], ends[e, 2] = 2 * x + 1, 2 * y + 1, 2 * z + 1
-                e += 1
-    # The viewer's blockers in one byte array: one load per candidate cell instead of two.
-    blocking = sight_block.copy()
-    skip_cells = _blocking_cells(occ_cells, occ_blocks)
-    for j in range(skip_cells.shape[0]):
-        blocking[skip_cells[j, 0], skip_cells[j, 1], skip_cells[j, 2]] = 1
+    ends, blocking, skip_cells, shadow = _view_setup(
+        sight_block, occ_blocks, occ_cells, vx, vy, vz, max_range
+    )
+    codes = np.empty(ends.shape[0], dtype=np.int8)
+    out = np.empty((walk_rows(max(sight_block.shape)), 4), dtype=np.int64)
+    walk_shadowed(
+        blocking,
+        NO_INDEX,
+        NO_FLAGS,
+        clearance,
+        level_clearance,
+        skip_cells,
+        boxes,
+        box_of,
+        shadow,
+        2,
+        2 * vx + 1,
+        2 * vy + 1,
+        2 * vz + 1,
+        ends,
+        True,
+        True,
+        out,
+        codes,
+    )
+    return _view_mask(sight_block.shape, ends, codes)
+
+
+@njit_parallel
+def view_kernel_parallel(
+    sight_block: NDArray[np.uint8],
+    occ_blocks: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
+    boxes: NDArray[np.int64],
+    box_of: NDArray[np.int32],
+    vx: int,
+    vy: int,
+    vz: int,
+    max_range: int,
+    chunks: int,
+) -> NDArray[np.bool_]:
+    """`view_kernel` with the targets split into `chunks` walked in parallel. A chunk may miss
+    a shadow another has not written yet: that costs a walk, never a different answer."""
+    ends, blocking, skip_cells, shadow = _view_setup(
+        sight_block, occ_blocks, occ_cells, vx, vy, vz, max_range
+    )
+    e = ends.shape[0]
     codes = np.empty(e, dtype=np.int8)
-    # Contiguous chunks of the serpentine keep each thread's hint next to its targets.
     for c in prange(chunks):
         lo, hi = e * c // chunks, e * (c + 1) // chunks
-        out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
-        walk(
+        out = np.empty((walk_rows(max(sight_block.shape)), 4), dtype=np.int64)
+        walk_shadowed(
             blocking,
             NO_INDEX,
             NO_FLAGS,
             clearance,
+            level_clearance,
             skip_cells,
+            boxes,
+            box_of,
+            shadow,
             2,
             2 * vx + 1,
             2 * vy + 1,
@@ -567,8 +952,39 @@ def view_kernel(
             out,
             codes[lo:hi],
         )
-    seen = np.zeros((w, h, d), dtype=np.bool_)
-    for i in range(e):
+    return _view_mask(sight_block.shape, ends, codes)
+
+
+@njit
+def _view_setup(
+    sight_block: NDArray[np.uint8],
+    occ_blocks: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    vx: int,
+    vy: int,
+    vz: int,
+    max_range: int,
+) -> tuple[NDArray[np.int64], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int32]]:
+    """The targets in outward order, the viewer's blockers in one byte array (one load per
+    candidate cell instead of two), the blocking occupants' cells, an empty shadow map."""
+    w, h, d = sight_block.shape
+    x0, x1 = max(vx - max_range, 0), min(vx + max_range + 1, w)
+    y0, y1 = max(vy - max_range, 0), min(vy + max_range + 1, h)
+    z0, z1 = max(vz - max_range, 0), min(vz + max_range + 1, d)
+    ends = outward_cells(vx, vy, vz, x0, y0, z0, x1, y1, z1)
+    blocking = sight_block.copy()
+    skip_cells = _blocking_cells(occ_cells, occ_blocks)
+    for j in range(skip_cells.shape[0]):
+        blocking[skip_cells[j, 0], skip_cells[j, 1], skip_cells[j, 2]] = 1
+    return ends, blocking, skip_cells, np.full((w, h, d), -1, dtype=np.int32)
+
+
+@njit
+def _view_mask(
+    shape: tuple[int, int, int], ends: NDArray[np.int64], codes: NDArray[np.int8]
+) -> NDArray[np.bool_]:
+    seen = np.zeros(shape, dtype=np.bool_)
+    for i in range(ends.shape[0]):
         seen[ends[i, 0] // 2, ends[i, 1] // 2, ends[i, 2] // 2] = codes[i] < LOS_BLOCKED
     return seen
 
@@ -576,6 +992,40 @@ def view_kernel(
 # ---------------------------------------------------------------- Python API
 
 _CLEARANCE_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = weakref.WeakKeyDictionary()
+
+
+_LEVELS_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = weakref.WeakKeyDictionary()
+
+
+def level_clearance(grid: Grid) -> NDArray[np.uint8]:
+    """The grid's per-level-range clearance tables, computed once per grid; empty (not used)
+    for grids with so many levels that they would be too big."""
+    table = _LEVELS_CACHE.get(grid)
+    if table is None:
+        w, h, d = grid.shape
+        if d * (d + 1) // 2 * w * h > LEVEL_TABLES_MAX_BYTES:
+            table = NO_LEVEL_CLEARANCE
+        else:
+            table = level_clearance_kernel(grid.sight_block)
+            table.setflags(write=False)
+        _LEVELS_CACHE[grid] = table
+    return table
+
+
+_BOXES_CACHE: weakref.WeakKeyDictionary[Grid, tuple[NDArray[np.int64], NDArray[np.int32]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def boxes(grid: Grid) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
+    """The grid's sight blockers as boxes and each blocker's box, computed once per grid."""
+    found = _BOXES_CACHE.get(grid)
+    if found is None:
+        found = blocker_boxes(grid.sight_block)
+        for array in found:
+            array.setflags(write=False)
+        _BOXES_CACHE[grid] = found
+    return found
 
 
 def clearance(grid: Grid) -> NDArray[np.uint8]:
@@ -687,11 +1137,30 @@ def _entities_on_line(occupancy: Occupancy, a: Cell, b: Cell) -> bool:
 def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j (P-LOS-1..3), occupants in `occupancy` order."""
     cells = _occupant_cells(grid, occupancy)
-    n = len(occupancy.occupants)
-    blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
-    for i, viewer in enumerate(occupancy.occupants):
-        blocks[i] = occupancy.sight_blockers(viewer)
+    blocks = _blockers_by_viewer(occupancy)
     return visibility_kernel(grid.sight_block, occupancy.index, blocks, cells, clearance(grid))
+
+
+# Who blocks whose sight depends on the occupants but not on their cells, so a move does not
+# change it: the last few answers are kept (a battle asks again after every command).
+_BLOCKERS_CACHE: dict[tuple[tuple[str, str, int, bool], ...], NDArray[np.uint8]] = {}
+_BLOCKERS_KEPT = 8
+
+
+def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
+    """Row i: `occupancy.sight_blockers` of occupant i."""
+    key = tuple((o.id, o.faction, int(o.size), o.neutral) for o in occupancy.occupants)
+    blocks = _BLOCKERS_CACHE.get(key)
+    if blocks is None:
+        n = len(occupancy.occupants)
+        blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
+        for i, viewer in enumerate(occupancy.occupants):
+            blocks[i] = occupancy.sight_blockers(viewer)
+        blocks.setflags(write=False)
+        if len(_BLOCKERS_CACHE) >= _BLOCKERS_KEPT:
+            del _BLOCKERS_CACHE[next(iter(_BLOCKERS_CACHE))]
+        _BLOCKERS_CACHE[key] = blocks
+    return blocks
 
 
 def cells_in_view(
@@ -706,6 +1175,28 @@ def cells_in_view(
         raise ValueError(f"max_range must be >= 0 cells, got {max_range}")
     _, occ_blocks, occ_cells = _occupancy_arrays(grid, occupancy, viewer)
     reach = max(grid.shape) if max_range is None else max_range
-    return view_kernel(
-        grid.sight_block, occ_blocks, occ_cells, clearance(grid), *start, reach, 2 * thread_count()
-    )
+    box_list, box_of = boxes(grid)
+    tables = (clearance(grid), level_clearance(grid), box_list, box_of)
+    if _view_threads > 1:
+        return view_kernel_parallel(
+            grid.sight_block, occ_blocks, occ_cells, *tables, *start, reach, 2 * _view_threads
+        )
+    return view_kernel(grid.sight_block, occ_blocks, occ_cells, *tables, *start, reach)
+
+
+#: Threads `cells_in_view` spreads over. One: on the 2-core machine the goals were measured on,
+#: two threads were no faster idle and much slower with the other core busy (docs/performance.md).
+_view_threads = 1
+
+
+def set_view_threads(count: int) -> None:
+    """Spread `cells_in_view` over `count` threads (1: one thread, the default); numba's
+    thread pool caps what runs at once."""
+    global _view_threads
+    if count < 1:
+        raise ValueError(f"thread count must be at least 1, got {count}")
+    _view_threads = count
+
+
+def view_threads() -> int:
+    return _view_threads

@@ -16,10 +16,14 @@ from hypothesis import strategies as st
 from game.grid.geometry import OffMapError, chebyshev
 from game.grid.los import (
     FAR,
+    blocker_boxes,
     cells_in_view,
     clearance_kernel,
     explain_line_of_sight,
+    level_clearance_kernel,
     line_of_sight,
+    set_view_threads,
+    view_threads,
     visibility_matrix,
 )
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Cell, Grid
@@ -492,3 +496,71 @@ def test_clearance_table_is_the_chebyshev_distance_to_the_nearest_blocker(grid: 
     for cell in np.ndindex(grid.shape):
         nearest = int(np.abs(blockers - np.array(cell)).max(axis=1).min()) if len(blockers) else FAR
         assert table[cell] == min(nearest, FAR)
+
+
+@given(small_grids())
+def test_level_clearance_is_the_distance_in_x_and_y_to_the_nearest_blocker_on_those_levels(
+    grid: Grid,
+) -> None:
+    tables = level_clearance_kernel(grid.sight_block)
+    w, h, d = grid.shape
+    t = 0
+    for zlo in range(d):
+        for zhi in range(zlo, d):
+            blockers = np.argwhere(grid.sight_block[:, :, zlo : zhi + 1] != 0)[:, :2]
+            for x, y in np.ndindex(w, h):
+                near = (
+                    np.abs(blockers - np.array([x, y])).max(axis=1).min() if len(blockers) else FAR
+                )
+                assert tables[t, x, y] == min(int(near), FAR), (zlo, zhi, x, y)
+            t += 1
+    assert t == len(tables)
+
+
+@given(small_grids())
+def test_blocker_boxes_hold_every_sight_blocker_once_and_nothing_else(grid: Grid) -> None:
+    boxes, box_of = blocker_boxes(grid.sight_block)
+    covered = np.full(grid.shape, -1)
+    for i, (x0, y0, z0, x1, y1, z1) in enumerate(boxes):
+        block = covered[x0 : x1 + 1, y0 : y1 + 1, z0 : z1 + 1]
+        assert (block == -1).all()  # boxes never overlap
+        block[...] = i
+        assert (grid.sight_block[x0 : x1 + 1, y0 : y1 + 1, z0 : z1 + 1] != 0).all()
+    assert ((covered >= 0) == (grid.sight_block != 0)).all()
+    assert (box_of == covered).all()
+
+
+@st.composite
+def sparse_grids(draw: st.DrawFn) -> Grid:
+    """Grids big enough for the view kernel to jump over open space and use shadows."""
+    shape = (draw(st.integers(6, 14)), draw(st.integers(6, 14)), draw(st.integers(1, 4)))
+    obstacle = np.zeros(shape, dtype=np.uint8)
+    cells = draw(st.lists(st.tuples(*(st.integers(0, n - 1) for n in shape)), max_size=40))
+    for cell in cells:
+        obstacle[cell] = draw(st.sampled_from([OBSTACLE_FULL, OBSTACLE_THIN, OBSTACLE_HALF]))
+    if draw(st.booleans()):  # a wall with a door, as rooms have
+        x = draw(st.integers(0, shape[0] - 1))
+        obstacle[x, :, :] = OBSTACLE_FULL
+        obstacle[x, draw(st.integers(0, shape[1] - 1)), 0] = 0
+    return Grid.build(obstacle)
+
+
+@given(sparse_grids(), st.data(), st.integers(1, 2))
+def test_p_los_3_cells_in_view_on_larger_grids_matches_line_of_sight_with_any_thread_count(
+    grid: Grid, data: st.DataObject, threads: int
+) -> None:
+    cells = data.draw(st.lists(cells_of(grid), min_size=1, max_size=4, unique=True))
+    units = [
+        Occupant(f"u{i}", c, data.draw(st.sampled_from(["blue", "red"])))
+        for i, c in enumerate(cells)
+    ]
+    occupancy = Occupancy(grid.shape, units)
+    viewer = units[0]
+    before = view_threads()
+    set_view_threads(threads)
+    try:
+        seen = cells_in_view(grid, occupancy, viewer)
+    finally:
+        set_view_threads(before)
+    for cell, value in np.ndenumerate(seen):
+        assert value == line_of_sight(grid, viewer.cell, cell, occupancy, viewer), cell
