@@ -135,7 +135,10 @@ class BattleScene:
         *,
         animation_speed: float = 1.0,
         keys: KeyMap | None = None,
+        director: object | None = None,
     ) -> None:
+        #: The Director (game/ui/launch.py) that leads back to the menus; None in tests.
+        self.director = director
         self.session = session
         self.player = player
         self.keys = keys or KeyMap()

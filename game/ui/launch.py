@@ -1,22 +1,27 @@
-"""`tessera` and `tessera play MAP`: a battle in the window, the computer on the other sides."""
+"""`tessera`, `tessera demo` and `tessera play MAP`: the window and the way between its screens."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import pygame
+
 from game.battle.engine import GM
 from game.battle.journal import JournalError
 from game.battle.session import Session
-from game.battle.setup import setup_from_map
-from game.i18n import _
+from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
+from game.ui.app import App
 
 DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 #: The side a newcomer plays in the demo; the computer plays the rest.
 DEMO_SIDE = "raiders"
+#: The name the one player of a single-player battle goes by.
+PLAYER = "player"
 
 
 @dataclass(frozen=True)
@@ -35,9 +40,136 @@ def saves_dir() -> Path:
     return Path(user_data_dir("tessera", appauthor=False)) / "saves"
 
 
-def new_journal_path(loaded: LoadedMap) -> Path:
+def new_journal_path(map_path: Path) -> Path:
+    """A new save's file: named by its map and the date and time it began."""
     stamp = datetime.now().strftime("%Y-%m-%d_%H-%M-%S")
-    return saves_dir() / f"{loaded.source.stem}_{stamp}.jsonl"
+    return saves_dir() / f"{map_path.stem}_{stamp}.jsonl"
+
+
+def single_player_setup(
+    loaded: LoadedMap,
+    *,
+    sides: tuple[str, ...] = (),
+    computer: tuple[str, ...] = (),
+    seed: int = 1,
+) -> BattleSetup:
+    """One person at the window commands `sides` (default: the demo's side, else the map's first
+    free side); the computer plays the rest. With every side the computer's, the person at the
+    window watches with the GM's eyes."""
+    factions = sorted({u.faction for u in loaded.units})
+    unknown = [f for f in (*sides, *computer) if f not in factions]
+    if unknown:
+        raise MapError(
+            f"{loaded.source}: no side {unknown[0]!r} on this map (sides: {', '.join(factions)})"
+        )
+    if not sides:
+        free = [f for f in factions if f not in computer]
+        sides = (DEMO_SIDE,) if DEMO_SIDE in free else tuple(free[:1])
+    computer = tuple(sorted(set(computer) | {f for f in factions if f not in sides}))
+    players = {PLAYER: sides} if sides else {}
+    return setup_from_map(loaded, seed=seed, computer=computer, players=players)
+
+
+class Director:
+    """Moves the window between its screens: the progress screen while a battle opens, the
+    battle, the menus. Scenes ask it to go somewhere; it builds the next scene and shows it."""
+
+    def __init__(self, app: App, options: WindowOptions) -> None:
+        self.app = app
+        self.options = options
+        self.session: Session | None = None
+        #: What stopped the last battle from opening, for the command line to report.
+        self.failure: str | None = None
+
+    # ------------------------------------------------------------ battles
+
+    def start(self, setup: BattleSetup, journal: Path) -> None:
+        """A new battle from its setup, saved in `journal` from the first command."""
+
+        def open_session() -> Session:
+            journal.parent.mkdir(parents=True, exist_ok=True)
+            return Session.new(setup, journal)
+
+        self._open(Path(setup.map_path), open_session)
+
+    def resume(self, journal: Path) -> None:
+        """Continue the battle saved in `journal` at its last command (the autosave)."""
+
+        def open_session() -> Session:
+            return Session.open(journal)
+
+        self._open(None, open_session, title=journal.name)
+
+    def _open(
+        self, map_path: Path | None, open_session: Callable[[], Session], title: str = ""
+    ) -> None:
+        from game.ui.battle_scene import BattleScene
+        from game.ui.play import Loading, ProgressScene
+        from game.warmup import warm_kernels
+
+        self.close_battle()
+
+        def work(state: Loading) -> tuple[Session, LoadedMap]:
+            def progress(step: str, done: float) -> None:
+                state.step, state.done = step, done * 0.8
+
+            warm_kernels(progress)
+            state.step = "battle"
+            session = open_session()
+            try:
+                state.step, state.done = "map", 0.9
+                loaded = load_map(Path(session.setup.map_path))
+            except MapError:
+                session.close()
+                raise
+            state.step, state.done = "ready", 1.0
+            return session, loaded
+
+        def opened(result: object) -> None:
+            assert isinstance(result, tuple)
+            session, loaded = result
+            self.session = session
+            scene = BattleScene(
+                self.app.size,
+                session,
+                viewer_for(session),
+                loaded.render,
+                animation_speed=self.options.animation_speed,
+                director=self,
+            )
+            self.app.show(scene)
+
+        def failed(message: str) -> None:
+            self.failure = message
+
+        name = title or (map_path.stem if map_path is not None else "Tessera")
+        self.app.show(
+            ProgressScene(
+                self.app.size, name, work, on_done=opened, on_error=failed, on_leave=self.leave
+            )
+        )
+
+    def leave(self) -> None:
+        """Back from a battle or a failed opening: to the title screen, or out."""
+        self.close_battle()
+        self.quit()
+
+    def close_battle(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
+
+    def quit(self) -> None:
+        self.app.running = False
+
+
+def viewer_for(session: Session) -> str:
+    """Who looks at the screen first: the one person playing, else the GM (hot-seat battles
+    hand the screen over as turns pass, game/ui/battle_scene.py)."""
+    people = sorted(set(session.setup.players))
+    if len(people) == 1 and not session.setup.gm:
+        return people[0]
+    return GM if not people or session.setup.gm else people[0]
 
 
 def play(
@@ -49,91 +181,60 @@ def play(
     journal: Path | None = None,
     window: WindowOptions | None = None,
 ) -> int:
-    """Open a battle in a window: the player commands `sides` (default: the map's first side,
-    or the demo's), the computer the others. Answers the exit status."""
+    """Open a battle in a window: `tessera play` and the demo. Answers the exit status."""
     window = window or WindowOptions()
-    try:
-        loaded = load_map(map_path)
-    except MapError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    continuing = journal is not None and journal.exists() and journal.stat().st_size > 0
+    if not continuing:
+        try:
+            setup = single_player_setup(
+                load_map(map_path), sides=sides, computer=computer, seed=seed
+            )
+        except MapError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    app = _open_app(window.size)
+    if app is None:
         return 2
-    factions = sorted({u.faction for u in loaded.units})
-    unknown = [f for f in (*sides, *computer) if f not in factions]
-    if unknown:
-        print(
-            f"error: {map_path}: no side {unknown[0]!r} on this map (sides: {', '.join(factions)})",
-            file=sys.stderr,
-        )
-        return 2
-    if not sides:
-        free = [f for f in factions if f not in computer]
-        sides = (DEMO_SIDE,) if DEMO_SIDE in free else tuple(free[:1])
-    computer = tuple(sorted(set(computer) | {f for f in factions if f not in sides}))
-    # With every side given to the computer, the one at the window watches with the GM's eyes.
-    player = "player" if sides else GM
-    setup = setup_from_map(
-        loaded, seed=seed, computer=computer, players={player: sides} if sides else {}
-    )
-    path = journal or new_journal_path(loaded)
-    return _run_window(loaded, setup, path, player, window)
-
-
-def _run_window(
-    loaded: LoadedMap, setup: object, journal: Path, player: str, window: WindowOptions
-) -> int:
-    from game.battle.setup import BattleSetup
-    from game.ui.app import App
-    from game.ui.battle_scene import BattleScene
-    from game.ui.play import Loading, ProgressScene, wait_for
-    from game.warmup import warm_kernels
-
-    assert isinstance(setup, BattleSetup)
-    import pygame
-
+    director = Director(app, window)
     try:
-        app = App(window.size)
+        if continuing:
+            assert journal is not None
+            director.resume(journal)
+        else:
+            director.start(setup, journal or new_journal_path(map_path))
+        if window.frames is not None:  # counted from the battle's first frame
+            while app.running and director.session is None and director.failure is None:
+                app.step()
+        if director.failure is None or window.frames is None:
+            app.run(window.frames)
+        if window.screenshot is not None:
+            app.screenshot(window.screenshot)
+    finally:
+        director.close_battle()
+        app.close()
+    if director.failure is not None:
+        print(f"error: {director.failure}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _open_app(size: tuple[int, int]) -> App | None:
+    try:
+        return App(size)
     except pygame.error as exc:
         print(
             f"error: cannot open a window ({exc}); `tessera run` plays without one",
             file=sys.stderr,
         )
-        return 2
-
-    def work(state: Loading) -> Session:
-        def progress(step: str, done: float) -> None:
-            state.step, state.done = step, done * 0.9
-
-        warm_kernels(progress)
-        state.step = "battle"
-        journal.parent.mkdir(parents=True, exist_ok=True)
-        if journal.exists() and journal.stat().st_size > 0:
-            session = Session.open(journal)
-        else:
-            session = Session.new(setup, journal)
-        state.step, state.done = "ready", 1.0
-        return session
-
-    loading = wait_for(
-        app, ProgressScene(app.size, loaded.properties.name or "Tessera", work), window.frames
-    )
-    if loading.error is not None or not isinstance(loading.result, Session):
-        message = loading.error or _("the window was closed")
-        print(f"error: {message}", file=sys.stderr)
-        app.close()
-        return 2
-    session = loading.result
-    try:
-        scene = BattleScene(
-            app.size, session, player, loaded.render, animation_speed=window.animation_speed
-        )
-        app.show(scene)
-        app.run(window.frames)
-        if window.screenshot is not None:
-            app.screenshot(window.screenshot)
-    finally:
-        session.close()
-        app.close()
-    return 0
+        return None
 
 
-__all__ = ["DEMO_MAP", "JournalError", "WindowOptions", "play", "saves_dir"]
+__all__ = [
+    "DEMO_MAP",
+    "Director",
+    "JournalError",
+    "WindowOptions",
+    "play",
+    "saves_dir",
+    "single_player_setup",
+]

@@ -4,15 +4,12 @@ then the battle screen."""
 from __future__ import annotations
 
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import pygame
 
 from game.i18n import _
-from game.ui.app import App
 
 _STEP_TEXT = {
     "sight": lambda: _("Preparing line of sight… (the first start compiles the grid kernels)"),
@@ -37,14 +34,27 @@ class Loading:
 
 
 class ProgressScene:
-    """A title, what is being prepared, and a bar: never a frozen or silent window."""
+    """A title, what is being prepared, and a bar: never a frozen or silent window. When the work
+    is done, `on_done(result)` shows what comes next; a failure stays on the screen (and goes to
+    `on_error`) until Esc or Enter leaves it."""
 
     def __init__(
-        self, size: tuple[int, int], title: str, work: Callable[[Loading], object]
+        self,
+        size: tuple[int, int],
+        title: str,
+        work: Callable[[Loading], object],
+        *,
+        on_done: Callable[[object], None] | None = None,
+        on_error: Callable[[str], None] | None = None,
+        on_leave: Callable[[], None] | None = None,
     ) -> None:
         self.size = size
         self.title = title
         self.state = Loading()
+        self.on_done = on_done
+        self.on_error = on_error
+        self.on_leave = on_leave
+        self._reported = False
         self._spin = 0.0
         self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
         self._thread.start()
@@ -54,16 +64,29 @@ class ProgressScene:
         try:
             self.state.result = work(self.state)
         except Exception as exc:  # shown on the screen, not lost in a thread
-            self.state.error = f"{type(exc).__name__}: {exc}"
-            traceback.print_exc()
+            self.state.error = _error_text(exc)
         finally:
             self.state.finished = True
 
     def handle(self, event: pygame.event.Event) -> None:
-        pass
+        if (
+            self.state.error is not None
+            and event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER)
+            and self.on_leave is not None
+        ):
+            self.on_leave()
 
     def update(self, dt: float) -> None:
         self._spin += dt
+        if not self.state.finished or self._reported:
+            return
+        self._reported = True
+        if self.state.error is not None:
+            if self.on_error is not None:
+                self.on_error(self.state.error)
+        elif self.on_done is not None:
+            self.on_done(self.state.result)
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
@@ -76,11 +99,14 @@ class ProgressScene:
         screen.blit(title, title.get_rect(center=(w // 2, h // 2 - 70)))
         if self.state.error is not None:
             text = small.render(self.state.error, True, (255, 120, 110))
-        else:
-            dots = "." * (1 + int(self._spin * 3) % 3)
-            text = small.render(
-                _STEP_TEXT.get(self.state.step, lambda: dots)(), True, (200, 205, 215)
-            )
+            screen.blit(text, text.get_rect(center=(w // 2, h // 2)))
+            if self.on_leave is not None:
+                hint = small.render(_("Press Esc to go back."), True, (200, 205, 215))
+                screen.blit(hint, hint.get_rect(center=(w // 2, h // 2 + 40)))
+            return
+        dots = "." * (1 + int(self._spin * 3) % 3)
+        words = _STEP_TEXT.get(self.state.step, lambda: dots)()
+        text = small.render(words, True, (200, 205, 215))
         screen.blit(text, text.get_rect(center=(w // 2, h // 2)))
         bar = pygame.Rect(0, 0, min(520, w - 80), 14)
         bar.center = (w // 2, h // 2 + 40)
@@ -93,17 +119,12 @@ class ProgressScene:
         pygame.draw.line(screen, (220, 230, 255), (tick, bar.y + 2), (tick, bar.bottom - 3), 2)
 
 
-def wait_for(app: App, scene: ProgressScene, frames: int | None = None) -> Loading:
-    """Draw the progress screen until its work is done (or the window is closed)."""
-    app.show(scene)
-    count = 0
-    while app.running and not (scene.state.finished and scene.state.error is None):
-        app.step()
-        count += 1
-        if frames is not None and count >= frames and scene.state.finished:
-            break
-    return scene.state
+def _error_text(exc: Exception) -> str:
+    """What a player reads when a battle cannot open: the journal's or map's own message (they
+    name the file and the line), anything else with its kind."""
+    from game.battle.journal import JournalError
+    from game.maps import MapError
 
-
-def map_path_default() -> Path:
-    return Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
+    if isinstance(exc, JournalError | MapError | OSError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"

@@ -115,3 +115,15 @@ def test_an_error_in_the_work_is_shown_on_the_progress_screen_not_lost() -> None
         assert scene.state.error == "ValueError: the map is gone"
     finally:
         app.close()
+
+
+def test_a_damaged_journal_is_refused_naming_the_file_and_line_and_nothing_half_opens(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "battle.jsonl"
+    journal.write_text('{"format": "tessera-journal", "version": 1, "setup": 7}\n')
+    done = _tessera("play", "maps/hull_breach.tmx", "--journal", str(journal), "--frames", "3",
+                    tmp=tmp_path)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and f"{journal}:1" in done.stderr
+    assert "Traceback" not in done.stderr
