@@ -80,6 +80,7 @@ class Battle:
     """One battle's state. Build it from a setup; change it only with `apply`."""
 
     def __init__(self, setup: BattleSetup, grid: Grid, rules: RulesData) -> None:
+        _check_places(setup, grid)
         self.setup = setup
         self.grid = grid
         self.grid_version = 0
@@ -94,6 +95,14 @@ class Battle:
         self._scratch: _Scratch | None = None
         self._bf: Battlefield | None = None
         self.vision = Vision(grid.shape, setup.factions)
+        try:
+            self._start()
+        except BaseException:
+            self.world.close()  # a setup the rules refuse leaves no esper world behind
+            raise
+
+    def _start(self) -> None:
+        setup = self.setup
         for spec in setup.units:
             self._add_unit(spec)
         on_map = [u for u in setup.units if (u.arrives_round or 1) <= 1 and not u.outside_combat]
@@ -986,6 +995,22 @@ class Battle:
         )
         if record.outcome != "success":
             self._reveal_to(unit, {enemy.faction})
+
+
+def _check_places(setup: BattleSetup, grid: Grid) -> None:
+    """Every unit's cell on the map, and no two units on the map at the start in one cell (a
+    header edited by hand could say otherwise; numpy would wrap a negative cell round)."""
+    taken: dict[Cell, str] = {}
+    for spec in setup.units:
+        if not grid.in_bounds(spec.cell):
+            raise ValueError(f"unit {spec.id!r}: cell {spec.cell} is outside the map {grid.shape}")
+        if (spec.arrives_round or 1) > 1:
+            continue
+        if spec.cell in taken:
+            raise ValueError(
+                f"units {taken[spec.cell]!r} and {spec.id!r} both stand in {spec.cell}"
+            )
+        taken[spec.cell] = spec.id
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -184,7 +184,7 @@ def read_journal(path: Path) -> JournalContents:
     except OSError as exc:
         raise JournalError(f"{name}: cannot read the journal ({exc.strerror})") from None
     if not data.strip():
-        raise JournalError(f"{name}: the file is empty, not a Tessera journal")
+        raise JournalError(f"{name}:1: the file is empty, not a Tessera journal")
     notices: list[str] = []
     parsed: list[tuple[int, dict[str, Any]]] = []
     good = 0
