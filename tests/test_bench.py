@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from game.bench import GOALS, SIZE, UNITS, battlefield, measure
+from game.bench_battle import GOALS as BATTLE_GOALS
+from game.bench_battle import battle_setup, computer_battle, journal_length, measure_battle
 
 
 def test_the_bench_battlefield_is_the_same_for_the_same_seed_and_its_units_stand() -> None:
@@ -19,4 +23,27 @@ def test_the_bench_battlefield_is_the_same_for_the_same_seed_and_its_units_stand
 def test_the_bench_measures_every_goal_it_prints() -> None:
     figures = measure(quick=True)
     assert set(figures) == {g.key for g in GOALS}
+    assert all(seconds > 0 for seconds in figures.values())
+
+
+def test_the_battle_bench_plays_the_deck_with_its_sixteen_units_in_two_factions() -> None:
+    grid, setup = battle_setup()
+    deck, units = battlefield()
+    assert (grid.obstacle == deck.obstacle).all()
+    assert [(u.id, u.cell, u.faction) for u in setup.units] == [
+        (o.id, o.cell, o.faction) for o in units
+    ]
+    assert set(setup.computer) == {"red", "blue"}
+
+
+def test_the_computer_battle_writes_a_journal_of_the_commands_it_timed(tmp_path: Path) -> None:
+    journal = tmp_path / "bench.journal"
+    turns = computer_battle(journal, 12)
+    assert journal_length(journal) == 12
+    assert turns and all(seconds > 0 for seconds in turns)
+
+
+def test_the_battle_bench_measures_every_goal_it_prints() -> None:
+    figures = measure_battle(quick=True)
+    assert set(figures) == {g.key for g in BATTLE_GOALS}
     assert all(seconds > 0 for seconds in figures.values())
