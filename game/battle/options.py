@@ -141,3 +141,28 @@ def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:
 
 #: The trigger a Ready is given with (P-OA-2 names only one).
 READY_TRIGGER = READY_TRIGGERS[0]
+
+
+@dataclass(frozen=True)
+class GmTable:
+    """What the GM's tools list: reinforcements still to come, groups tied on initiative, the
+    improvised actions waiting for a ruling, and who plays each side."""
+
+    waiting: tuple[tuple[str, int], ...]
+    ties: tuple[tuple[str, ...], ...]
+    improvising: tuple[tuple[str, str], ...]
+    controllers: tuple[tuple[str, str], ...]
+
+
+def gm_table(battle: Battle) -> GmTable:
+    from game.ecs.components import Waiting
+
+    waiting = tuple(
+        (u, battle.world.get(u, Waiting).round) for u in battle.world.units_with(Waiting)
+    )
+    totals: dict[int, list[str]] = {}
+    for entry in battle.initiative.visible_order(for_gm=True):
+        totals.setdefault(entry.total, []).append(entry.entity_id)
+    ties = tuple(tuple(group) for group in totals.values() if len(group) > 1)
+    controllers = tuple((f, battle.controller_of(f)) for f in battle.setup.factions)
+    return GmTable(waiting, ties, tuple(battle.improvising), controllers)

@@ -41,7 +41,9 @@ from game.ui.anim import (
     Text,
 )
 from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
+from game.ui.gm_panel import GmAct, GmPanel, checks
 from game.ui.keys import PAN_KEYS, KeyMap
+from game.ui.seats import Seats
 
 #: Seconds between two of the computer's commands, so that a person can follow them.
 COMPUTER_PAUSE = 0.35
@@ -182,6 +184,9 @@ class BattleScene:
         self._computer_wait = 0.0
         self._tooltip: pygame_gui.elements.UITextBox | None = None
         self._options: dict[str, opts.Option] = {}
+        self.seats = Seats(session.battle, player)
+        self.gm_panel: GmPanel | None = None
+        self._gm_table: opts.GmTable | None = None
         self.view: PlayerView = view_for(self.battle, player)
         self.shown_log = list(self.view.log)
         own = [u.cell for u in self.view.units if u.own]
@@ -216,6 +221,7 @@ class BattleScene:
             pygame.Rect(
                 w - hud.SIDE_WIDTH, hud.TRACKER_HEIGHT, hud.SIDE_WIDTH, h - hud.TRACKER_HEIGHT
             ),
+            gm=self.session.setup.gm,
         )
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -267,6 +273,7 @@ class BattleScene:
         )
         self._refresh_reach()
         self._refresh_widgets()
+        self._sync_gm_panel()
         if self._mouse_in:
             self._hover(self._last_mouse)
         self._hover_key = ()
@@ -831,6 +838,12 @@ class BattleScene:
         if column is None:
             return
         self._hover(pos)
+        if self.gm_panel is not None:
+            if self.gm_panel.editing and self.hover_cell is not None:
+                self.gm_panel.edit((column[0], column[1], self.board.level))
+                return
+            if self.hover_unit is not None:
+                self.gm_panel.select(self.hover_unit)
         unit = self._acting()
         target_unit, cell = self.hover_unit, self.hover_cell
         if (
@@ -939,9 +952,27 @@ class BattleScene:
         controller = self.battle.controller_of(self.battle.faction_of(pending.reactor))
         return controller != "computer" and (self.player == GM or controller == self.player)
 
+    def _gm_ruling_due(self) -> bool:
+        return self.player == GM and bool(self.battle.improvising)
+
     def _check_prompt(self) -> None:
         if self.prompt is not None and self.prompt_kind == "reaction" and not self._my_reaction():
             self._close_prompt()
+        if self.prompt is None and self._gm_ruling_due() and not self.animator.busy:
+            unit, text = self.battle.improvising[0]
+            self._open_prompt(
+                "rule",
+                hud.esc(
+                    _(
+                        "{unit} improvises: “{text}”. Rule on it: accept, reject, or a check "
+                        "against a DC."
+                    ).format(unit=unit, text=text)
+                ),
+                [(_("Accept"), "accept"), (_("Reject"), "reject"), (_("Roll the check"), "check")],
+                entry=True,
+                choices=checks(),
+            )
+            return
         if self.prompt is None and self._my_reaction() and not self.animator.busy:
             pending = self.battle.pending
             assert pending is not None
@@ -965,10 +996,18 @@ class BattleScene:
             )
 
     def _open_prompt(
-        self, kind: str, text: str, answers: Sequence[tuple[str, str]], *, entry: bool = False
+        self,
+        kind: str,
+        text: str,
+        answers: Sequence[tuple[str, str]],
+        *,
+        entry: bool = False,
+        choices: Sequence[tuple[str, str]] = (),
     ) -> None:
         self._close_prompt()
-        self.prompt = hud.Prompt(self.ui, self.board.viewport, text, answers, entry=entry)
+        self.prompt = hud.Prompt(
+            self.ui, self.board.viewport, text, answers, entry=entry, choices=choices
+        )
         self.prompt_kind = kind
 
     def _close_prompt(self) -> None:
@@ -979,6 +1018,10 @@ class BattleScene:
 
     def _answer(self, key: str) -> None:
         kind, typed = self.prompt_kind, self.prompt.typed if self.prompt else ""
+        choice = self.prompt.choice if self.prompt else ""
+        if kind == "rule":
+            self._rule(key, typed, choice)
+            return
         self._close_prompt()
         if kind == "reaction":
             pending = self.battle.pending
@@ -988,6 +1031,91 @@ class BattleScene:
             unit = self._acting()
             if unit is not None:
                 self.submit(cmd.Improvise(unit, typed.strip()))
+
+    def _rule(self, verdict: str, typed: str, check: str) -> None:
+        """The GM's ruling on the first improvised action waiting (accept, reject, or a check
+        against the DC typed in the prompt)."""
+        unit = self.battle.improvising[0][0]
+        if verdict == "check":
+            try:
+                dc = int(typed.strip())
+            except ValueError:
+                self.status = _("Type the check's DC (a number) first.")
+                self.bar.set_status(self.status)
+                return
+            command: cmd.Command = cmd.RuleImprovise(unit, "check", check, dc)
+        else:
+            command = cmd.RuleImprovise(unit, verdict)
+        self._close_prompt()
+        self.submit(command)
+
+    # ------------------------------------------------------------ the table: hand-over, the GM
+
+    def _cover(self) -> None:
+        """The screen is passing to someone else: put away everything of this view."""
+        self._close_prompt()
+        self._close_menu()
+        self.plan = None
+        self.targeting = None
+        if self._tooltip is not None:
+            self._tooltip.kill()
+            self._tooltip = None
+        self._sync_gm_panel()
+
+    def _take_screen(self) -> None:
+        self.player = self.seats.take()
+        self.selected = None
+        self.status = ""
+        self.stealth = False
+        self.mode = None
+        self.view = view_for(self.battle, self.player)
+        self.shown_log = list(self.view.log)
+        self._log_upto = 0
+        self._log_filter_shown = ""
+        own = [u.cell for u in self.view.units if u.own]
+        if own:
+            self.board.set_level(max({c[2] for c in own}, key=[c[2] for c in own].count))
+        self.refresh(follow=True)
+
+    def _gm_button(self) -> None:
+        if self.player == GM:
+            self.seats.release_gm(self.battle)
+            if self.seats.waiting_for is not None:
+                self._cover()
+        else:
+            self.seats.call_gm()
+            self._cover()
+
+    def _sync_gm_panel(self) -> None:
+        """The GM's tools, while the GM has the screen; rebuilt when their lists change."""
+        wanted = self.player == GM and self.seats.waiting_for is None
+        table = opts.gm_table(self.battle) if wanted else None
+        if self.gm_panel is not None and (not wanted or table != self._gm_table):
+            self.gm_panel.close()
+            self.gm_panel = None
+        if wanted and self.gm_panel is None:
+            players = tuple(sorted(set(self.battle.setup.players)))
+            assert table is not None
+            self.gm_panel = GmPanel(self.ui, self.board.viewport, table, players, self._gm_act)
+        self._gm_table = table
+
+    def _gm_act(self, act: GmAct) -> None:
+        if act.command is not None:
+            self.submit(act.command)
+            return
+        if act.session == "override":
+            before = self.view
+            outcome = self.session.override(act.faces, GM)
+            if outcome.refusal is not None:
+                self.status = refusal_text(outcome.refusal)
+                self.refresh()
+            else:
+                self._animate(outcome.events, before, None)
+            return
+        refusal = self.session.undo(GM) if act.session == "undo" else self.session.redo(GM)
+        self.status = "" if refusal is None else refusal_text(refusal)
+        self.animator.finish()
+        self.refresh()
 
     # ------------------------------------------------------------ context menu
 
@@ -1064,7 +1192,14 @@ class BattleScene:
             self._mouse_in = True
         elif event.type == pygame.WINDOWLEAVE:
             self._mouse_in = False
+        if self.seats.waiting_for is not None:
+            # The battle is covered: only the person it passes to, taking the screen, counts.
+            if event.type == pygame.KEYDOWN and self.keys.matches("end_turn", event.key):
+                self._take_screen()
+            return
         consumed = self.ui.process_events(event)
+        if self.gm_panel is not None and self.gm_panel.handles(event):
+            return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             self._button(event.ui_element)
             return
@@ -1130,6 +1265,9 @@ class BattleScene:
                 self.board.show_cell(cell)
             return
         side = self.side
+        if side.gm is not None and element is side.gm:
+            self._gm_button()
+            return
         if element is side.level_up:
             self._change_level(1)
         elif element is side.level_down:
@@ -1258,7 +1396,11 @@ class BattleScene:
         self._pan(dt)
         if self.animator.busy:
             return
-        if self.prompt is None and self._my_reaction():
+        if self.seats.waiting_for is None and self.seats.check(self.battle):
+            self._cover()
+        if self.seats.waiting_for is not None:
+            return
+        if self.prompt is None and (self._my_reaction() or self._gm_ruling_due()):
             self._check_prompt()
         self._computer(dt)
         self._update_previews()
@@ -1333,6 +1475,9 @@ class BattleScene:
         return out
 
     def draw(self, screen: pygame.Surface) -> None:
+        if self.seats.waiting_for is not None:
+            self.seats.draw_handover(screen)
+            return
         screen.fill((12, 13, 16))
         overlay = self._overlay if not self.animator.busy else Overlay()
         self.board.draw(screen, self.tokens(), overlay, self.animator.positions())

@@ -246,11 +246,20 @@ class SidePanel:
     """The right-hand column: the selected unit, what the pointer shows, levels and modes, and
     the combat log."""
 
-    def __init__(self, manager: pygame_gui.UIManager, rect: pygame.Rect) -> None:
+    def __init__(
+        self, manager: pygame_gui.UIManager, rect: pygame.Rect, *, gm: bool = False
+    ) -> None:
         self.manager = manager
         self.panel = UIPanel(rect, manager=manager)
         w = rect.width - 12
         self.unit = UITextBox("", pygame.Rect(6, 6, w, 150), manager=manager, container=self.panel)
+        #: The GM's button (a battle with a GM): take the screen, or give it back.
+        self.gm: UIButton | None = None
+        if gm:
+            self.gm = UIButton(
+                pygame.Rect(w - 64, 10, 64, 26), _("GM"), manager=manager, container=self.panel,
+                tool_tip_text=_("Pass the screen to the GM, or give it back"),
+            )  # fmt: skip
         self.level_label = UILabel(
             pygame.Rect(6, 160, 110, 28), "", manager=manager, container=self.panel
         )
@@ -404,9 +413,12 @@ class Prompt:
         answers: Sequence[tuple[str, str]],
         *,
         entry: bool = False,
+        choices: Sequence[tuple[str, str]] = (),
     ) -> None:
-        width = 480
-        height = 170 + (40 if entry else 0)
+        """`entry`: a line to type in (the text of an improvised action, a DC); `choices`:
+        (label, id) pairs of a list to pick from beside it (a check's name)."""
+        width = 520
+        height = 170 + (40 if entry or choices else 0)
         rect = pygame.Rect(0, 0, width, height)
         rect.center = bounds.center
         self.panel = UIPanel(rect, starting_height=10, manager=manager)
@@ -414,9 +426,17 @@ class Prompt:
             text, pygame.Rect(8, 8, width - 16, 100), manager=manager, container=self.panel
         )
         self.entry: UITextEntryLine | None = None
+        self.choices: UIDropDownMenu | None = None
+        field = width - 16
+        if choices:
+            field = 110
+            self.choices = UIDropDownMenu(
+                list(choices), choices[0], pygame.Rect(8 + field + 6, 112, width - field - 22, 34),
+                manager=manager, container=self.panel, expansion_height_limit=220,
+            )  # fmt: skip
         if entry:
             self.entry = UITextEntryLine(
-                pygame.Rect(8, 112, width - 16, 34), manager=manager, container=self.panel
+                pygame.Rect(8, 112, field, 34), manager=manager, container=self.panel
             )
             self.entry.focus()
         self.buttons: list[tuple[str, UIButton]] = []
@@ -441,6 +461,13 @@ class Prompt:
     @property
     def typed(self) -> str:
         return "" if self.entry is None else self.entry.get_text()
+
+    @property
+    def choice(self) -> str:
+        if self.choices is None:
+            return ""
+        option = self.choices.selected_option
+        return str(option[1]) if isinstance(option, tuple) else str(option)
 
     def close(self) -> None:
         self.panel.kill()

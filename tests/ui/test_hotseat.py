@@ -1,0 +1,233 @@
+"""Hot-seat around one screen: the hand-over hides the battle, each player sees only their sides'
+view, the GM takes and gives back the screen and runs the battle from the GM's tools.
+
+Battles on maps/station_interior.tmx, seed 1: Anna plays the raiders, Ben station security.
+Bruno (security) starts hidden from the raiders at (15, 28, 0); Wisp (raiders) is hidden from
+security at (3, 6, 0). Kask (raiders) acts first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pygame
+import pytest
+
+from game.battle import commands as cmd
+from game.battle.engine import GM
+from game.battle.session import Session
+from game.battle.setup import setup_from_map
+from game.ecs.components import Visibility
+from game.maps import load_map
+from game.ui.app import App, post_key
+from game.ui.battle_scene import BattleScene
+from game.ui.board import FACTION_COLOURS
+from game.ui.gm_panel import GmAct
+from game.ui.seats import BACKGROUND
+from tests.ui.conftest import STATION
+
+RAIDERS, SECURITY = FACTION_COLOURS[0], FACTION_COLOURS[1]
+
+
+class Table:
+    """A hot-seat battle at one headless window."""
+
+    def __init__(self, gm: bool, viewer: str) -> None:
+        loaded = load_map(STATION)
+        setup = setup_from_map(
+            loaded, seed=1, players={"Anna": ("raiders",), "Ben": ("station_security",)}, gm=gm
+        )
+        self.session = Session.new(setup, None)
+        self.app = App((1280, 720))
+        self.scene = BattleScene(
+            self.app.size, self.session, viewer, loaded.render, animation_speed=0
+        )
+        self.app.show(self.scene)
+        self.frames(2)
+
+    @property
+    def battle(self):  # type: ignore[no-untyped-def]
+        return self.session.battle
+
+    def frames(self, n: int = 1) -> None:
+        for _ in range(n):
+            self.app.step(1 / 60)
+
+    def key(self, key: int) -> None:
+        post_key(key)
+        self.frames(2)
+
+    def take_screen(self) -> str:
+        """Whoever the screen is passed to presses Enter."""
+        assert self.scene.seats.waiting_for is not None
+        self.key(pygame.K_RETURN)
+        return self.scene.player
+
+    def colour_at_cell(self, cell: tuple[int, int, int], colour: tuple[int, int, int]) -> int:
+        board = self.scene.board
+        if cell[2] != board.level:
+            return 0
+        rect = board.cell_rect(cell).clip(self.app.screen.get_rect())
+        screen = self.app.screen
+        return sum(
+            1
+            for x in range(rect.left, rect.right)
+            for y in range(rect.top, rect.bottom)
+            if tuple(screen.get_at((x, y)))[:3] == colour
+        )
+
+
+@pytest.fixture
+def table() -> Iterator[list[Table]]:
+    made: list[Table] = []
+    yield made
+    for t in made:
+        t.session.close()
+    pygame.quit()
+
+
+def _table(tables: list[Table], gm: bool = False, viewer: str = "Anna") -> Table:
+    t = Table(gm, viewer)
+    tables.append(t)
+    return t
+
+
+def test_the_hand_over_screen_shows_nothing_of_the_battle(table: list[Table]) -> None:
+    t = _table(table)
+    assert t.scene.player == "Anna" and t.battle.active == "Kask"
+    t.key(pygame.K_RETURN)  # Kask ends its turn: Okafor (Ben's) acts next
+    assert t.scene.seats.waiting_for == "Ben"
+    t.frames(1)
+    first = pygame.image.tobytes(t.app.screen, "RGB")
+    screen = t.app.screen
+    # Only two lines of text in the middle; every other pixel is the plain background.
+    outside = {
+        tuple(screen.get_at((x, y)))[:3]
+        for x in range(0, 1280, 5)
+        for y in [*range(0, 300, 5), *range(420, 720, 5)]
+    }
+    assert outside == {BACKGROUND}
+    middle = {
+        tuple(screen.get_at((x, y)))[:3] for x in range(0, 1280, 3) for y in range(300, 420, 3)
+    }
+    assert RAIDERS not in middle and SECURITY not in middle
+    # The same hand-over after a different battle looks the same, pixel for pixel.
+    other = _table(table)
+    other.key(pygame.K_r)  # Kask dashes first: a different state
+    other.key(pygame.K_RETURN)
+    other.frames(1)
+    assert other.scene.seats.waiting_for == "Ben"
+    assert pygame.image.tobytes(other.app.screen, "RGB") == first
+
+
+def test_enter_gives_the_screen_to_the_next_player_with_their_own_view(table: list[Table]) -> None:
+    t = _table(table)
+    t.key(pygame.K_RETURN)
+    assert t.take_screen() == "Ben"
+    view = t.scene.view
+    assert view.factions == frozenset({"station_security"})
+    assert "Bruno" in {u.id for u in view.units}  # Ben's own hidden unit
+    assert "Wisp" not in {u.id for u in view.units}  # hidden from security
+
+
+def test_p_init_4_no_frame_of_one_player_shows_the_other_players_hidden_unit(
+    table: list[Table],
+) -> None:
+    """Both players end every turn at once for three rounds; after every frame, the viewer's
+    tokens hold no unit hidden from their sides, and no pixel of it is drawn on its cell."""
+    t = _table(table)
+    for _ in range(60):
+        if t.battle.over or t.battle.round > 3:
+            break
+        if t.scene.seats.waiting_for is not None:
+            t.take_screen()
+            continue
+        viewer_factions = t.battle.factions_of(t.scene.player)
+        hidden = [
+            u
+            for u in t.battle.world.unit_ids
+            if t.battle.on_map(u)
+            and viewer_factions & t.battle.world.get(u, Visibility).hidden_from
+        ]
+        drawn = {tok.id for tok in t.scene.tokens()}
+        for unit in hidden:
+            assert unit not in drawn
+            colour = RAIDERS if t.battle.faction_of(unit) == "raiders" else SECURITY
+            cell = t.battle.sheet(unit).cell
+            t.scene.board.set_level(cell[2])
+            t.scene.refresh()
+            t.frames(1)
+            assert t.colour_at_cell(cell, colour) == 0, (t.scene.player, unit)
+        t.key(pygame.K_RETURN)
+    assert t.battle.round > 1
+
+
+def test_the_gm_takes_the_screen_sees_everything_and_gives_it_back(table: list[Table]) -> None:
+    t = _table(table, gm=True, viewer="Anna")
+    t.scene._gm_button()
+    assert t.scene.seats.waiting_for == GM
+    assert t.take_screen() == GM
+    assert "Bruno" in {u.id for u in t.scene.view.units}
+    assert t.scene.gm_panel is not None
+    t.scene._gm_button()  # give it back: Kask (Anna's) is acting
+    assert t.scene.seats.waiting_for == "Anna"
+    assert t.take_screen() == "Anna"
+    assert t.scene.gm_panel is None
+
+
+def test_p_chk_4_the_gms_override_of_a_roll_lands_in_the_log_marked_as_the_gms(
+    table: list[Table],
+) -> None:
+    """Kask (Anna) attacks Vidal; the GM takes the screen and gives the roll again with a
+    physical 1, which always hits (P-HIT-1)."""
+    t = _table(table, gm=True, viewer="Anna")
+    vidal = t.battle.sheet("Vidal").cell
+    t.scene.submit(cmd.Attack("Kask", "Vidal"))
+    t.frames(2)
+    t.scene._gm_button()
+    t.take_screen()
+    panel = t.scene.gm_panel
+    assert panel is not None
+    panel.faces.set_text("1")
+    panel._override()
+    t.frames(2)
+    attacks = [e for e in t.battle.log if e.kind == "attack"]
+    assert attacks[-1].data["hit"] is True
+    assert attacks[-1].rolls[0].source == "gm"
+    log = t.scene.log_text()
+    assert "GM: physical dice entered: 1." in log
+    assert "(GM dice)" in log
+    assert vidal == t.battle.sheet("Vidal").cell
+
+
+def test_an_improvised_action_reaches_the_gm_as_a_prompt_and_the_ruling_is_logged(
+    table: list[Table],
+) -> None:
+    t = _table(table, gm=True, viewer="Anna")
+    t.scene.submit(cmd.Improvise("Kask", "kick the crate onto the stairs"))
+    t.frames(2)
+    assert t.scene.seats.waiting_for == GM  # the ruling calls the GM to the screen
+    t.take_screen()
+    t.frames(2)
+    assert t.scene.prompt is not None and t.scene.prompt_kind == "rule"
+    assert "kick the crate" in t.scene.prompt.text.html_text
+    t.scene._answer("accept")
+    ruled = [e for e in t.battle.log if e.kind == "improvise_ruled"]
+    assert len(ruled) == 1 and ruled[0].data["verdict"] == "accept"
+    assert "The GM rules on Kask" in t.scene.log_text()
+
+
+def test_a_player_may_not_undo_what_showed_them_something_but_the_gm_may(
+    table: list[Table],
+) -> None:
+    t = _table(table, gm=True, viewer="Anna")
+    t.scene.submit(cmd.Attack("Kask", "Vidal"))
+    t.frames(2)
+    before = len(t.session.history)
+    t.scene._undo()
+    assert len(t.session.history) == before  # dice were rolled: Anna may not take it back
+    assert "cannot be undone" in t.scene.status
+    t.scene._gm_button()
+    t.take_screen()
+    t.scene._gm_act(GmAct(session="undo"))
+    assert len(t.session.history) == before - 1
