@@ -265,6 +265,9 @@ def run_bench(quick: bool = False) -> int:
             f"{goal.label:<48} {figure:>15} {goal_text:>13} "
             f"{_fmt(ref) if ref else '-':>11} {ratio_text:>8}  {verdict}"
         )
+    from game.bench_window import run_window_bench
+
+    run_window_bench(quick)
     return 0
 
 
