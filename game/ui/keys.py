@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import pygame
 
 #: Command kinds of game.battle.options and window actions -> the keys that give them.
@@ -64,6 +66,18 @@ class KeyMap:
 
     def __init__(self, keys: dict[str, tuple[int, ...]] | None = None) -> None:
         self.keys = dict(DEFAULT_KEYS if keys is None else keys)
+
+    @classmethod
+    def from_names(cls, names: Mapping[str, Sequence[str]]) -> KeyMap:
+        """The map for key names as pygame.key.name gives them (game/settings.py stores names);
+        an action with a name pygame does not know keeps its default keys."""
+        keys = dict(DEFAULT_KEYS)
+        for action, key_names in names.items():
+            try:
+                keys[action] = tuple(pygame.key.key_code(n) for n in key_names)
+            except ValueError:
+                continue
+        return cls(keys)
 
     def label(self, name: str) -> str:
         keys = self.keys.get(name, ())
