@@ -7,6 +7,7 @@ first switches to this battle's own world: two battles (or two tests) never shar
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
 from typing import Any, TypeVar
 
@@ -29,6 +30,8 @@ class BattleWorld:
     def __init__(self) -> None:
         self.name = f"battle-{next(_names)}"
         self._ids: dict[str, int] = {}
+        # id(component) -> (the component, its JSON text), for to_json_text
+        self._texts: dict[int, tuple[object, str]] = {}
         self._enter()
         esper.clear_database()
 
@@ -92,6 +95,30 @@ class BattleWorld:
             esper.component_for_entity(e, Identity).id for e, _ in esper.get_components(*kinds)
         }
         return iter(sorted(found))
+
+    def to_json_text(self) -> str:
+        """`json.dumps(self.to_json(), sort_keys=True)`, faster: each component's text is kept
+        while the unit holds that very component (components are values, replaced when they
+        change; those that are not frozen, like the turn budget, are written afresh)."""
+        self._enter()
+        texts: dict[int, tuple[object, str]] = {}
+        units = []
+        for unit_id in sorted(self._ids):
+            named = []
+            components: tuple[object, ...] = esper.components_for_entity(self._ids[unit_id])
+            for c in components:
+                kept = self._texts.get(id(c))
+                if kept is not None and kept[0] is c:
+                    text = kept[1]
+                else:
+                    text = json.dumps(component_to_json(c), sort_keys=True)
+                if getattr(getattr(c, "__dataclass_params__", None), "frozen", False):
+                    texts[id(c)] = (c, text)
+                named.append((type(c).__name__, text))
+            body = ", ".join(f"{json.dumps(name)}: {text}" for name, text in sorted(named))
+            units.append(f"{json.dumps(unit_id)}: {{{body}}}")
+        self._texts = texts  # only the components held now: the others may be gone
+        return "{" + ", ".join(units) + "}"
 
     def to_json(self) -> dict[str, dict[str, Any]]:
         """Every unit and its components as plain data, sorted: the state hash reads this."""
