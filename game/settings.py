@@ -1,0 +1,341 @@
+"""The player's settings (language, window, UI scale, animation speed, keys) in a JSON file."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import locale
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = "settings.json"
+VERSION = 1
+LANGUAGES = ("en", "it")
+UI_SCALES = (1.0, 1.25, 1.5)
+#: Seconds of animation are divided by this; 0 shows every result at once.
+ANIMATION_SPEEDS = (0.0, 0.5, 1.0, 2.0)
+DEFAULT_SIZE = (1280, 720)
+#: The smallest window the battle screen lays out in (the command line's --size floor too).
+MIN_SIZE = (800, 560)
+MAX_SIZE = (7680, 4320)
+#: Window sizes offered in the settings screen (any size within the limits may be in the file).
+WINDOW_SIZES = ((1280, 720), (1366, 768), (1600, 900), (1920, 1080), (2560, 1440))
+
+#: Actions that are only asked while a reaction prompt is open; they may share keys with the
+#: board's actions (Y takes a reaction and readies; N lets it go and cycles the movement mode).
+PROMPT_ACTIONS = frozenset({"take", "let_go"})
+#: Keys the window keeps for itself: they pan the map (arrows, W A S D) or modify other keys.
+RESERVED_KEYS = frozenset(
+    {"w", "a", "s", "d", "up", "down", "left", "right"}
+    | {f"{side} {mod}" for side in ("left", "right") for mod in ("shift", "ctrl", "alt", "meta")}
+)
+
+
+def system_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language to speak when the player has not chosen one: TESSERA_LANG when set, else the
+    system locale's (Italian for any it_* locale); English otherwise."""
+    env = os.environ if environ is None else environ
+    chosen = env.get("TESSERA_LANG", "").strip().lower()
+    if chosen:
+        return "it" if chosen.startswith("it") else "en"
+    try:
+        name = locale.getlocale()[0] or ""
+    except ValueError:  # an unparsable locale name in the environment
+        name = ""
+    for candidate in (name, env.get("LANG", "")):
+        if candidate.lower().startswith("it"):
+            return "it"
+    return "en"
+
+
+def config_dir() -> Path:
+    """The user's configuration folder for Tessera (platformdirs)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("tessera", appauthor=False))
+
+
+def default_path() -> Path:
+    return config_dir() / FILE_NAME
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the player chose in the settings screen. `keys` holds only the actions whose keys
+    differ from the window's defaults (game/ui/keys.py), as pygame key names ("m", "page up"),
+    so that a new default key in a later version reaches players who never changed it."""
+
+    language: str = field(default_factory=system_language)
+    window_size: tuple[int, int] = DEFAULT_SIZE
+    fullscreen: bool = False
+    ui_scale: float = 1.0
+    animation_speed: float = 1.0
+    keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: What was wrong in the file this was loaded from (each names the file and the field).
+    notices: tuple[str, ...] = field(default=(), compare=False)
+    #: The file these settings were read from, for notices about them.
+    source: Path | None = field(default=None, compare=False)
+
+    # ------------------------------------------------------------ the file
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Settings:
+        """The settings in `path` (default: the user's config folder). A missing file gives the
+        defaults; a damaged one the defaults for what is wrong, with a notice for each."""
+        path = default_path() if path is None else path
+        defaults = cls(source=path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return defaults
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            return replace(
+                defaults,
+                notices=(f"{path}: cannot read the settings ({why}); the defaults are used",),
+            )
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            return replace(
+                defaults,
+                notices=(f"{path}: damaged, not JSON ({exc}); the defaults are used",),
+            )
+        if not isinstance(data, dict):
+            return replace(
+                defaults,
+                notices=(f"{path}: expected a JSON object of settings; the defaults are used",),
+            )
+        return _from_json(data, path, defaults)
+
+    def save(self, path: Path | None = None) -> Path:
+        """Write the settings atomically: a temporary file beside the real one, made durable,
+        then renamed over it, so that a crash leaves the old settings or the new, never half."""
+        path = default_path() if path is None else path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+        return path
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": VERSION,
+            "language": self.language,
+            "window_size": list(self.window_size),
+            "fullscreen": self.fullscreen,
+            "ui_scale": self.ui_scale,
+            "animation_speed": self.animation_speed,
+            "keys": {action: list(names) for action, names in sorted(self.keys.items())},
+        }
+
+    # ------------------------------------------------------------ keys
+
+    def bindings(
+        self, defaults: Mapping[str, Sequence[str]]
+    ) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+        """Every action's keys (the defaults given, the player's changes over them) and what was
+        wrong with the changes: an action the window does not have, or a key that another action
+        answers to at the same time (that change is dropped: the action keeps its default)."""
+        where = str(self.source) if self.source is not None else "settings"
+        notices = [
+            f"{where}: field 'keys.{action}': no such action; ignored"
+            for action in sorted(self.keys)
+            if action not in defaults
+        ]
+        changed = [a for a in defaults if a in self.keys]
+        out = {action: tuple(names) for action, names in defaults.items()}
+        out.update({a: tuple(self.keys[a]) for a in changed})
+        while True:
+            clash = next(
+                (
+                    (action, key, conflict[1])
+                    for action in reversed(changed)
+                    for key in out[action]
+                    if (conflict := key_conflict(out, action, key)) is not None
+                ),
+                None,
+            )
+            if clash is None:
+                return out, tuple(notices)
+            action, key, other = clash
+            notices.append(
+                f"{where}: field 'keys.{action}': the key {key!r} is also {other}'s; "
+                "its default keys are used"
+            )
+            out[action] = tuple(defaults[action])
+            changed.remove(action)
+
+    def with_keys(
+        self, names: Mapping[str, Sequence[str]], defaults: Mapping[str, Sequence[str]]
+    ) -> Settings:
+        """These settings with every action's keys `names`; only changes from `defaults` kept."""
+        changed = {
+            action: tuple(keys)
+            for action, keys in names.items()
+            if tuple(keys) != tuple(defaults.get(action, ()))
+        }
+        return replace(self, keys=changed)
+
+
+def key_conflict(
+    bindings: Mapping[str, Sequence[str]], action: str, key: str
+) -> tuple[str, str | None] | None:
+    """Why `key` cannot be given to `action`, or None when it can: ("reserved", None) for a key
+    the window keeps, ("used", other action) for a key another action answers to at the same
+    time (the reaction prompt's keys are asked apart from the board's)."""
+    key = key.lower()
+    if key in RESERVED_KEYS:
+        return ("reserved", None)
+    group = action in PROMPT_ACTIONS
+    for other, names in bindings.items():
+        if other == action or (other in PROMPT_ACTIONS) != group:
+            continue
+        if key in (n.lower() for n in names):
+            return ("used", other)
+    return None
+
+
+# ---------------------------------------------------------------- reading the file
+
+
+def _from_json(data: dict[str, Any], path: Path, defaults: Settings) -> Settings:
+    notices: list[str] = []
+
+    def wrong(name: str, why: str, default: object) -> None:
+        notices.append(f"{path}: field '{name}': {why}; the default {default} is used")
+
+    values: dict[str, Any] = {}
+    known = {"version", "language", "window_size", "fullscreen", "ui_scale", "animation_speed"}
+    known.add("keys")
+    for name in sorted(set(data) - known):
+        notices.append(f"{path}: unknown field '{name}' is ignored")
+
+    version = data.get("version", VERSION)
+    if version != VERSION:
+        notices.append(f"{path}: field 'version': {version!r} is not {VERSION}; read as {VERSION}")
+
+    if "language" in data:
+        language = data["language"]
+        if language in LANGUAGES:
+            values["language"] = language
+        else:
+            wrong(
+                "language",
+                f"expected one of {', '.join(LANGUAGES)}, not {language!r}",
+                repr(defaults.language),
+            )
+
+    if "window_size" in data:
+        size = data["window_size"]
+        if (
+            isinstance(size, list)
+            and len(size) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in size)
+            and MIN_SIZE[0] <= size[0] <= MAX_SIZE[0]
+            and MIN_SIZE[1] <= size[1] <= MAX_SIZE[1]
+        ):
+            values["window_size"] = (size[0], size[1])
+        else:
+            wrong(
+                "window_size",
+                f"expected [width, height] from {list(MIN_SIZE)} to {list(MAX_SIZE)}, "
+                f"not {json.dumps(size)}",
+                list(defaults.window_size),
+            )
+
+    if "fullscreen" in data:
+        if isinstance(data["fullscreen"], bool):
+            values["fullscreen"] = data["fullscreen"]
+        else:
+            wrong(
+                "fullscreen",
+                f"expected true or false, not {json.dumps(data['fullscreen'])}",
+                "false",
+            )
+
+    for name, allowed in (("ui_scale", UI_SCALES), ("animation_speed", ANIMATION_SPEEDS)):
+        if name not in data:
+            continue
+        value = data[name]
+        number = (
+            float(value)
+            if isinstance(value, int | float) and not isinstance(value, bool)
+            else math.nan
+        )
+        match = next((a for a in allowed if math.isclose(a, number)), None)
+        if match is None:
+            wrong(
+                name,
+                f"expected one of {', '.join(f'{a:g}' for a in allowed)}, not {json.dumps(value)}",
+                f"{getattr(defaults, name):g}",
+            )
+        else:
+            values[name] = match
+
+    if "keys" in data:
+        values["keys"] = _keys(data["keys"], path, notices)
+
+    return replace(defaults, **values, notices=tuple(notices))
+
+
+def _keys(raw: object, path: Path, notices: list[str]) -> dict[str, tuple[str, ...]]:
+    if not isinstance(raw, dict):
+        notices.append(
+            f"{path}: field 'keys': expected an object of action: [key names]; "
+            "the default keys are used"
+        )
+        return {}
+    keys: dict[str, tuple[str, ...]] = {}
+    for action, names in raw.items():
+        where = f"keys.{action}"
+        if isinstance(names, str):
+            names = [names]
+        if (
+            not isinstance(names, list)
+            or not names
+            or not all(isinstance(n, str) and n.strip() for n in names)
+        ):
+            notices.append(
+                f"{path}: field '{where}': expected a list of key names, not "
+                f"{json.dumps(names)}; its default keys are used"
+            )
+            continue
+        chosen = tuple(n.strip().lower() for n in names)
+        clash = next((k for k in chosen if k in RESERVED_KEYS), None)
+        if clash is not None:
+            notices.append(
+                f"{path}: field '{where}': the key {clash!r} pans the map or modifies "
+                "other keys; its default keys are used"
+            )
+            continue
+        keys[str(action)] = chosen
+    return keys
+
+
+__all__ = [
+    "ANIMATION_SPEEDS",
+    "LANGUAGES",
+    "MIN_SIZE",
+    "UI_SCALES",
+    "WINDOW_SIZES",
+    "Settings",
+    "config_dir",
+    "default_path",
+    "key_conflict",
+    "system_language",
+]
