@@ -591,8 +591,71 @@ def reaction_exits(
     return exits
 
 
+@dataclass(frozen=True)
+class Flight:
+    """A straight flight in microgravity (P-ZERO-1/2): the cells flown after the start, in
+    order, and the first cell of the line it could not enter (None: it flew the whole way)."""
+
+    cells: tuple[Cell, ...]
+    stopped_at: Cell | None = None
+
+
+def straight_flight(
+    grid: Grid,
+    occupancy: Occupancy,
+    mover: Occupant,
+    toward: Cell,
+    limit: int | None = None,
+    *,
+    any_unit_stops: bool = False,
+) -> Flight:
+    """The straight line from the mover's cell towards `toward` (which may lie off the map), as
+    far as `limit` cells or the line's end, flown as a microgravity jump flies it (the cells of
+    `_line`, each step passing P-MOV-3's corners and no floor).
+
+    It stops before the map's edge, an obstacle, an enemy (P-MOV-4) and, with `any_unit_stops`
+    (a drift, which nobody steers), before any unit at all. A jump's search lists only the
+    surfaces reached this turn; this follows one line beyond that (a jump still in flight next
+    turn, a carried velocity).
+    """
+    a = require_in_map(grid.shape, mover.cell, f"mover {mover.id!r} cell")
+    d = (toward[0] - a[0], toward[1] - a[1], toward[2] - a[2])
+    length = chebyshev(a, toward)
+    steps = length if limit is None else min(max(limit, 0), length)
+    if steps == 0:
+        return Flight(())
+    line = _line(a, d, length)[:steps]
+    # The window: the box from the start to the last cell asked for, inside the map; the
+    # padding around it reads as blocked, like the map's edge.
+    lo = [max(0, min(a[i], line[-1][i])) for i in range(3)]
+    hi = [min(grid.shape[i] - 1, max(a[i], line[-1][i])) for i in range(3)]
+    wx, wy, wz = (hi[i] - lo[i] + 1 for i in range(3))
+    info = np.full((wx + 2) * (wy + 2) * (wz + 2), mk.F_BLOCK, dtype=np.int32)
+    arrays = _arrays(grid, occupancy, mover)
+    for lz in range(wz):
+        mk.fill_level(info, arrays, lo[0], lo[1], lo[2], wx, wy, wz, lz, True)
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    checks = mk.step_checks(mk.KIND_FLY, sx, sy)
+    stop = mk.F_BLOCK | (mk.F_OCC if any_unit_stops else 0)
+    flown: list[Cell] = []
+    here = a
+    for cell in line:
+        if not grid.in_bounds(cell):
+            return Flight(tuple(flown), cell)
+        i = mk.window_index(wy, wz, cell[0] - lo[0], cell[1] - lo[1], cell[2] - lo[2])
+        j = mk.window_index(wy, wz, here[0] - lo[0], here[1] - lo[1], here[2] - lo[2])
+        step = mk.direction_index(cell[0] - here[0], cell[1] - here[1], cell[2] - here[2])
+        if info[i] & stop or mk.step_corner(info, checks, j, step) < 0:
+            return Flight(tuple(flown), cell)
+        flown.append(cell)
+        here = cell
+    return Flight(tuple(flown))
+
+
 __all__ = [
     "CostNote",
+    "Flight",
     "Kernel",
     "MoveRequest",
     "MoveSummary",
@@ -606,5 +669,6 @@ __all__ = [
     "reachable",
     "reachable_rows",
     "reaction_exits",
+    "straight_flight",
     "summarize",
 ]
