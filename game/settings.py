@@ -114,22 +114,10 @@ class Settings:
         return _from_json(data, path, defaults)
 
     def save(self, path: Path | None = None) -> Path:
-        """Write the settings atomically: a temporary file beside the real one, made durable,
-        then renamed over it, so that a crash leaves the old settings or the new, never half."""
+        """Write the settings atomically (a crash leaves the old settings or the new, never
+        half of them); answer the file written."""
         path = default_path() if path is None else path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
+        write_atomically(path, json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n")
         return path
 
     def to_json(self) -> dict[str, Any]:
@@ -190,6 +178,23 @@ class Settings:
             if tuple(keys) != tuple(defaults.get(action, ()))
         }
         return replace(self, keys=changed)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """`text` in `path`, whole or not at all: a temporary file beside it, flushed and fsynced,
+    then renamed over it (a crash leaves the old file or the new one, never half of one)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 def key_conflict(
@@ -338,4 +343,5 @@ __all__ = [
     "default_path",
     "key_conflict",
     "system_language",
+    "write_atomically",
 ]

@@ -1,0 +1,230 @@
+"""The saves list: journals in the saves folder, newest first, with what the load screen shows;
+the round from a fresh sidecar, what the journal alone tells without it, and damaged saves listed
+with the reason they cannot be loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from game.battle import commands as cmd
+from game.battle.engine import GM
+from game.battle.session import Session
+from game.battle.setup import setup_from_map
+from game.maps import load_map
+from game.saves import (
+    delete_save,
+    latest,
+    list_saves,
+    meta_path,
+    read_save,
+    saves_dir,
+    write_meta,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+STATION = REPO / "maps" / "station_interior.tmx"
+HULL = REPO / "maps" / "hull_breach.tmx"
+
+
+def _battle(
+    journal: Path,
+    *,
+    map_path: Path = STATION,
+    turns: int = 0,
+    meta: bool = True,
+    gm: bool = False,
+) -> Session:
+    """A battle saved in `journal` after `turns` ended turns (the sidecar written after each
+    when `meta`); the session is left open for the test to go on or close."""
+    loaded = load_map(map_path)
+    first, *rest = sorted({u.faction for u in loaded.units})
+    setup = setup_from_map(loaded, seed=5, computer=tuple(rest), players={"Anna": (first,)}, gm=gm)
+    session = Session.new(setup, journal)
+    if meta:
+        write_meta(journal, session)
+    for _ in range(turns):
+        _end_turn(session)
+        if meta:
+            write_meta(journal, session)
+    return session
+
+
+def _end_turn(session: Session) -> None:
+    b = session.battle
+    assert b.active is not None
+    assert session.submit(cmd.EndTurn(b.active), b.controller_of(b.faction_of(b.active))).accepted
+
+
+def _replayed_round(journal: Path) -> int:
+    session = Session.open(journal, for_append=False)
+    try:
+        return session.battle.round
+    finally:
+        session.close()
+
+
+def _set_mtime(path: Path, when: datetime) -> None:
+    os.utime(path, (when.timestamp(), when.timestamp()))
+
+
+def test_the_saves_folder_is_in_the_users_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert saves_dir() == tmp_path / "data" / "tessera" / "saves"
+    assert list_saves() == []  # no folder yet: no saves, no error
+
+
+def test_saves_are_listed_newest_first_with_map_players_round_and_time(tmp_path: Path) -> None:
+    old, new = tmp_path / "station_interior_a.jsonl", tmp_path / "hull_breach_b.jsonl"
+    _battle(old, turns=2).close()
+    _battle(new, map_path=HULL, turns=9).close()
+    _set_mtime(old, datetime(2024, 5, 1, 20, 30))
+    _set_mtime(new, datetime(2024, 5, 2, 21, 0))
+    saves = list_saves(tmp_path)
+    assert [s.path for s in saves] == [new, old]
+    first = saves[0]
+    assert first.map_name == "Ardea Station, module C: hull breach"  # the map's own name
+    assert dict(first.players) == {"Anna": ("raiders",)}
+    assert first.computer == ("station_security",)
+    assert first.played == datetime(2024, 5, 2, 21, 0)
+    assert first.commands == 9 and first.lines == 9
+    assert first.round == _replayed_round(new) and first.round is not None
+    assert first.over is False and first.loadable
+    assert saves[1].map_name == "Ardea Station, deck 7: cargo hall"
+    assert saves[1].round == 1 and saves[1].commands == 2
+    assert not any(p.name.endswith(".meta.json") for p in (s.path for s in saves))
+
+
+def test_without_a_sidecar_the_journal_alone_tells_map_players_and_commands_not_the_round(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "station_interior_2024-05-01_20-30-00.jsonl"
+    _battle(journal, turns=3, meta=False).close()
+    info = read_save(journal)
+    assert not meta_path(journal).exists()
+    assert info.loadable
+    assert info.round is None and info.over is None  # unknown without a replay
+    assert info.commands == 3
+    assert info.map_name == "Ardea Station, deck 7: cargo hall"
+    assert dict(info.players) == {"Anna": ("raiders",)}
+
+
+def test_a_sidecar_left_behind_by_a_later_command_is_stale_and_not_believed(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "station_interior_x.jsonl"
+    session = _battle(journal, turns=1)
+    assert read_save(journal).round == 1
+    _end_turn(session)  # journaled, but the sidecar is not written again (a crash, say)
+    session.close()
+    info = read_save(journal)
+    assert info.round is None
+    assert info.commands == 2 and info.lines == 2
+    assert info.map_name == "Ardea Station, deck 7: cargo hall"  # the name is still good
+
+
+def test_undone_commands_are_not_counted_but_their_lines_are(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_u.jsonl"
+    session = _battle(journal, turns=2, gm=True, meta=False)
+    assert session.undo(GM) is None
+    session.close()
+    info = read_save(journal)
+    assert (info.lines, info.commands) == (3, 1)
+
+
+def test_a_battle_the_gm_ended_is_finished_even_without_a_sidecar(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_end.jsonl"
+    session = _battle(journal, gm=True, meta=False)
+    assert session.submit(cmd.EndCombat(), GM).accepted
+    session.close()
+    assert read_save(journal).finished
+
+
+def test_a_finished_battle_is_not_the_one_continue_resumes(tmp_path: Path) -> None:
+    ended, older = tmp_path / "station_interior_end.jsonl", tmp_path / "station_interior_o.jsonl"
+    _battle(older, turns=1).close()
+    session = _battle(ended, gm=True)
+    assert session.submit(cmd.EndCombat(), GM).accepted
+    write_meta(ended, session)
+    session.close()
+    _set_mtime(older, datetime(2024, 1, 1))
+    saves = list_saves(tmp_path)
+    assert saves[0].path == ended and saves[0].finished
+    assert latest(saves) is not None and latest(saves).path == older  # type: ignore[union-attr]
+
+
+def test_a_damaged_save_is_listed_with_the_reason_and_is_never_the_one_to_continue(
+    tmp_path: Path,
+) -> None:
+    good, bad = tmp_path / "station_interior_good.jsonl", tmp_path / "station_interior_bad.jsonl"
+    _battle(good, turns=1).close()
+    _battle(bad, turns=2).close()
+    lines = bad.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[1] = '{"n": 1, "by": "Anna", "cmd": {"cmd": "fly"}}\n'
+    bad.write_text("".join(lines), encoding="utf-8")
+    _set_mtime(good, datetime(2024, 1, 1))
+    saves = list_saves(tmp_path)
+    assert [s.path for s in saves] == [bad, good]
+    assert not saves[0].loadable
+    assert saves[0].error is not None and f"{bad}:2" in saves[0].error
+    assert saves[0].map_name == "Ardea Station, deck 7: cargo hall"  # from its sidecar
+    assert latest(saves) is not None and latest(saves).path == good  # type: ignore[union-attr]
+
+
+def test_a_file_that_is_not_a_journal_is_listed_as_damaged(tmp_path: Path) -> None:
+    junk = tmp_path / "notes_2024-01-01_10-00-00.jsonl"
+    junk.write_text("hello\n", encoding="utf-8")
+    (info,) = list_saves(tmp_path)
+    assert not info.loadable and f"{junk}:1" in (info.error or "")
+    assert info.map_name == "notes"  # from the file's name, all there is
+
+
+def test_a_save_whose_map_has_changed_cannot_be_loaded_and_says_so(tmp_path: Path) -> None:
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (tmp_path / "assets").symlink_to(REPO / "assets")  # the map's tilesets, as it names them
+    map_copy = maps / "hull_breach.tmx"
+    shutil.copy(HULL, map_copy)
+    journal = tmp_path / "hull_breach_x.jsonl"
+    _battle(journal, map_path=map_copy).close()
+    assert read_save(journal).loadable
+    map_copy.write_text(map_copy.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    info = read_save(journal)
+    assert not info.loadable and "has changed" in (info.error or "")
+    map_copy.unlink()
+    assert "missing" in (read_save(journal).error or "")
+
+
+def test_a_torn_last_line_still_loads_and_is_noted(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_t.jsonl"
+    _battle(journal, turns=2).close()
+    with journal.open("ab") as handle:
+        handle.write(b'{"n": 3, "by": "An')
+    info = read_save(journal)
+    assert info.loadable and info.commands == 2
+    assert info.notices and "unfinished last line" in info.notices[0]
+
+
+def test_deleting_a_save_removes_the_journal_and_its_sidecar(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_d.jsonl"
+    _battle(journal).close()
+    assert meta_path(journal).exists()
+    delete_save(journal)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_sidecar_is_written_whole_with_the_battle_state(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_m.jsonl"
+    session = _battle(journal, turns=1)
+    data = json.loads(meta_path(journal).read_text(encoding="utf-8"))
+    assert data["round"] == session.battle.round and data["active"] == session.battle.active
+    assert data["lines"] == 1 and data["commands"] == 1 and data["over"] is False
+    session.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [journal.name, meta_path(journal).name]
