@@ -6,7 +6,7 @@ initiative and its rolls never reach that player's screen or log. The GM's view 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -14,20 +14,29 @@ from numpy.typing import NDArray
 
 from game.battle.engine import GM, Battle
 from game.battle.events import Event, Withheld
+from game.ecs.components import Sheet, Turn
 from game.grid.model import Cell
 
 
 @dataclass(frozen=True)
 class UnitView:
+    """A unit as the player sees it. Only the player's own units (every unit, for the GM) show
+    their kit and their turn so far: `weapon`, `armour` (ids in the rules data), `medkits` and
+    `turn` are None for the others."""
+
     id: str
     faction: str
     cell: Cell
     stance: str
     wounds: dict[str, Any]
     own: bool
+    weapon: str | None = None
+    armour: str | None = None
+    medkits: int | None = None
+    turn: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "faction": self.faction,
             "cell": list(self.cell),
@@ -35,6 +44,19 @@ class UnitView:
             "wounds": self.wounds,
             "own": self.own,
         }
+        if self.turn is not None:
+            out.update(weapon=self.weapon, armour=self.armour, medkits=self.medkits)
+            out["turn"] = self.turn
+        return out
+
+
+@dataclass(frozen=True)
+class ReactionView:
+    """A reaction offered now, as far as the player knows of it."""
+
+    reactor: str
+    mover: str
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -54,6 +76,15 @@ class PlayerView:
     active: str | None
     round: int
     log: tuple[Event, ...]
+    #: The side of every unit this view names (units, ghosts, the order).
+    sides: dict[str, str] = field(default_factory=dict)
+    #: A reaction offered now, when the player knows both units.
+    pending: ReactionView | None = None
+    over: bool = False
+    winner: str | None = None
+
+    def unit(self, unit_id: str) -> UnitView | None:
+        return next((u for u in self.units if u.id == unit_id), None)
 
     def unit_ids(self) -> set[str]:
         return {u.id for u in self.units} | {g for g, _c in self.ghosts}
@@ -84,6 +115,15 @@ def view_for(battle: Battle, player: str) -> PlayerView:
         if not battle.on_map(unit_id):
             continue
         sheet = battle.sheet(unit_id)
+        own = factions is None or sheet.faction in factions
+        kit: dict[str, Any] = {}
+        if own:
+            kit = {
+                "weapon": None if sheet.weapon is None else sheet.weapon.id,
+                "armour": None if sheet.armour is None else sheet.armour.id,
+                "medkits": battle.world.get(unit_id, Sheet).medkits,
+                "turn": battle.world.get(unit_id, Turn).state.to_dict(),
+            }
         units.append(
             UnitView(
                 unit_id,
@@ -91,7 +131,8 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 sheet.cell,
                 sheet.stance.value,
                 sheet.health.to_dict(),
-                factions is None or sheet.faction in factions,
+                own,
+                **kit,
             )
         )
     ghosts: list[tuple[str, Cell]] = []
@@ -101,15 +142,25 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 if unit_id not in known and battle.on_map(unit_id):
                     ghosts.append((unit_id, cell))
     order = []
+    # Enemies seen before and lost keep their place in the tracker: their place was seen.
+    placed = known | {g for g, _cell in ghosts}
     for entry in battle.initiative.visible_order(for_gm=True):
         own = factions is None or entry.combatant.faction in factions
-        if factions is not None and not own and entry.entity_id not in known:
+        if factions is not None and not own and entry.entity_id not in placed:
             continue  # P-INIT-4: an unseen unit's place is not shown
-        secret = entry.record is not None and entry.record.secret and factions is not None
+        # A hidden unit's roll is secret from the other sides, not from its own (P-INIT-4).
+        secret = entry.record is not None and entry.record.secret and not own
         order.append((entry.entity_id, None if secret else entry.total))
     active = battle.active
     if active is not None and factions is not None and active not in known:
         active = None
+    pending = None
+    if battle.pending is not None and {battle.pending.reactor, battle.pending.mover} <= (
+        set(known) if factions is not None else set(battle.world.unit_ids)
+    ):
+        pending = ReactionView(battle.pending.reactor, battle.pending.mover, battle.pending.kind)
+    named = {u.id for u in units} | placed | {unit for unit, _total in order}
+    sides = {u: battle.faction_of(u) for u in sorted(named) if u in battle.world}
     log = tuple(told(e, factions) for e in battle.log if e.visible_to(factions))
     return PlayerView(
         player,
@@ -122,6 +173,10 @@ def view_for(battle: Battle, player: str) -> PlayerView:
         active,
         battle.round,
         log,
+        sides,
+        pending,
+        battle.over,
+        battle.winner,
     )
 
 

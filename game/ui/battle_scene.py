@@ -21,7 +21,7 @@ from game.battle import preview
 from game.battle.engine import GM, Battle, Outcome
 from game.battle.events import Event
 from game.battle.session import Session
-from game.battle.view import PlayerView, view_for
+from game.battle.view import PlayerView, told, view_for
 from game.explain_battle import cell_text, event_details, event_text, refusal_text, why_text
 from game.grid.model import Cell
 from game.i18n import _
@@ -241,9 +241,10 @@ class BattleScene:
 
     def is_own(self, unit: str) -> bool:
         factions = self.factions()
-        if unit not in self.battle.world:
+        side = self.view.sides.get(unit)
+        if side is None:
             return False
-        return factions is None or self.battle.faction_of(unit) in factions
+        return factions is None or side in factions
 
     def colour_of(self, faction: str) -> tuple[int, int, int]:
         return self.colours.get(faction, NEUTRAL_COLOUR)
@@ -314,7 +315,7 @@ class BattleScene:
         b = self.battle
         chips = []
         for unit, total in self.view.order:
-            faction = b.faction_of(unit)
+            faction = self.view.sides.get(unit, "")
             text = unit if total is None else f"{unit} {total}"
             chips.append(
                 hud.Chip(unit, text, self.side_index.get(faction, 0), unit == self.view.active)
@@ -355,15 +356,16 @@ class BattleScene:
         active = self.view.active
         if active is None:
             return ""
-        state = self.battle._turn(active)
-        if not self.is_own(active):
+        unit = self.view.unit(active)
+        if unit is None or unit.turn is None:
             return _("Acting: {unit}").format(unit=active)
+        turn = unit.turn
         used, free = _("used"), _("free")
         parts = [
-            _("moved {n}").format(n=state.movement_spent),
-            _("action {state}").format(state=used if state.action else free),
-            _("interaction {state}").format(state=used if state.interaction_used else free),
-            _("reaction {state}").format(state=used if state.reaction_used else free),
+            _("moved {n}").format(n=turn["movement_spent"]),
+            _("action {state}").format(state=used if turn["action"] else free),
+            _("interaction {state}").format(state=used if turn["interaction_used"] else free),
+            _("reaction {state}").format(state=used if turn["reaction_used"] else free),
         ]
         return " · ".join(parts)
 
@@ -372,15 +374,15 @@ class BattleScene:
             return self.status
         if self.plan is not None:
             return self.plan.text + " — " + _("click again or press Space; Esc cancels")
-        if self.battle.over:
-            winner = self.battle.winner
+        if self.view.over:
+            winner = self.view.winner
             return (
                 _("The combat is over: {winner} win.").format(winner=winner)
                 if winner
                 else _("The combat is over.")
             )
         active = self.view.active
-        if self.battle.pending is not None and not self._my_reaction():
+        if self.view.pending is not None and not self._my_reaction():
             return _("Waiting for a reaction…")
         if active is None:
             return _("An unseen unit is acting…")
@@ -397,39 +399,39 @@ class BattleScene:
     def _unit_html(self, unit: str | None) -> str:
         if unit is None:
             return hud.esc(_("No unit selected. Click one of yours, or Tab."))
-        b = self.battle
-        cell = self._unit_cell(unit)
-        if cell is None:
+        seen = self.view.unit(unit)
+        if seen is None:
             return ""
-        sheet = b.sheet(unit)
-        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(sheet.faction)}"]
+        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(seen.faction)}"]
         lines.append(
             hud.esc(
                 _("{stance}, at {cell}").format(
-                    stance=explain.stance_name(sheet.stance.value), cell=cell_text(cell)
+                    stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
                 )
             )
         )
-        h = sheet.health
-        wounds = []
-        for kind, count in (("light", h.light), ("grave", h.grave), ("mortal", h.mortal)):
-            if count:
-                wounds.append(f"{count} × {explain.effect_name(kind + '_wound')}")
+        h = seen.wounds
+        wounds = [
+            f"{h[kind]} × {explain.effect_name(kind + '_wound')}"
+            for kind in ("light", "grave", "mortal")
+            if h.get(kind)
+        ]
         lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
-        if h.conditions:
-            names = ", ".join(explain.condition_name(c) for c in sorted(h.conditions))
+        if h.get("conditions"):
+            names = ", ".join(explain.condition_name(c) for c in h["conditions"])
             lines.append(hud.esc(_("Conditions: {c}").format(c=names)))
-        if h.mortal:
+        if h.get("mortal"):
             lines.append(
                 hud.esc(
                     _("Death saves: {s} successes, {f} failures").format(
-                        s=h.death_successes, f=h.death_failures
+                        s=h.get("death_successes", 0), f=h.get("death_failures", 0)
                     )
                 )
             )
-        if self.is_own(unit):
-            weapon = sheet.weapon.name if sheet.weapon else _("unarmed")
-            armour = sheet.armour.name if sheet.armour else _("no armour")
+        if seen.turn is not None:
+            rules = self.session.rules
+            weapon = rules.weapons[seen.weapon].name if seen.weapon else _("unarmed")
+            armour = rules.armour[seen.armour].name if seen.armour else _("no armour")
             lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
             if unit == self._acting() and self.reach is not None:
                 budgets = ", ".join(
@@ -556,7 +558,6 @@ class BattleScene:
         """What acting on `target` would do: a path, a shot, a throw, help."""
         b = self.battle
         kind = self._default_kind(unit, target)
-        me = b.sheet(unit)
         if kind in ("attack", "throw") and isinstance(target, str):
             overlay, lines, details = self._shot_preview(unit, target, kind)
             option = self._options.get(kind)
@@ -568,7 +569,8 @@ class BattleScene:
             return overlay, lines, details
         if kind in ("attack", "throw") and not isinstance(target, str):
             cells = preview.area(b, unit, target)
-            overlay = Overlay(area=cells, sight=(me.cell, target))
+            here = self._unit_cell(unit)
+            overlay = Overlay(area=cells, sight=None if here is None else (here, target))
             if kind == "throw":
                 answer = preview.throw(b, self.player, unit, target)
                 if answer is None:
@@ -592,24 +594,34 @@ class BattleScene:
         if self.targeting is not None:
             return self.targeting
         if isinstance(target, str):
-            if self.battle.faction_of(target) != self.battle.faction_of(unit):
-                weapon = self.battle.sheet(unit).weapon
-                if weapon is not None and weapon.kind == "thrown":
-                    return "throw"
-                return "attack"
+            if self.view.sides.get(target) != self.view.sides.get(unit):
+                return "throw" if self._weapon_kind(unit) == "thrown" else "attack"
             return "info"
         return "move"
+
+    def _weapon(self, unit: str) -> object | None:
+        """The rules' record of the weapon in an own unit's hand (None: unarmed, or not ours)."""
+        seen = self.view.unit(unit)
+        if seen is None or seen.weapon is None:
+            return None
+        return self.session.rules.weapons[seen.weapon]
+
+    def _weapon_kind(self, unit: str) -> str | None:
+        weapon = self._weapon(unit)
+        return None if weapon is None else str(getattr(weapon, "kind", ""))
 
     def _shot_preview(
         self, unit: str, target: str, kind: str
     ) -> tuple[Overlay, list[str], list[str]]:
         b = self.battle
-        me, other = b.sheet(unit), b.sheet(target)
+        here, there = self._unit_cell(unit), self._unit_cell(target)
+        if here is None or there is None:
+            return Overlay(), [], []
         if kind == "throw":
             answer_t = preview.throw(b, self.player, unit, target)
             if answer_t is None:
                 return Overlay(), [], []
-            overlay = Overlay(sight=(me.cell, other.cell))
+            overlay = Overlay(sight=(here, there))
             summary = _throw_summary(answer_t)
             head = f"<b>{hud.esc(_('Throw at {t}').format(t=target))}</b>"
             return (
@@ -624,11 +636,9 @@ class BattleScene:
         if shot is None:
             return Overlay(), [], []
         answer, los = shot.answer, shot.los
-        overlay = Overlay(
-            sight=(me.cell, other.cell), sight_clear=los.clear, blocked_at=los.blocked_by
-        )
+        overlay = Overlay(sight=(here, there), sight_clear=los.clear, blocked_at=los.blocked_by)
         head = f"<b>{hud.esc(_('Attack {t}').format(t=target))}</b>"
-        distance = max(abs(a - c) for a, c in zip(me.cell, other.cell, strict=True))
+        distance = max(abs(a - c) for a, c in zip(here, there, strict=True))
         lines = [head]
         details: list[str] = []
         if answer.hit is not None:
@@ -645,7 +655,7 @@ class BattleScene:
                 + "</font>"
             )
         if answer.cover is not None:
-            overlay.cover_target = other.cell
+            overlay.cover_target = there
             overlay.hidden_samples = [s.sample for s in answer.cover.hidden if s.counted]
             overlay.cover_cells = sorted({s.cell for s in answer.cover.hidden if s.counted})
             lines.append(
@@ -728,7 +738,8 @@ class BattleScene:
     ) -> None:
         """Beats for what the player may see of these events; the view updates after them."""
         factions = self.factions()
-        visible = [e for e in events if e.visible_to(factions)]
+        # What this player may read of them: units and fields they did not see are blanked.
+        visible = [told(e, factions) for e in events if e.visible_to(factions)]
         after = view_for(self.battle, self.player)
         seen_after = {u.id: u.cell for u in after.units}
         seen_before = {u.id: u.cell for u in before.units}
@@ -863,9 +874,8 @@ class BattleScene:
         if unit is None or cell is None:
             return
         kind = self.targeting
-        b = self.battle
         if target_unit is not None:
-            enemy = b.faction_of(target_unit) != b.faction_of(unit)
+            enemy = self.view.sides.get(target_unit) != self.view.sides.get(unit)
             if kind in (None, "move", "attack", "throw") and enemy:
                 kind = (
                     kind if kind in ("attack", "throw") else self._default_kind(unit, target_unit)
@@ -884,7 +894,7 @@ class BattleScene:
                 )
                 return
             if kind == "use_object" and not enemy:
-                wound = _worst_wound(b, target_unit)
+                wound = _worst_wound(self.view, target_unit)
                 self._plan(
                     cmd.UseObject(unit, target_unit, wound),
                     _("Medkit on {t}").format(t=target_unit),
@@ -1135,13 +1145,13 @@ class BattleScene:
             items.append((label, key, o.allowed, why))
 
         target = self.hover_unit
-        if target is not None and b.faction_of(target) != b.faction_of(unit):
+        if target is not None and self.view.sides.get(target) != self.view.sides.get(unit):
             add("attack", _("Attack {t}").format(t=target), "attack")
             add("throw", _("Throw at {t}").format(t=target), "throw")
         elif target is not None:
             if target != unit:
                 add("help", _("Help {t}").format(t=target), "help")
-            for wound in _wounds(b, target):
+            for wound in _wounds(self.view, target):
                 add(
                     "use_object",
                     _("Medkit on {t}: {w}").format(
@@ -1151,7 +1161,7 @@ class BattleScene:
                 )
         else:
             add("move", _("Move here"), "move")
-            if b.sheet(unit).weapon is not None and b.sheet(unit).weapon.area:  # type: ignore[union-attr]
+            if getattr(self._weapon(unit), "area", ()):
                 add("attack", _("Fire at this cell"), "attack_cell")
             add("throw", _("Throw at this cell"), "throw_cell")
         self._menu_target: tuple[str | None, Cell] = (target, self.hover_cell)
@@ -1468,10 +1478,8 @@ class BattleScene:
                 )
             )
         for unit, cell in self.view.ghosts:
-            faction = self.battle.faction_of(unit)
-            out.append(
-                Token(unit, cell, self.colour_of(faction), "standing", {}, False, ghost=True)
-            )
+            colour = self.colour_of(self.view.sides.get(unit, ""))
+            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True))
         return out
 
     def draw(self, screen: pygame.Surface) -> None:
@@ -1521,13 +1529,16 @@ def _gm_event(event: Event) -> bool:
     )
 
 
-def _wounds(b: Battle, unit: str) -> list[str]:
-    h = b.sheet(unit).health
-    return [w for w, n in (("mortal", h.mortal), ("grave", h.grave), ("light", h.light)) if n]
+def _wounds(view: PlayerView, unit: str) -> list[str]:
+    """The wounds a medkit could treat on a unit the player sees, gravest first."""
+    seen = view.unit(unit)
+    if seen is None:
+        return []
+    return [w for w in ("mortal", "grave", "light") if seen.wounds.get(w)]
 
 
-def _worst_wound(b: Battle, unit: str) -> str:
-    wounds = _wounds(b, unit)
+def _worst_wound(view: PlayerView, unit: str) -> str:
+    wounds = _wounds(view, unit)
     return wounds[0] if wounds else "light"
 
 

@@ -94,7 +94,8 @@ class Watcher:
         # Units, order, active: own units and those seen now.
         allowed = self.visible | {u for u in b.world.unit_ids if self.own(b, u)}
         assert {u.id for u in view.units} <= allowed
-        assert {u for u, _total in view.order} <= allowed
+        # The order also keeps enemies seen before and lost (their ghosts): their place was seen.
+        assert {u for u, _total in view.order} <= allowed | {g for g, _cell in view.ghosts}
         assert view.active is None or view.active in allowed
         for u in view.units:
             assert u.cell == b.world.get(u.id, Position).cell
