@@ -1,12 +1,16 @@
 """The battlefield on screen: the map's levels, fog, reach, paths, sight lines and unit tokens.
 
-It draws what the player's view and the previews say; it computes no rule. The map, the fog and
-the reach colours are drawn into a frame cached until the camera, the level or what they show
-changes, so that a still frame costs one blit plus the tokens and the lines.
+It draws what the player's view and the previews say; it computes no rule. The map, the reach
+colours, the grid and the fog are drawn in chunks of tiles.CHUNK_CELLS cells a side, cached until
+the level, the zoom or what they show changes: a frame blits the few chunks in view straight to
+the screen, then the lines, tokens and markers. Frames with time to spare draw the chunks next to
+the view and at the next zoom steps before they are needed.
 """
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -16,8 +20,8 @@ from numpy.typing import NDArray
 
 from game.grid.model import Cell
 from game.maps import RenderMap
-from game.ui.camera import Camera
-from game.ui.tiles import PREMULTIPLIED, LevelRenderer
+from game.ui.camera import ZOOMS, Camera
+from game.ui.tiles import PREMULTIPLIED, LevelRenderer, scratch
 
 RGB = tuple[int, int, int]
 
@@ -54,6 +58,15 @@ CONDITION_LETTERS = {
     "dead": ("†", (120, 120, 120)),
 }
 STANCE_LETTERS = {"standing": "", "crouched": "C", "prone": "P"}
+GRID_ALPHA = 40
+#: Pixels of board chunks kept (about 128 MB with the views they are drawn from); the least
+#: recently shown go first.
+CHUNK_BUDGET = 32_000_000
+#: Seconds a frame that drew no chunk of its own may spend drawing chunks ahead of need: those
+#: within PREFETCH_MARGIN screen pixels of the view, then the view at the next zoom steps. The
+#: work comes in pieces of a few ms.
+PREFETCH_SECONDS = 0.002
+PREFETCH_MARGIN = 256
 
 
 @dataclass(frozen=True)
@@ -102,12 +115,18 @@ class Board:
         self.cells = render.size
         self.camera = Camera(self.levels.pixel_size(), viewport)
         self.level = 0
-        self._frame: pygame.Surface | None = None
-        self._frame_key: tuple[object, ...] = ()
         self._fog: pygame.Surface | None = None
+        self._fog_rgba: NDArray[np.uint8] | None = None
         self._fog_version = 0
         self._reach: pygame.Surface | None = None
+        self._reach_rgba: NDArray[np.uint8] | None = None
         self._reach_version = 0
+        self._chunks: OrderedDict[tuple[int, float, int, int], _Chunk] = OrderedDict()
+        self._chunk_pixels = 0
+        #: The chunks the last frame showed: never dropped to make room.
+        self._showing: set[tuple[int, float, int, int]] = set()
+        self._drawn = 0
+        self._grids: dict[float, pygame.Surface] = {}
         self._tokens: dict[tuple[object, ...], pygame.Surface] = {}
         self._font_cache: dict[int, pygame.font.Font] = {}
 
@@ -120,7 +139,6 @@ class Board:
     def set_viewport(self, viewport: tuple[int, int, int, int]) -> None:
         self.camera.viewport = viewport
         self.camera.clamp()
-        self._frame = None
 
     def cell_centre(self, cell: Cell | tuple[float, float]) -> tuple[float, float]:
         """The screen point at the centre of a cell's square (x, y; any level)."""
@@ -152,23 +170,25 @@ class Board:
         level = max(0, min(self.levels.level_count - 1, level))
         if level != self.level:
             self.level = level
-            self._frame = None
 
     # ------------------------------------------------------------ what is shown
 
     def set_fog(self, seen: NDArray[np.bool_] | None, remembered: NDArray[np.bool_] | None) -> None:
         """Fog for the level in view: a column is seen when any cell of it at or below the level
         is (open air shows the ground beneath); None: no fog (the GM's view)."""
-        if seen is None or remembered is None:
-            self._fog = None
-        else:
+        rgba = None
+        if seen is not None and remembered is not None:
             top = self.level + 1
             seen2 = seen[:, :, :top].any(axis=2)
             rem2 = remembered[:, :, :top].any(axis=2)
             rgba = np.zeros((*seen2.shape, 4), dtype=np.uint8)
             rgba[~rem2] = UNSEEN
             rgba[rem2 & ~seen2] = REMEMBERED
-            self._fog = _small_surface(rgba)
+        # The same fog again (a refresh that changed nothing seen) keeps the drawn chunks.
+        if _same(rgba, self._fog_rgba):
+            return
+        self._fog_rgba = rgba
+        self._fog = None if rgba is None else _small_surface(rgba)
         self._fog_version += 1
 
     def set_reach(self, reach: Mapping[Cell, int], dash: Mapping[Cell, int], limit: int) -> None:
@@ -185,7 +205,11 @@ class Board:
         for (x, y, z), _cost in dash.items():
             if z == self.level:
                 rgba[x, y] = DASH
-        self._reach = _small_surface(rgba) if reach or dash else None
+        shown = rgba if rgba[:, :, 3].any() else None
+        if _same(shown, self._reach_rgba):
+            return
+        self._reach_rgba = shown
+        self._reach = None if shown is None else _small_surface(shown)
         self._reach_version += 1
 
     # ------------------------------------------------------------ drawing
@@ -197,89 +221,145 @@ class Board:
         overlay: Overlay,
         moving: Mapping[str, tuple[float, float]] | None = None,
     ) -> None:
-        """The whole board: the cached frame, then lines, tokens and markers on top."""
+        """The whole board: the chunks in view, then lines, tokens and markers on top; then,
+        if that drew no chunk, a few ms of chunks drawn ahead of need."""
         clip = screen.get_clip()
         screen.set_clip(self.viewport)
-        screen.blit(self._static_frame(), self.viewport.topleft)
+        drawn = self._drawn
+        self._draw_map(screen)
         self._draw_overlay(screen, overlay)
         for token in sorted(tokens, key=lambda t: (t.cell[2], t.selected, t.active)):
             self._draw_token(screen, token, (moving or {}).get(token.id))
         screen.set_clip(clip)
+        if self._drawn == drawn:
+            self.prefetch(PREFETCH_SECONDS)
 
-    def _static_frame(self) -> pygame.Surface:
+    def _draw_map(self, screen: pygame.Surface) -> None:
+        """The chunks in view, straight onto the screen; the background where there is no map."""
         cam = self.camera
-        key = (
-            round(cam.x, 2),
-            round(cam.y, 2),
-            cam.zoom,
-            cam.viewport,
-            self.level,
-            self._fog_version,
-            self._reach_version,
-        )
-        if self._frame is not None and key == self._frame_key:
-            return self._frame
-        vw, vh = cam.viewport[2], cam.viewport[3]
-        if self._frame is None or self._frame.get_size() != (vw, vh):
-            self._frame = pygame.Surface((vw, vh))
-        frame = self._frame
-        frame.fill(BACKGROUND)
-        level = self.levels.compose_levels(self.level, cam.zoom)
-        origin = (round(-cam.x * cam.zoom), round(-cam.y * cam.zoom))
-        frame.blit(level, origin, special_flags=PREMULTIPLIED)
-        if self._reach is not None:
-            self._blit_cells(frame, self._reach)
-        if cam.zoom >= 0.75:
-            self._grid_lines(frame)
-        if self._fog is not None:
-            self._blit_cells(frame, self._fog)
-        self._frame_key = key
-        return frame
+        view = self.viewport
+        ox = view.x + round(-cam.x * cam.zoom)
+        oy = view.y + round(-cam.y * cam.zoom)
+        width, height = self.levels.pixel_size(cam.zoom)
+        if not pygame.Rect(ox, oy, width, height).contains(view):
+            screen.fill(BACKGROUND, view)
+        visible = self._visible_chunks()
+        self._showing = {(self.level, cam.zoom, cx, cy) for cx, cy in visible}
+        blits = []
+        for cx, cy in visible:
+            rect = self.levels.chunk_rect(cx, cy, cam.zoom)
+            blits.append((self._chunk(cam.zoom, cx, cy), (ox + rect.x, oy + rect.y)))
+        screen.blits(blits, doreturn=False)
 
-    def _visible_cells(self) -> tuple[int, int, int, int]:
-        tw, th = self.tile
+    def _visible_chunks(self, grow: float = 0.0) -> list[tuple[int, int]]:
+        """The chunks the viewport shows, and those within `grow` map pixels of it."""
         cam = self.camera
         vw, vh = cam.view_size
-        x0 = max(0, int(cam.x // tw))
-        y0 = max(0, int(cam.y // th))
-        x1 = min(self.cells[0], int((cam.x + vw) // tw) + 1)
-        y1 = min(self.cells[1], int((cam.y + vh) // th) + 1)
-        return x0, y0, x1, y1
-
-    def _blit_cells(self, frame: pygame.Surface, cells: pygame.Surface) -> None:
-        """A one-pixel-per-cell surface scaled to the cells in view and laid over the frame."""
-        x0, y0, x1, y1 = self._visible_cells()
-        if x1 <= x0 or y1 <= y0:
-            return
         tw, th = self.tile
-        cam = self.camera
-        left, top = cam.to_screen(x0 * tw, y0 * th)
-        right, bottom = cam.to_screen(x1 * tw, y1 * th)
-        vx, vy = cam.viewport[0], cam.viewport[1]
-        size = (round(right) - round(left), round(bottom) - round(top))
-        if size[0] <= 0 or size[1] <= 0:
-            return
-        part = cells.subsurface(pygame.Rect(x0, y0, x1 - x0, y1 - y0))
-        frame.blit(pygame.transform.scale(part, size), (round(left) - vx, round(top) - vy))
+        side_x, side_y = self.levels.chunk_cells * tw, self.levels.chunk_cells * th
+        nx, ny = self.levels.chunk_counts
+        x0 = max(0, int((cam.x - grow) // side_x))
+        y0 = max(0, int((cam.y - grow) // side_y))
+        x1 = min(nx, int((cam.x + vw + grow) // side_x) + 1)
+        y1 = min(ny, int((cam.y + vh + grow) // side_y) + 1)
+        return [(cx, cy) for cy in range(y0, y1) for cx in range(x0, x1)]
 
-    def _grid_lines(self, frame: pygame.Surface) -> None:
-        x0, y0, x1, y1 = self._visible_cells()
+    def _chunk(self, zoom: float, cx: int, cy: int) -> pygame.Surface:
+        """Chunk (cx, cy) as the board shows it at `zoom`: the view from the level, the reach
+        colours, the grid, the fog; opaque, ready to blit. Its view of the map is kept with it,
+        so that new fog or reach redraws it without drawing the map again."""
+        key = (self.level, zoom, cx, cy)
+        versions = (self._fog_version, self._reach_version)
+        found = self._chunks.get(key)
+        if found is None:
+            found = _Chunk(self.levels.view_chunk(self.level, zoom, cx, cy))
+            self._make_room(2 * _area(found.view), {key})
+            self._chunks[key] = found
+            self._chunk_pixels += 2 * _area(found.view)
+        else:
+            self._chunks.move_to_end(key)
+        if found.shown is None or found.versions != versions:
+            found.shown = self._overlaid(found, zoom, cx, cy)
+            found.versions = versions
+            self._drawn += 1
+        return found.shown
+
+    def _overlaid(self, found: _Chunk, zoom: float, cx: int, cy: int) -> pygame.Surface:
+        size = found.view.get_size()
+        chunk = found.shown if found.shown is not None else _opaque(size)
+        chunk.fill(BACKGROUND)
+        chunk.blit(found.view, (0, 0), special_flags=PREMULTIPLIED)
+        cells = self.levels.chunk_rect(cx, cy)
         tw, th = self.tile
+        part = pygame.Rect(cells.x // tw, cells.y // th, cells.w // tw, cells.h // th)
+        if self._reach is not None:
+            _cells_over(chunk, self._reach.subsurface(part))
+        if zoom >= 0.75:
+            chunk.blit(self._grid(zoom).subsurface(pygame.Rect((0, 0), size)), (0, 0))
+        if self._fog is not None:
+            _cells_over(chunk, self._fog.subsurface(part))
+        return chunk
+
+    def prefetch(self, seconds: float) -> None:
+        """Draw chunks before they are needed, for about `seconds`: those around the view, then
+        the view at the next zoom steps in and out. Drops only chunks neither shown nor wanted
+        to make room."""
+        start = time.perf_counter()
         cam = self.camera
-        vx, vy = cam.viewport[0], cam.viewport[1]
-        colour = (0, 0, 0)
-        lines = pygame.Surface(frame.get_size(), pygame.SRCALPHA)
-        top = cam.to_screen(0, y0 * th)[1] - vy
-        bottom = cam.to_screen(0, y1 * th)[1] - vy
-        left = cam.to_screen(x0 * tw, 0)[0] - vx
-        right = cam.to_screen(x1 * tw, 0)[0] - vx
-        for x in range(x0, x1 + 1):
-            sx = cam.to_screen(x * tw, 0)[0] - vx
-            pygame.draw.line(lines, (*colour, 40), (sx, top), (sx, bottom))
-        for y in range(y0, y1 + 1):
-            sy = cam.to_screen(0, y * th)[1] - vy
-            pygame.draw.line(lines, (*colour, 40), (left, sy), (right, sy))
-        frame.blit(lines, (0, 0))
+        index = min(range(len(ZOOMS)), key=lambda i: abs(ZOOMS[i] - cam.zoom))
+        ring = PREFETCH_MARGIN / cam.zoom
+        wanted = [(self.level, cam.zoom, *c) for c in self._visible_chunks(ring)]
+        # A notch in shows part of the view, wherever the pointer is; a notch out shows the
+        # view and up to the difference in width around it.
+        if index + 1 < len(ZOOMS):
+            wanted += [(self.level, ZOOMS[index + 1], *c) for c in self._visible_chunks()]
+        if index > 0:
+            grow = cam.viewport[2] / ZOOMS[index - 1] - cam.viewport[2] / cam.zoom
+            wanted += [(self.level, ZOOMS[index - 1], *c) for c in self._visible_chunks(grow)]
+        keep = set(wanted)
+        versions = (self._fog_version, self._reach_version)
+        for key in wanted:
+            level, zoom, cx, cy = key
+            found = self._chunks.get(key)
+            if found is not None and found.shown is not None and found.versions == versions:
+                continue
+            if found is None:
+                if not self.levels.is_ready(level, zoom, cx, cy):
+                    self.levels.prepare(level, zoom, cx, cy)
+                    if time.perf_counter() - start >= seconds:
+                        return
+                    continue
+                w, h = self.levels.chunk_rect(cx, cy, zoom).size
+                if not self._make_room(2 * w * h, keep):
+                    return
+            self._chunk(zoom, cx, cy)
+            if time.perf_counter() - start >= seconds:
+                return
+
+    def _make_room(self, pixels: int, keep: set[tuple[int, float, int, int]]) -> bool:
+        """Drop the least recently shown chunks, but neither those in `keep` nor those on
+        screen, until `pixels` more fit in the budget; whether they do."""
+        for key in list(self._chunks):
+            if self._chunk_pixels + pixels <= CHUNK_BUDGET:
+                break
+            if key not in keep and key not in self._showing:
+                self._chunk_pixels -= 2 * _area(self._chunks.pop(key).view)
+        return self._chunk_pixels + pixels <= CHUNK_BUDGET
+
+    def _grid(self, zoom: float) -> pygame.Surface:
+        """Faint lines along the left and top edges of every cell of a whole chunk."""
+        if zoom not in self._grids:
+            tw, th = self.tile
+            cells = self.levels.chunk_cells
+            size = (round(cells * tw * zoom), round(cells * th * zoom))
+            lines = pygame.Surface(size, pygame.SRCALPHA)
+            colour = (0, 0, 0, GRID_ALPHA)
+            for i in range(cells):
+                x, y = round(i * tw * zoom), round(i * th * zoom)
+                pygame.draw.line(lines, colour, (x, 0), (x, size[1] - 1))
+                pygame.draw.line(lines, colour, (0, y), (size[0] - 1, y))
+            self._grids[zoom] = lines
+        return self._grids[zoom]
 
     def _draw_overlay(self, screen: pygame.Surface, o: Overlay) -> None:
         for cell in o.area:
@@ -426,6 +506,38 @@ class Board:
                 pygame.draw.rect(image, colour, box)
                 image.blit(text, text.get_rect(center=box.center))
                 x += box.width + 1
+
+
+@dataclass
+class _Chunk:
+    """A chunk of the board: the map's view at one zoom, and the same with the reach, grid and
+    fog over it as of `versions` (of the fog and the reach)."""
+
+    view: pygame.Surface
+    shown: pygame.Surface | None = None
+    versions: tuple[int, int] = (-1, -1)
+
+
+def _cells_over(chunk: pygame.Surface, cells: pygame.Surface) -> None:
+    """A one-pixel-per-cell surface stretched over a chunk and blended onto it."""
+    size = chunk.get_size()
+    chunk.blit(pygame.transform.scale(cells, size, scratch(size, cells)), (0, 0))
+
+
+def _area(surface: pygame.Surface) -> int:
+    return surface.get_width() * surface.get_height()
+
+
+def _same(a: NDArray[np.uint8] | None, b: NDArray[np.uint8] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return a.shape == b.shape and bool(np.array_equal(a, b))
+
+
+def _opaque(size: tuple[int, int]) -> pygame.Surface:
+    """A surface without alpha, in the display's format when there is one (the fastest blit)."""
+    display = pygame.display.get_surface() if pygame.display.get_init() else None
+    return pygame.Surface(size) if display is None else pygame.Surface(size, 0, display)
 
 
 def _small_surface(rgba: NDArray[np.uint8]) -> pygame.Surface:

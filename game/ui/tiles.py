@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pygame
+from numpy.typing import NDArray
 
 from game.maps import FLIP_D, FLIP_H, FLIP_V, RenderLayer, RenderMap, RenderObject, RenderTileset
 from game.maps.model import RGB, RGBA
@@ -18,6 +21,13 @@ DIM_AMOUNT = 0.6
 DIM_GREY: RGB = (34, 36, 42)
 #: Zoom factors kept cached besides 1, the one every other zoom is scaled from.
 KEPT_ZOOMS = 2
+#: The window draws and caches a map in square chunks of this many cells a side: a 128x128
+#: level at 32 px is 4096x4096 pixels (64 MB, 256 MB at zoom 2), so it only draws the chunks in
+#: view. 16 cells keep every zoom step's chunk a whole number of pixels.
+CHUNK_CELLS = 16
+#: Pixels of chunks (of every kind and zoom) kept cached, least recently used dropped first:
+#: about 64 MB.
+CHUNK_BUDGET = 16_000_000
 
 #: What LevelRenderer surfaces hold: premultiplied alpha. Blit them with this flag.
 PREMULTIPLIED = pygame.BLEND_PREMULTIPLIED
@@ -29,8 +39,18 @@ def _has_display() -> bool:
 
 def new_surface(size: tuple[int, int]) -> pygame.Surface:
     """A clear 32-bit surface with per-pixel alpha, in the display's format when there is one."""
-    surface = pygame.Surface(size, pygame.SRCALPHA, 32)
-    return surface.convert_alpha() if _has_display() else surface
+    display = pygame.display.get_surface() if pygame.display.get_init() else None
+    if display is None:
+        return pygame.Surface(size, pygame.SRCALPHA, 32)
+    # Made in that format at once: converting a new surface would allocate and copy it again.
+    masks = _alpha_masks(display.get_bitsize(), display.get_masks())
+    return pygame.Surface(size, pygame.SRCALPHA, 32, masks)
+
+
+@functools.cache
+def _alpha_masks(_bits: int, _display_masks: tuple[int, ...]) -> tuple[int, ...]:
+    """The masks convert_alpha() gives on a display of that format."""
+    return tuple(pygame.Surface((1, 1), pygame.SRCALPHA, 32).convert_alpha().get_masks())
 
 
 def load_image(path: Path, transparent: RGB | None = None) -> pygame.Surface:
@@ -215,6 +235,11 @@ class LevelRenderer:
         self._variants: dict[
             tuple[int, int, float, RGBA | None, tuple[float, float]], _Variant | None
         ] = {}
+        #: Cells a side of a chunk (CHUNK_CELLS when this renderer was made).
+        self.chunk_cells = CHUNK_CELLS
+        self._chunks: OrderedDict[tuple[str, int, float, int, int], pygame.Surface] = OrderedDict()
+        self._chunk_pixels = 0
+        self._margins: dict[int, tuple[int, int]] = {}
 
     @property
     def level_count(self) -> int:
@@ -255,7 +280,14 @@ class LevelRenderer:
             self._levels.clear()
             self._composed.clear()
             self._scaled.clear()
+            self._chunks.clear()
+            self._chunk_pixels = 0
             return
+        for chunk in list(self._chunks):
+            if (chunk[0] == "level" and chunk[1] == level) or (
+                chunk[0] == "view" and chunk[1] >= level
+            ):
+                self._chunk_pixels -= _area(self._chunks.pop(chunk))
         self._levels.pop(level, None)
         for current in [c for c in self._composed if c >= level]:
             del self._composed[current]
@@ -264,17 +296,122 @@ class LevelRenderer:
             if (kind == "level" and z == level) or (kind == "composed" and z >= level):
                 del self._scaled[key]
 
-    def draw_layer(self, target: pygame.Surface, layer: RenderLayer) -> None:
+    # ------------------------------------------------------------ chunks
+
+    @property
+    def chunk_counts(self) -> tuple[int, int]:
+        """How many chunks across and down the map is cut into."""
+        cols, rows = self.render.size
+        return -(-cols // self.chunk_cells), -(-rows // self.chunk_cells)
+
+    def chunk_rect(self, cx: int, cy: int, zoom: float = 1.0) -> pygame.Rect:
+        """Where chunk (cx, cy) lies on a level surface at `zoom` (the map's edge cuts the last
+        ones short). Chunks at one zoom tile the surface without gaps or overlaps."""
+        (cols, rows), (tw, th) = self.render.size, self.render.tile_size
+        side = self.chunk_cells
+        x0, y0 = cx * side, cy * side
+        x1, y1 = min(cols, x0 + side), min(rows, y0 + side)
+        left, top = round(x0 * tw * zoom), round(y0 * th * zoom)
+        return pygame.Rect(left, top, round(x1 * tw * zoom) - left, round(y1 * th * zoom) - top)
+
+    def level_chunk(self, z: int, cx: int, cy: int) -> pygame.Surface:
+        """Chunk (cx, cy) of level `z` alone at zoom 1: the very pixels of that part of
+        level(z), drawn without drawing the rest."""
+        self._check(z, 1.0)
+        key = ("level", z, 1.0, cx, cy)
+        found = self._cached_chunk(key)
+        if found is None:
+            rect = self.chunk_rect(cx, cy)
+            found = new_surface(rect.size)
+            for layer in self.render.levels[z]:
+                self.draw_layer(found, layer, rect.topleft)
+            self._keep_chunk(key, found)
+        return found
+
+    def view_chunk(self, current_level: int, zoom: float, cx: int, cy: int) -> pygame.Surface:
+        """Chunk (cx, cy) of compose_levels(current_level, zoom): the levels below dimmed, the
+        current one sharp, the ones above cut away. At zoom 1 its pixels are those of the whole
+        view; other zooms scale each chunk on its own (see scaled)."""
+        self._check(current_level, zoom)
+        key = ("view", current_level, zoom, cx, cy)
+        found = self._cached_chunk(key)
+        if found is not None:
+            return found
+        if zoom == 1:
+            found = new_surface(self.chunk_rect(cx, cy).size)
+            for z in range(current_level):
+                found.blit(self.level_chunk(z, cx, cy), (0, 0), special_flags=PREMULTIPLIED)
+            if current_level > 0:
+                _dim(found)
+            found.blit(self.level_chunk(current_level, cx, cy), (0, 0), special_flags=PREMULTIPLIED)
+        else:
+            found = scaled(
+                self.view_chunk(current_level, 1.0, cx, cy), self.chunk_rect(cx, cy, zoom).size
+            )
+        self._keep_chunk(key, found)
+        return found
+
+    def is_ready(self, current_level: int, zoom: float, cx: int, cy: int) -> bool:
+        """Whether view_chunk(current_level, zoom, cx, cy) is drawn and cached."""
+        return ("view", current_level, zoom, cx, cy) in self._chunks
+
+    def prepare(self, current_level: int, zoom: float, cx: int, cy: int) -> bool:
+        """One step towards view_chunk(current_level, zoom, cx, cy) (a level's chunk drawn, the
+        levels composed, or the chunk scaled), so that work done ahead of need comes in short
+        pieces; False when the chunk is ready."""
+        self._check(current_level, zoom)
+        steps: list[tuple[tuple[str, int, float, int, int], Callable[[], object]]] = [
+            (("level", z, 1.0, cx, cy), functools.partial(self.level_chunk, z, cx, cy))
+            for z in range(current_level + 1)
+        ]
+        steps.append(
+            (
+                ("view", current_level, 1.0, cx, cy),
+                functools.partial(self.view_chunk, current_level, 1.0, cx, cy),
+            )
+        )
+        if zoom != 1:
+            steps.append(
+                (
+                    ("view", current_level, zoom, cx, cy),
+                    functools.partial(self.view_chunk, current_level, zoom, cx, cy),
+                )
+            )
+        for key, step in steps:
+            if key not in self._chunks:
+                step()
+                return True
+        return False
+
+    def _cached_chunk(self, key: tuple[str, int, float, int, int]) -> pygame.Surface | None:
+        found = self._chunks.get(key)
+        if found is not None:
+            self._chunks.move_to_end(key)
+        return found
+
+    def _keep_chunk(self, key: tuple[str, int, float, int, int], surface: pygame.Surface) -> None:
+        self._chunks[key] = surface
+        self._chunk_pixels += _area(surface)
+        while self._chunk_pixels > CHUNK_BUDGET and len(self._chunks) > 1:
+            _old, dropped = self._chunks.popitem(last=False)
+            self._chunk_pixels -= _area(dropped)
+
+    # ------------------------------------------------------------ layers
+
+    def draw_layer(
+        self, target: pygame.Surface, layer: RenderLayer, origin: tuple[int, int] = (0, 0)
+    ) -> None:
         """Draw one layer at zoom 1 onto a premultiplied `target`, as Tiled would; units layers
-        and hidden layers draw nothing."""
+        and hidden layers draw nothing. `origin`: the map pixel at the target's top-left corner
+        (a chunk of the level); only what falls on the target is drawn."""
         if not layer.visible or layer.opacity <= 0:
             return
         if layer.kind == "tile":
-            self._draw_tiles(target, layer)
+            self._draw_tiles(target, layer, origin)
         elif layer.kind == "image":
-            self._draw_image(target, layer)
+            self._draw_image(target, layer, origin)
         elif layer.kind == "object" and not layer.units:
-            self._draw_tile_objects(target, layer)
+            self._draw_tile_objects(target, layer, origin)
 
     def _check(self, z: int, zoom: float) -> None:
         if not 0 <= z < self.level_count:
@@ -293,13 +430,7 @@ class LevelRenderer:
                 del self._scaled[key]
         key = (kind, z, zoom)
         if key not in self._scaled:
-            size = self.pixel_size(zoom)
-            if float(zoom).is_integer():
-                # Whole zooms repeat pixels: pixel art stays crisp and exact.
-                self._scaled[key] = pygame.transform.scale(base, size)
-            else:
-                # Averaging premultiplied pixels keeps clear pixels' colours from bleeding in.
-                self._scaled[key] = pygame.transform.smoothscale(base, size)
+            self._scaled[key] = scaled(base, self.pixel_size(zoom))
         return self._scaled[key]
 
     def _variant(
@@ -324,31 +455,91 @@ class LevelRenderer:
             self._variants[key] = found
         return self._variants[key]
 
-    def _draw_tiles(self, target: pygame.Surface, layer: RenderLayer) -> None:
+    def _margin(self, layer: RenderLayer) -> tuple[int, int]:
+        """How many cells away from a region a tile of `layer` may lie and still draw into it:
+        its tiles' size beyond the grid, tile offsets and the layer's offset, rounded up."""
+        assert layer.gids is not None and layer.flags is not None
+        if layer.id not in self._margins:
+            tw, th = self.render.tile_size
+            width, height = tw, th
+            for gid in np.unique(layer.gids[layer.gids > 0]).tolist():
+                tileset = self.render.tileset_for(gid)
+                tile = self.atlas.tile(gid)
+                if tileset is None or tile is None:
+                    continue
+                ox, oy = tileset.tile_offset
+                w, h = tile.get_size()
+                # A diagonal flip swaps a tile's sides.
+                width = max(width, max(w, h) + abs(ox))
+                height = max(height, max(w, h) + abs(oy))
+            dx, dy = layer.offset
+            self._margins[layer.id] = (
+                math.ceil((width + abs(dx)) / tw) + 1,
+                math.ceil((height + abs(dy)) / th) + 1,
+            )
+        return self._margins[layer.id]
+
+    def _draw_tiles(
+        self, target: pygame.Surface, layer: RenderLayer, origin: tuple[int, int] = (0, 0)
+    ) -> None:
         assert layer.gids is not None and layer.flags is not None
         tw, th = self.render.tile_size
-        xs, ys = np.nonzero(layer.gids)
+        left, top = origin
+        gids = layer.gids
+        cx0 = cy0 = 0
+        if origin != (0, 0) or target.get_size() != self.pixel_size():
+            # Only the cells whose tiles may reach the target: the order among them is the
+            # order they have among all (a window keeps a lexicographic order).
+            mx, my = self._margin(layer)
+            width, height = target.get_size()
+            cx0, cy0 = max(0, left // tw - mx), max(0, top // th - my)
+            cx1 = min(gids.shape[0], (left + width) // tw + mx + 1)
+            cy1 = min(gids.shape[1], (top + height) // th + my + 1)
+            if cx1 <= cx0 or cy1 <= cy0:
+                return
+            gids = gids[cx0:cx1, cy0:cy1]
+        xs, ys = np.nonzero(gids)
+        xs, ys = xs + cx0, ys + cy0
         order = self.render.render_order
         # Overlapping tiles (taller than the grid, or offset) cover each other in render order.
         sequence = np.lexsort(
             (-xs if order.startswith("left") else xs, -ys if order.endswith("up") else ys)
         )
+        xs, ys = xs[sequence], ys[sequence]
+        cell_gids = layer.gids[xs, ys].tolist()
+        cell_flags = layer.flags[xs, ys].tolist()
+        # A layer's fractional offset: see _place (flipped tiles are resampled).
+        places = {
+            resample: tuple(_place(v, resample) for v in layer.offset) for resample in (False, True)
+        }
+        # Per tile: the surface, where it goes relative to its cell's corner, its area.
+        ready: dict[tuple[int, int], tuple[pygame.Surface, int, int, pygame.Rect] | None] = {}
         blits = []
-        for i in sequence:
-            x, y = int(xs[i]), int(ys[i])
-            flags = int(layer.flags[x, y])
-            # A layer's fractional offset: see _place (flipped tiles are resampled).
-            (dx, fx), (dy, fy) = (_place(v, bool(flags)) for v in layer.offset)
-            found = self._variant(int(layer.gids[x, y]), flags, layer, (fx, fy))
-            if found is None:
-                continue
-            ox, oy = found.tileset.tile_offset
-            # Tiled anchors a tile at its cell's bottom-left corner.
-            position = (x * tw + ox + dx, (y + 1) * th - found.size[1] + oy + dy)
-            blits.append((found.surface, position, found.surface.get_rect(), PREMULTIPLIED))
+        for x, y, gid, flags in zip(xs.tolist(), ys.tolist(), cell_gids, cell_flags, strict=True):
+            key = (gid, flags)
+            if key not in ready:
+                (dx, fx), (dy, fy) = places[bool(flags)]
+                found = self._variant(gid, flags, layer, (fx, fy))
+                if found is None:
+                    ready[key] = None
+                else:
+                    ox, oy = found.tileset.tile_offset
+                    # Tiled anchors a tile at its cell's bottom-left corner.
+                    ready[key] = (
+                        found.surface,
+                        ox + dx - left,
+                        th - found.size[1] + oy + dy - top,
+                        found.surface.get_rect(),
+                    )
+            tile = ready[key]
+            if tile is not None:
+                surface, px, py, area = tile
+                blits.append((surface, (x * tw + px, y * th + py), area, PREMULTIPLIED))
         target.blits(blits, doreturn=False)
 
-    def _draw_image(self, target: pygame.Surface, layer: RenderLayer) -> None:
+    def _draw_image(
+        self, target: pygame.Surface, layer: RenderLayer, origin: tuple[int, int] = (0, 0)
+    ) -> None:
         if layer.image is None:
             return
         image = premultiplied(
@@ -356,23 +547,35 @@ class LevelRenderer:
         )
         w, h = image.get_size()
         (dx, _), (dy, _) = (_place(v, False) for v in layer.offset)
+        left, top = origin
         width, height = target.get_size()
         repeat_x, repeat_y = layer.repeat
-        xs = range(dx % w - w, width, w) if repeat_x else range(dx, dx + 1)
-        ys = range(dy % h - h, height, h) if repeat_y else range(dy, dy + 1)
+        # Repeats start one image before the map's corner; those on the target are drawn.
+        first_x = dx % w - w + max(0, (left - (dx % w - w)) // w - 1) * w
+        first_y = dy % h - h + max(0, (top - (dy % h - h)) // h - 1) * h
+        xs = range(first_x, left + width, w) if repeat_x else range(dx, dx + 1)
+        ys = range(first_y, top + height, h) if repeat_y else range(dy, dy + 1)
         area = image.get_rect()
-        target.blits([(image, (x, y), area, PREMULTIPLIED) for y in ys for x in xs], False)
+        target.blits(
+            [(image, (x - left, y - top), area, PREMULTIPLIED) for y in ys for x in xs], False
+        )
 
-    def _draw_tile_objects(self, target: pygame.Surface, layer: RenderLayer) -> None:
+    def _draw_tile_objects(
+        self, target: pygame.Surface, layer: RenderLayer, origin: tuple[int, int] = (0, 0)
+    ) -> None:
         objects = list(layer.objects)
         if layer.draw_order == "topdown":
             objects.sort(key=lambda o: o.y)
         for obj in objects:
             if obj.visible and obj.shape == "tile" and obj.gid:
-                self._draw_tile_object(target, obj, layer)
+                self._draw_tile_object(target, obj, layer, origin)
 
     def _draw_tile_object(
-        self, target: pygame.Surface, obj: RenderObject, layer: RenderLayer
+        self,
+        target: pygame.Surface,
+        obj: RenderObject,
+        layer: RenderLayer,
+        origin: tuple[int, int] = (0, 0),
     ) -> None:
         found = self._variant(obj.gid, 0, layer)
         if found is None:
@@ -389,7 +592,7 @@ class LevelRenderer:
         # The object hangs from its bottom-left corner (x, y), around which it also turns.
         pivot = (-ox * sx, size[1] - oy * sy)
         if obj.rotation:
-            tile = pygame.transform.rotate(resampled(tile, size), -obj.rotation)
+            tile = _clear_corners(pygame.transform.rotate(resampled(tile, size), -obj.rotation))
             vx, vy = pivot[0] - size[0] / 2, pivot[1] - size[1] / 2
             turn = math.radians(obj.rotation)
             cos, sin = math.cos(turn), math.sin(turn)
@@ -398,7 +601,8 @@ class LevelRenderer:
         resample = bool(obj.flags or obj.rotation) or (width, height) != (tw, th)
         x, fx = _place(obj.x - pivot[0] + layer.offset[0], resample)
         y, fy = _place(obj.y - pivot[1] + layer.offset[1], resample)
-        target.blit(resampled(tile, size, fx, fy), (x, y), special_flags=PREMULTIPLIED)
+        position = (x - origin[0], y - origin[1])
+        target.blit(resampled(tile, size, fx, fy), position, special_flags=PREMULTIPLIED)
 
 
 @dataclass(frozen=True, eq=False)
@@ -412,11 +616,84 @@ class _Variant:
 
 
 def _dim(surface: pygame.Surface) -> None:
-    """Pull a premultiplied surface's colours towards DIM_GREY, keeping its alpha."""
-    rgb = pygame.surfarray.pixels3d(surface)
-    alpha = pygame.surfarray.pixels_alpha(surface)
-    grey = np.array(DIM_GREY, dtype=np.float32) * (alpha[..., None] / np.float32(255))
-    rgb[...] = (rgb * np.float32(1 - DIM_AMOUNT) + grey * np.float32(DIM_AMOUNT) + 0.5).astype(
-        np.uint8
-    )
-    del rgb, alpha
+    """Pull a premultiplied surface's colours towards DIM_GREY, keeping its alpha: each channel
+    c of a pixel of alpha a becomes c * (1 - DIM_AMOUNT) + grey * a / 255 * DIM_AMOUNT, rounded,
+    read from a table of every (a, c) (one look-up a channel instead of float arithmetic over
+    every pixel: five times faster)."""
+    shifts = surface.get_shifts()
+    tables = _dim_tables(shifts[:3])
+    packed = pygame.surfarray.pixels2d(surface)
+    alpha_shift = np.uint32(shifts[3])
+    rows = ((packed >> alpha_shift) & np.uint32(255)) << np.uint32(8)
+    out = packed & np.uint32(255 << shifts[3])
+    for table, shift in zip(tables, shifts[:3], strict=True):
+        out |= table[rows | ((packed >> np.uint32(shift)) & np.uint32(255))]
+    packed[...] = out
+    del packed
+
+
+@functools.cache
+def _dim_tables(shifts: tuple[int, int, int]) -> tuple[NDArray[np.uint32], ...]:
+    """For each colour channel, the dimmed value of every (alpha, channel) pair, at its place
+    in a pixel."""
+    alpha = np.arange(256, dtype=np.float32)[:, None] / np.float32(255)
+    values = np.arange(256, dtype=np.float32)[None, :]
+    tables = []
+    for grey, shift in zip(DIM_GREY, shifts, strict=True):
+        dimmed = values * np.float32(1 - DIM_AMOUNT) + (
+            np.float32(grey) * alpha * np.float32(DIM_AMOUNT)
+        )
+        table = (dimmed + 0.5).astype(np.uint8).astype(np.uint32) << np.uint32(shift)
+        tables.append(table.ravel())
+    return tuple(tables)
+
+
+def scaled(surface: pygame.Surface, size: tuple[int, int]) -> pygame.Surface:
+    """A premultiplied surface at another size, as the window zooms it: whole zooms repeat
+    pixels (pixel art stays crisp and exact); other sizes average the pixels each output pixel
+    covers (averaging premultiplied pixels keeps clear pixels' colours from bleeding in). An
+    enlargement by a fraction repeats pixels to the next whole size first, so that every output
+    pixel is an area average too: then each part of a surface scales on its own exactly as it
+    does within the whole (the window scales its chunks one by one)."""
+    w, h = surface.get_size()
+    if size == (w, h):
+        return surface.copy()
+    if size[0] % w == 0 and size[1] % h == 0:
+        return pygame.transform.scale(surface, size)
+    if size[0] > w or size[1] > h:
+        whole = (w * -(-size[0] // w), h * -(-size[1] // h))
+        surface = pygame.transform.scale(surface, whole, scratch(whole, surface))
+    return pygame.transform.smoothscale(surface, size)
+
+
+#: Chunk-sized scratch surfaces, one per size and format: allocating and freeing a few MB for
+#: every scaled chunk costs several times the scaling itself.
+_SCRATCH: dict[tuple[tuple[int, int], int, tuple[int, ...]], pygame.Surface] = {}
+_SCRATCH_PIXELS = 4_000_000
+
+
+def scratch(size: tuple[int, int], like: pygame.Surface) -> pygame.Surface:
+    """A surface of `size` in the format of `like` to draw into (whole levels get their own)."""
+    if size[0] * size[1] > _SCRATCH_PIXELS:
+        return pygame.Surface(size, like.get_flags(), like)
+    key = (size, like.get_flags(), like.get_masks())
+    if key not in _SCRATCH:
+        if len(_SCRATCH) >= 8:
+            _SCRATCH.clear()
+        _SCRATCH[key] = pygame.Surface(size, like.get_flags(), like)
+    return _SCRATCH[key]
+
+
+def _clear_corners(turned: pygame.Surface) -> pygame.Surface:
+    """A turned premultiplied picture with its clear corners black: pygame fills them with the
+    picture's corner colour at alpha 0, which a premultiplied blend would add to what is below
+    (a faint box around the turned object, and blends that differ with the blit's clipping)."""
+    rgb = pygame.surfarray.pixels3d(turned)
+    rgb[pygame.surfarray.pixels_alpha(turned) == 0] = 0
+    del rgb
+    return turned
+
+
+def _area(surface: pygame.Surface) -> int:
+    w, h = surface.get_size()
+    return w * h
