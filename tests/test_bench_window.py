@@ -23,7 +23,7 @@ from game.bench_window import (
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF
 from game.maps import load_map
 
-FRAME_KINDS = ("all", "still", "hover", "pan", "zoom")
+FRAME_KINDS = ("all", "still", "hover", "pan", "zoom", "level")
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +47,26 @@ def test_the_bench_map_is_128_by_128_cells_on_3_levels_with_32_units_of_two_side
     for z in (1, 2):
         floor = float(loaded.grid.standable[:, :, z].mean())
         assert 0.02 < floor < 0.6, f"level {z}: {floor:.0%} standable"
+
+
+def test_the_bench_s_pageup_and_pagedown_take_the_view_up_a_level_and_back(
+    tmp_path: Path,
+) -> None:
+    app, scene, session = open_window(write_map(tmp_path))
+    try:
+        frames = schedule(scene, 0.02)
+        levels = []
+        for frame in frames:
+            run_frames(app, scene, [frame])
+            levels.append(scene.board.level)
+        ups = [i for i, f in enumerate(frames) if f.level == 1]
+        downs = [i for i, f in enumerate(frames) if f.level == -1]
+        assert len(ups) == len(downs) == 1 and ups[0] < downs[0]
+        assert levels[ups[0] - 1] == 0 and levels[ups[0]] == 1
+        assert levels[downs[0]] == 0
+    finally:
+        session.close()
+        app.close()
 
 
 def test_the_window_under_the_bench_shows_reach_fog_sight_and_cover_over_an_enemy(
@@ -78,6 +98,7 @@ def test_a_short_run_measures_every_frame_kind_the_board_the_hover_and_pyscroll(
         assert report.frames[kind].samples, kind
         assert all(t > 0 for t in report.frames[kind].samples)
         assert len(report.cpu[kind].samples) == len(report.frames[kind].samples)
+    assert len(report.frames["level"].samples) == 2  # up a level and back down
     assert report.board is not None
     assert len(report.board.samples) == len(report.frames["all"].samples)
     assert report.first_frame > 0
