@@ -48,7 +48,9 @@ def _window_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--seed", type=int, default=1, help="the battle's dice seed")
     p.add_argument("--journal", default=None, help="save to (or continue) this journal")
-    p.add_argument("--size", default="1280x720", help="window size, WIDTHxHEIGHT")
+    p.add_argument(
+        "--size", default=None, help="window size, WIDTHxHEIGHT (default: the settings', 1280x720)"
+    )
     p.add_argument("--frames", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--screenshot", default=None, help=argparse.SUPPRESS)
 
@@ -60,8 +62,9 @@ CLOSED_OUTPUT = 141
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    if args.command is None:  # plain `tessera`: the demo battle, as `tessera demo`
+    if args.command is None:  # plain `tessera`: the title screen, or the demo for a newcomer
         args = _parser().parse_args(["demo"])
+        args.plain = True
     try:
         status = _dispatch(args)
         sys.stdout.flush()  # here, not at exit, so that a closed pipe is caught below
@@ -124,10 +127,16 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _window(args: argparse.Namespace) -> int:
     """`tessera`, `tessera demo` and `tessera play MAP`: a battle in a window."""
-    from game.ui.launch import DEMO_MAP, WindowOptions, play
+    from game.settings import Settings
+    from game.ui.launch import DEMO_MAP, WindowOptions, menu, play
 
+    settings = Settings.load()  # menus, saves and settings: docs/window.md
     try:
-        width, height = (int(v) for v in str(args.size).lower().split("x"))
+        width, height = (
+            settings.window_size
+            if args.size is None
+            else (int(v) for v in str(args.size).lower().split("x"))
+        )
     except ValueError:
         print(f"error: --size {args.size}: expected WIDTHxHEIGHT, e.g. 1280x720", file=sys.stderr)
         return 2
@@ -136,6 +145,8 @@ def _window(args: argparse.Namespace) -> int:
         frames=args.frames,
         screenshot=Path(args.screenshot) if args.screenshot else None,
     )
+    if getattr(args, "plain", False) and _has_saves():
+        return menu(window, settings)  # a newcomer (no saves yet) plays the demo at once
     return play(
         Path(args.map) if getattr(args, "map", None) else DEMO_MAP,
         sides=tuple(args.side),
@@ -143,7 +154,17 @@ def _window(args: argparse.Namespace) -> int:
         seed=args.seed,
         journal=Path(args.journal) if args.journal else None,
         window=window,
+        settings=settings,
     )
+
+
+def _has_saves() -> bool:
+    from game.saves import saves_dir
+
+    try:
+        return any(p.name.endswith(".jsonl") for p in saves_dir().iterdir())
+    except OSError:
+        return False
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
-from game.ui.app import App
+from game.settings import Settings
+from game.ui.app import App, Scene
+from game.ui.keys import KeyMap
 
 DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 #: The side a newcomer plays in the demo; the computer plays the rest.
@@ -34,10 +36,10 @@ class WindowOptions:
 
 
 def saves_dir() -> Path:
-    """Where journals (the saves) live: the user's data folder."""
-    from platformdirs import user_data_dir
+    """Where journals (the saves) live: the user's data folder (game/saves.py lists them)."""
+    from game import saves
 
-    return Path(user_data_dir("tessera", appauthor=False)) / "saves"
+    return saves.saves_dir()
 
 
 def new_journal_path(map_path: Path) -> Path:
@@ -74,12 +76,21 @@ class Director:
     """Moves the window between its screens: the progress screen while a battle opens, the
     battle, the menus. Scenes ask it to go somewhere; it builds the next scene and shows it."""
 
-    def __init__(self, app: App, options: WindowOptions) -> None:
+    def __init__(
+        self, app: App, options: WindowOptions, *, settings: Settings | None = None
+    ) -> None:
         self.app = app
         self.options = options
         self.session: Session | None = None
         #: What stopped the last battle from opening, for the command line to report.
         self.failure: str | None = None
+        # --- menus, saves and settings (game/ui/menus.py) ---
+        #: The player's settings; None: the window's defaults (and options.animation_speed).
+        self.user_settings = settings
+        #: Where the settings are saved (None: the user's config folder).
+        self.settings_path: Path | None = None
+        #: What the title screen tells (a damaged settings file...).
+        self.notices: list[str] = list(settings.notices) if settings is not None else []
 
     # ------------------------------------------------------------ battles
 
@@ -129,15 +140,20 @@ class Director:
             assert isinstance(result, tuple)
             session, loaded = result
             self.session = session
-            scene = BattleScene(
-                self.app.size,
-                session,
-                viewer_for(session),
-                loaded.render,
-                animation_speed=self.options.animation_speed,
-                director=self,
+            self.app.show(
+                self._scaled(
+                    lambda size: BattleScene(
+                        size,
+                        session,
+                        viewer_for(session),
+                        loaded.render,
+                        animation_speed=self._animation_speed(),
+                        keys=self._keys(),
+                        director=self,
+                    )
+                )
             )
-            self.app.show(scene)
+            self._write_meta()
 
         def failed(message: str) -> None:
             self.failure = message
@@ -150,17 +166,113 @@ class Director:
         )
 
     def leave(self) -> None:
-        """Back from a battle or a failed opening: to the title screen, or out."""
+        """Back from a battle or a failed opening: to the title screen."""
         self.close_battle()
-        self.quit()
+        self.title()
 
     def close_battle(self) -> None:
         if self.session is not None:
+            self._write_meta()
             self.session.close()
             self.session = None
 
     def quit(self) -> None:
         self.app.running = False
+
+    # ------------------------------------------------------------ menus, saves and settings
+    # (game/ui/menus.py, game/saves.py, game/settings.py; docs/window.md "Menus, saves and
+    # settings")
+
+    def title(self) -> None:
+        """The title screen: new battle, continue, load, settings, quit."""
+        from game.ui.menus import TitleScene
+
+        self.failure = None  # it was shown; the player has moved on
+        self.app.show(self._scaled(lambda size: TitleScene(size, self)))
+
+    def new_battle(self) -> None:
+        from game.ui.menus import NewBattleScene
+
+        self.app.show(self._scaled(lambda size: NewBattleScene(size, self)))
+
+    def load(self) -> None:
+        from game.ui.menus import LoadScene
+
+        self.app.show(self._scaled(lambda size: LoadScene(size, self)))
+
+    def settings(self, status: str = "") -> None:
+        from game.ui.menus import SettingsScene
+
+        self.app.show(self._scaled(lambda size: SettingsScene(size, self, status)))
+
+    def saves_folder(self) -> Path:
+        return saves_dir()
+
+    def save_settings(self, settings: Settings) -> Path:
+        """Keep `settings` (in the user's config folder) and apply them now: the language at
+        once, the window's size and mode; keys and animation speed from the next battle."""
+        where = settings.save(self.settings_path)
+        self.apply_settings(settings)
+        return where
+
+    def apply_settings(self, settings: Settings) -> None:
+        from game.i18n import set_language
+
+        before = self.user_settings
+        self.user_settings = settings
+        set_language(settings.language)
+        if before is None or (before.window_size, before.fullscreen) != (
+            settings.window_size,
+            settings.fullscreen,
+        ):
+            self.apply_display()
+
+    def apply_display(self) -> None:
+        """The window's size and full screen as the settings say."""
+        settings = self.user_settings
+        if settings is None:
+            return
+        if settings.fullscreen:
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            screen = pygame.display.set_mode(settings.window_size, pygame.RESIZABLE)
+        self.app.screen = screen
+        if self.app.scene is not None:
+            self.app.scene.resize(screen.get_size())
+
+    def _scaled(self, make: Callable[[tuple[int, int]], Scene]) -> Scene:
+        """The scene `make` builds, at the UI scale (laid out smaller, drawn scaled up)."""
+        from game.ui.menus import Scaled, fitting_scale
+
+        wanted = self.user_settings.ui_scale if self.user_settings is not None else 1.0
+        scale = fitting_scale(wanted, self.app.size)
+        if scale <= 1.0:
+            return make(self.app.size)
+        return Scaled(make, self.app.size, scale)
+
+    def _animation_speed(self) -> float:
+        if self.user_settings is None:
+            return self.options.animation_speed
+        return self.user_settings.animation_speed
+
+    def _keys(self) -> KeyMap:
+        from game.ui.menus import default_key_names
+
+        if self.user_settings is None:
+            return KeyMap()
+        bindings, notices = self.user_settings.bindings(default_key_names())
+        for notice in notices:
+            if notice not in self.notices:
+                self.notices.append(notice)
+        return KeyMap.from_names(bindings)
+
+    def _write_meta(self) -> None:
+        """The load screen's note of the battle (round, who acts) beside its journal."""
+        from game import saves
+
+        session = self.session
+        if session is not None and session.writer is not None:
+            saves.write_meta(session.writer.path, session)
 
 
 def viewer_for(session: Session) -> str:
@@ -180,6 +292,7 @@ def play(
     seed: int = 1,
     journal: Path | None = None,
     window: WindowOptions | None = None,
+    settings: Settings | None = None,
 ) -> int:
     """Open a battle in a window: `tessera play` and the demo. Answers the exit status."""
     window = window or WindowOptions()
@@ -195,7 +308,7 @@ def play(
     app = _open_app(window.size)
     if app is None:
         return 2
-    director = Director(app, window)
+    director = _director(app, window, settings)
     try:
         if continuing:
             assert journal is not None
@@ -218,6 +331,39 @@ def play(
     return 0
 
 
+def menu(window: WindowOptions | None = None, settings: Settings | None = None) -> int:
+    """Open the window on the title screen (`tessera` once there are saves)."""
+    window = window or WindowOptions()
+    app = _open_app(window.size)
+    if app is None:
+        return 2
+    director = _director(app, window, settings)
+    try:
+        director.title()
+        app.run(window.frames)
+        if window.screenshot is not None:
+            app.screenshot(window.screenshot)
+    finally:
+        director.close_battle()
+        app.close()
+    return 0
+
+
+def _director(app: App, window: WindowOptions, settings: Settings | None) -> Director:
+    """The Director with the player's settings applied: language, full screen; their notices
+    (a damaged settings file) also on standard error."""
+    director = Director(app, window, settings=settings)
+    if settings is not None:
+        from game.i18n import set_language
+
+        set_language(settings.language)
+        if settings.fullscreen:
+            director.apply_display()
+        for notice in settings.notices:
+            print(f"notice: {notice}", file=sys.stderr)
+    return director
+
+
 def _open_app(size: tuple[int, int]) -> App | None:
     try:
         return App(size)
@@ -234,6 +380,7 @@ __all__ = [
     "Director",
     "JournalError",
     "WindowOptions",
+    "menu",
     "play",
     "saves_dir",
     "single_player_setup",
