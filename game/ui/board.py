@@ -59,9 +59,9 @@ CONDITION_LETTERS = {
 }
 STANCE_LETTERS = {"standing": "", "crouched": "C", "prone": "P"}
 GRID_ALPHA = 40
-#: Pixels of board chunks kept (about 128 MB with the views they are drawn from); the least
+#: Pixels of board chunks kept (about 64 MB with the views they are drawn from); the least
 #: recently shown go first.
-CHUNK_BUDGET = 32_000_000
+CHUNK_BUDGET = 16_000_000
 #: Seconds a frame that drew no chunk of its own may spend drawing chunks ahead of need: those
 #: within PREFETCH_MARGIN screen pixels of the view, then the view at the next zoom steps. The
 #: work comes in pieces of a few ms.

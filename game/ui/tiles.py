@@ -26,8 +26,8 @@ KEPT_ZOOMS = 2
 #: view. 16 cells keep every zoom step's chunk a whole number of pixels.
 CHUNK_CELLS = 16
 #: Pixels of chunks (of every kind and zoom) kept cached, least recently used dropped first:
-#: about 64 MB.
-CHUNK_BUDGET = 16_000_000
+#: about 32 MB.
+CHUNK_BUDGET = 8_000_000
 
 #: What LevelRenderer surfaces hold: premultiplied alpha. Blit them with this flag.
 PREMULTIPLIED = pygame.BLEND_PREMULTIPLIED
