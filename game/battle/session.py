@@ -253,9 +253,11 @@ class Session:
         self,
         on_outcome: Callable[[str, cmd.Command, Outcome], None] | None = None,
         limit: int = 500,
+        before: Callable[[cmd.Command], None] | None = None,
     ) -> int:
         """Let the computer act while it is its turn (or its reaction); answer how many commands
-        it gave. `limit` guards against a loop that would never end."""
+        it gave. `limit` guards against a loop that would never end. `before` sees each command
+        before it is given (the window takes a move's path then, to animate it)."""
         from game.battle.ai import choose
 
         given = 0
@@ -264,6 +266,8 @@ class Session:
             if actor is None:
                 break
             command = choose(self.battle, actor)
+            if before is not None:
+                before(command)
             outcome = self.submit(command, self.battle.controller_of(self.battle.faction_of(actor)))
             if not outcome.accepted:
                 fallback: cmd.Command = (
