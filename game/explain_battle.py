@@ -164,6 +164,15 @@ def _reaction_offered(d: Mapping[str, Any]) -> str:
     )
 
 
+def _drifted(d: Mapping[str, Any]) -> str:
+    words = {"unit": d["unit"], "frm": cell_text(d["from"]), "to": cell_text(d["to"])}
+    if d.get("landed"):
+        return _("{unit} flies on {frm} → {to} and lands.").format(**words)
+    if d.get("stopped"):
+        return _("{unit} drifts {frm} → {to} and is stopped.").format(**words)
+    return _("{unit} drifts {frm} → {to}.").format(**words)
+
+
 def _combat_over(d: Mapping[str, Any]) -> str:
     if d.get("winner"):
         return _("The combat is over: {winner} win.").format(winner=d["winner"])
@@ -204,6 +213,13 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.AMBUSHED: lambda d: _(
         "{unit} runs into {by}, unseen until now, and stops at {at}."
     ).format(unit=d["unit"], by=d["by"], at=cell_text(d["at"])),
+    Happened.FLYING: lambda d: _(
+        "{unit} leaps towards {toward} and will land in a later turn."
+    ).format(unit=d["unit"], toward=cell_text(d["toward"])),
+    Happened.DRIFTED: _drifted,
+    Happened.COASTING: lambda d: _("{unit} keeps its velocity {velocity}: dampers off.").format(
+        unit=d["unit"], velocity=cell_text(d["velocity"])
+    ),
     Happened.DASHED: lambda d: _("{unit} dashes: double movement this turn.").format(
         unit=d["unit"]
     ),
@@ -323,6 +339,10 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.OUTSIDE_MAP: lambda: _("{at} is outside the map."),
     Why.UNREACHABLE: lambda: _("{at} is out of reach: {left} movement points left."),
     Why.CANNOT_MOVE: lambda: _("{unit} cannot move this turn."),
+    Why.IN_FLIGHT: lambda: _("{unit} is in flight until it lands (P-ZERO-1)."),
+    Why.DAMPERS_NEED_THRUSTERS: lambda: _(
+        "Only a move with thrusters can keep the dampers off (P-ZERO-2)."
+    ),
     Why.SELF_TARGET: lambda: _("Nobody targets themself."),
     Why.NO_WEAPON: lambda: _("No weapon in hand."),
     Why.BLINDED: lambda: _("Blinded: no attacks (P-VUL-3)."),

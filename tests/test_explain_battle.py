@@ -26,6 +26,16 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.MOVED: {"unit": "Ada", "from": [1, 2, 0], "to": [3, 4, 0], "cost": 2, "spent": 2},
     Happened.MOVE_STOPPED: {"unit": "Ada", "why": "unreachable"},
     Happened.AMBUSHED: {"unit": "Ada", "by": "Bo", "at": [2, 2, 0]},
+    Happened.FLYING: {"unit": "Ada", "toward": [9, 1, 0], "velocity": [8, 0, 0]},
+    Happened.DRIFTED: {
+        "unit": "Ada",
+        "from": [1, 1, 0],
+        "to": [9, 1, 0],
+        "velocity": [0, 0, 0],
+        "landed": True,
+        "stopped": False,
+    },
+    Happened.COASTING: {"unit": "Ada", "velocity": [2, -2, 0]},
     Happened.DASHED: {"unit": "Ada"},
     Happened.ATTACK: {
         "unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True,

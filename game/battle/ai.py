@@ -172,8 +172,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     turn = b._turn(unit)
     enemies = _enemies(b, me)
     action_free = turn.action is None
+    # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
+    steers = me.thrusters or not (me.in_flight or any(me.velocity))
     if action_free and b.world.get(unit, Sheet).medkits > 0:
-        treat = _treat_dying_ally(b, me, turn.movement_spent == 0)
+        treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
     armed = b.world.get(unit, Armed).weapon is not None
@@ -181,7 +183,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         shot = _best_shot(b.bf, me, enemies)
         if shot is not None and shot[0] >= 10:
             return cmd.Attack(unit, shot[1])
-    can_move = turn.movement_spent == 0 and not me.health.mortal
+    can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     if can_move:
         cell = _choose_cell(b, me, enemies, want_shot=action_free and armed)
         if cell is not None:

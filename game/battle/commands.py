@@ -38,11 +38,14 @@ class Command:
             value = getattr(self, f.name)
             if value is None or value == () or (f.name in _DEFAULT_FALSE and value is False):
                 continue
+            if f.name in _DEFAULT_TRUE and value is True:
+                continue
             out[_json_name(f.name)] = _to_json(value)
         return out
 
 
 _DEFAULT_FALSE = {"stealth", "dash"}
+_DEFAULT_TRUE = {"dampers"}
 
 
 def _json_name(name: str) -> str:
@@ -60,7 +63,10 @@ def _to_json(value: object) -> object:
 
 @dataclass(frozen=True)
 class Move(Command):
-    """Move to `to` along the cheapest path, through the `via` cells in order (P-MOV-*)."""
+    """Move to `to` along the cheapest path, through the `via` cells in order (P-MOV-*).
+
+    `dampers` off (thrusters only): the velocity is kept for the next turn, and a velocity
+    carried from the last one is not cancelled first (P-ZERO-2)."""
 
     KIND: ClassVar[str] = "move"
     unit: str
@@ -68,6 +74,7 @@ class Move(Command):
     via: tuple[Cell, ...] = ()
     mode: str | None = None
     stealth: bool = False
+    dampers: bool = True
 
 
 @dataclass(frozen=True)

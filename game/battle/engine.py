@@ -45,7 +45,13 @@ from game.ecs.systems import Vision, battlefield, hidden_map
 from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid
-from game.grid.movement import find_path, reaction_exits
+from game.grid.movement import (
+    MoveRequest,
+    find_path,
+    on_surface,
+    reaction_exits,
+    straight_flight,
+)
 from game.grid.occupants import Size
 from game.rules import checknames
 from game.rules.checks import passive_perception
@@ -311,7 +317,8 @@ class Battle:
         named = {u for u in _strings(event.data) if u in self.world}
         for record in event.rolls:
             named.update(w for w in record.purpose.split() if w in self.world)
-        mover = event.data.get("unit") if event.kind == Happened.MOVED else None
+        moves = (Happened.MOVED, Happened.DRIFTED)
+        mover = event.data.get("unit") if event.kind in moves else None
         withheld: dict[str, Withheld] = {}
         for faction, sight in self.vision.factions.items():
             if event.audience is not None and faction not in event.audience:
@@ -324,7 +331,7 @@ class Battle:
                 and mover not in sight.units
                 and self.faction_of(mover) != faction
             ):
-                fields = frozenset({"to", "cost", "spent"})
+                fields = frozenset({"to", "cost", "spent", "velocity"})
             if units or fields:
                 withheld[faction] = Withheld(units, fields)
         return replace(event, withheld=withheld) if withheld else event
@@ -594,10 +601,11 @@ class Battle:
                 self._set(other, replace(status, dodging=False, readied=None))
             if status.helped_by == unit:
                 self._set(other, replace(self.world.get(other, Status), helped_by=None))
-        self._set(unit, replace(self.world.get(unit, Motion), stealthy=False))
+        self._set(unit, replace(self.world.get(unit, Motion), stealthy=False, run=(0, 0, 0)))
         start = start_of_turn(self._health(unit))
         self._set(unit, Wounds(start.after))
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
+        self._drift(unit)  # momentum first: a stunned or dying unit drifts too (P-ZERO-1/2)
         if start.death_save_due:
             record = self.roller.d20(f"death save {unit}", dc=10)
             saved = death_save(start.after, record.kept[0])
@@ -654,6 +662,7 @@ class Battle:
         """P-VUL-3: burning and blinded end; P-STL-1: ending in an enemy's sight without cover
         reveals a hidden unit to that enemy's side."""
         if self.on_map(unit):
+            self._coast(unit)
             self._set(unit, Wounds(end_of_turn(self._health(unit))))
             vis = self.world.get(unit, Visibility)
             if vis.hidden_from:
@@ -670,6 +679,22 @@ class Battle:
                     self._reveal_to(unit, spotted)
         self._turn(unit).end_turn()
         self._emit("turn_ended", {"unit": unit}, about=[unit])
+
+    def _coast(self, unit: str) -> None:
+        """P-ZERO-2: with the dampers off, the unit keeps as its velocity its last straight
+        run of the turn (no more than the cells it moved in a straight line)."""
+        motion = self.world.get(unit, Motion)
+        if motion.dampers or motion.flight is not None:
+            return
+        if motion.velocity != motion.run:
+            self._set(unit, replace(motion, velocity=motion.run))
+        if any(motion.run):
+            self._emit(
+                "coasting",
+                {"unit": unit, "velocity": list(motion.run)},
+                about=[unit],
+                rules=("P-ZERO-2",),
+            )
 
     def _end_turn(self, unit: str) -> None:
         self._end_turn_effects(unit)
@@ -803,26 +828,51 @@ class Battle:
     # ------------------------------------------------------------ movement
 
     def _plan_path(
-        self, unit: str, to: Cell, via: Sequence[Cell], mode: str | None, stealth: bool
-    ) -> tuple[list[Cell], list[int], list[int]]:
+        self,
+        unit: str,
+        to: Cell,
+        via: Sequence[Cell],
+        mode: str | None,
+        stealth: bool,
+        dampers: bool = True,
+    ) -> PlannedMove:
         """The cells and running totals of the move through `via` to `to` (P-MOV-*), and the
-        index in the cells where each leg ends."""
+        index in the cells where each leg ends. A carried velocity is cancelled first, and paid
+        for, unless a thrusters move keeps the dampers off (P-ZERO-2). A microgravity jump is a
+        flight to its surface; one beyond this turn's reach flies as far as the turn allows and
+        lands in a later turn (P-ZERO-1)."""
         sheet = self.sheet(unit)
+        motion = self.world.get(unit, Motion)
+        if not dampers and mode != "thrusters":
+            raise Refusal("dampers_need_thrusters", unit=unit)
+        if (motion.in_flight or any(motion.velocity)) and not sheet.thrusters:
+            raise Refusal("in_flight", unit=unit, at=motion.flight[1] if motion.flight else None)
         turn = self._turn(unit)
         helped = self.world.get(unit, Status).helped_by is not None
         known = self.known_field(self.faction_of(unit))
+        cancel = sheet.velocity if dampers or mode != "thrusters" else (0, 0, 0)
         cells: list[Cell] = [sheet.cell]
         totals: list[int] = [turn.movement_spent]
         leg_ends: list[int] = []
-        for leg_end in [*via, to]:
+        jump = mode == "jump" and self.grid.microgravity
+        speed = 0
+        for leg, leg_end in enumerate([*via, to]):
             if not self.grid.in_bounds(leg_end):
                 raise Refusal("outside_map", at=leg_end)
-            start_sheet = replace(sheet, cell=cells[-1])
+            # The velocity is cancelled once, on the first leg.
+            start_sheet = replace(sheet, cell=cells[-1], velocity=cancel if leg == 0 else (0, 0, 0))
             request, _allow = tactics.move_request(
                 known, start_sheet, mode, dash=turn.dashed, stealth=stealth, helped=helped
             )
             request = replace(request, spent=totals[-1])
+            speed = request.budgets.get("jump", 0)
             path = find_path(self.grid, known.occupancy, start_sheet.occupant, request, leg_end)
+            if path.cost is None and jump and not via:
+                far = self._far_jump(known, start_sheet, request, leg_end)
+                if far is not None:
+                    return PlannedMove(
+                        [*cells, *far[0]], [*totals, *far[1]], [len(far[0])], to, speed
+                    )
             if path.cost is None:
                 if not request.budgets:
                     raise Refusal("cannot_move", unit=unit)
@@ -837,7 +887,32 @@ class Battle:
             cells.extend(path.cells[1:])
             totals.extend(step_totals)
             leg_ends.append(len(cells) - 1)
-        return cells, totals, leg_ends
+        return PlannedMove(cells, totals, leg_ends, to if jump else None, speed)
+
+    def _far_jump(
+        self, known: Battlefield, me: EntitySheet, request: MoveRequest, to: Cell
+    ) -> tuple[list[Cell], list[int]] | None:
+        """P-ZERO-1: a straight jump from a surface to a free surface beyond this turn's
+        doubled jump budget: the cells flown this turn and their running totals (1 point a
+        cell, after any velocity cancelled), or None when there is no such flight."""
+        if request.max_cells is not None:  # blinded: no jumps (P-VUL-3)
+            return None
+        mover = me.occupant
+        if known.occupancy.at(to) is not None or not on_surface(self.grid, known.occupancy, mover):
+            return None
+        if not on_surface(self.grid, known.occupancy, replace(mover, cell=to)):
+            return None
+        spent = request.spent + max(abs(v) for v in request.velocity)
+        left = request.budgets.get("jump", 0) - spent
+        line = straight_flight(self.grid, known.occupancy, mover, to)
+        if line.stopped_at is not None or not 0 < left < len(line.cells):
+            return None
+        flown = list(line.cells[:left])
+        while flown and known.occupancy.at(flown[-1]) is not None:
+            flown.pop()  # nobody stops in another's cell (P-MOV-4): passing an ally, short
+        if not flown:
+            return None
+        return flown, [spent + k for k in range(1, len(flown) + 1)]
 
     def known_field(self, faction: str) -> Battlefield:
         """The battlefield as `faction` knows it: its own units and those it sees. Moves are
@@ -853,12 +928,58 @@ class Battle:
         unit = command.unit
         motion = self.world.get(unit, Motion)
         stealth = motion.stealthy or command.stealth
-        cells, totals, leg_ends = self._plan_path(
-            unit, command.to, command.via, command.mode, stealth
+        plan = self._plan_path(
+            unit, command.to, command.via, command.mode, stealth, command.dampers
         )
-        if stealth != motion.stealthy:
-            self._set(unit, replace(motion, stealthy=stealth))
-        self._walk(unit, cells, totals, leg_ends, command, offered, stealth)
+        thrusters = command.mode == "thrusters"
+        if any(motion.velocity) and (command.dampers or not thrusters):
+            # P-ZERO-2: the carried velocity is cancelled first (its points are in the plan).
+            motion = replace(motion, velocity=(0, 0, 0), run=(0, 0, 0))
+        if thrusters or plan.flight_to is not None:
+            motion = replace(motion, in_flight=False, flight=None)  # a new course
+        motion = replace(motion, stealthy=stealth, dampers=command.dampers or not thrusters)
+        start = plan.cells[0]
+        if plan.flight_to is not None:
+            # P-ZERO-1: a microgravity jump flies; a flight has no cover but is not highly
+            # exposed (tactics.target_cover reads in_flight) until it lands.
+            velocity = _scaled(_minus(plan.flight_to, start), plan.speed)
+            motion = replace(
+                motion, in_flight=True, flight=(start, plan.flight_to), velocity=velocity
+            )
+        self._set(unit, motion)
+        if plan.flight_to is not None and plan.cells[-1] != plan.flight_to:
+            self._emit(
+                "flying",
+                {"unit": unit, "toward": list(plan.flight_to), "velocity": list(motion.velocity)},
+                about=[unit],
+                rules=("P-ZERO-1",),
+            )
+        self._walk(unit, plan.cells, plan.totals, plan.leg_ends, command, offered, stealth)
+
+    def _fly_on(self, unit: str, offered: tuple[str, ...], *, react: bool = True) -> None:
+        """A jump in flight goes on after a reaction, as far as this turn's jump budget goes
+        (P-ZERO-1: even when the reaction ended the turn, the flight continues)."""
+        motion = self.world.get(unit, Motion)
+        assert motion.flight is not None
+        target = motion.flight[1]
+        sheet = self.sheet(unit)
+        turn = self._turn(unit)
+        known = self.known_field(sheet.faction)
+        # The leap's speed was set at launch (the doubled jump budget then): a wound taken on
+        # the way does not slow it (P-ZERO-1).
+        left = max(abs(v) for v in motion.velocity) - turn.movement_spent
+        line = straight_flight(self.grid, known.occupancy, sheet.occupant, target, left)
+        flown = list(line.cells)
+        while flown and known.occupancy.at(flown[-1]) is not None:
+            flown.pop()
+        cells = [sheet.cell, *flown]
+        totals = [turn.movement_spent + k for k in range(len(cells))]
+        command = cmd.Move(unit, target, (), "jump")
+        self._walk(
+            unit, cells, totals, [len(cells) - 1], command, offered, motion.stealthy, react=react
+        )
+        if self.pending is None and line.stopped_at is not None and len(line.cells) < left:
+            self._stop_flight(unit)  # it ran into something: a collision simply stops it
 
     def _walk(
         self,
@@ -869,9 +990,12 @@ class Battle:
         command: cmd.Move,
         offered: tuple[str, ...],
         stealth: bool,
+        *,
+        react: bool = True,
     ) -> None:
         """Go step by step; stop where a reaction is offered (P-OA-1, P-OA-2); roll stealth
-        against each enemy whose sight the move crosses in the open (P-STL-1)."""
+        against each enemy whose sight the move crosses in the open (P-STL-1). A jump in
+        flight lands at its surface, or stops against a unit it runs into (P-ZERO-1)."""
         turn = self._turn(unit)
         start = cells[0]
         mover_faction = self.faction_of(unit)
@@ -881,7 +1005,7 @@ class Battle:
             # Only a free cell is somewhere to stop: passing an ally's cell, nothing triggers
             # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
             here_free = self._in_cell(a) in (None, unit)
-            if not turn.disengaged and here_free:
+            if react and not turn.disengaged and here_free:
                 mover = replace(self.sheet(unit).occupant, cell=a)
                 for ex in reaction_exits(self.grid, self.bf.occupancy, mover, [a, b]):
                     if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
@@ -894,14 +1018,17 @@ class Battle:
                 if self.sees(mover_faction, blocker) or self._relation_ok(
                     unit, blocker, b, k, cells
                 ):
+                    self._run(unit, a, b)
                     continue  # passing through a known ally's or neutral's cell (P-MOV-4)
                 self._stop(unit, start, a, totals[k - 1])
+                self._stop_flight(unit)
                 self._reveal_to(blocker, {mover_faction})
                 self._emit(
                     "ambushed", {"unit": unit, "by": blocker, "at": list(a)}, about=[unit, blocker]
                 )
                 return
             self._place(unit, b)
+            self._run(unit, a, b)
             for enemy in self.bf.entities:
                 if enemy.faction == mover_faction or enemy.neutral or enemy.id in offered:
                     continue
@@ -917,7 +1044,8 @@ class Battle:
                     self._stealth_roll(unit, enemy)
                     hidden = self.world.get(unit, Visibility).hidden_from
                 if (
-                    self.world.get(enemy.id, Status).readied
+                    react
+                    and self.world.get(enemy.id, Status).readied
                     and enemy.faction not in hidden
                     and self._can_react(enemy.id, melee=False)
                     and tactics.sight(self.bf, enemy, self.sheet(unit)).clear
@@ -927,6 +1055,74 @@ class Battle:
                     self._offer(unit, enemy.id, "readied", command, rest, offered, b)
                     return
         self._stop(unit, start, cells[-1], totals[-1])
+        flight = self.world.get(unit, Motion).flight
+        if flight is not None and cells[-1] == flight[1]:
+            self._stop_flight(unit)  # landed (P-ZERO-1)
+
+    def _run(self, unit: str, a: Cell, b: Cell) -> None:
+        """This turn's last straight run grows by the step a -> b, or starts again with it
+        (what dampers off keep as the velocity, P-ZERO-2)."""
+        motion = self.world.get(unit, Motion)
+        step = _minus(b, a)
+        run = motion.run
+        length = max(abs(v) for v in run)
+        same = length > 0 and all(r == d * length for r, d in zip(run, step, strict=True))
+        new = tuple(r + d for r, d in zip(run, step, strict=True)) if same else step
+        self._set(unit, replace(motion, run=(new[0], new[1], new[2])))
+
+    def _stop_flight(self, unit: str) -> None:
+        """A jump lands or runs into something; a drift stops: no velocity, no flight."""
+        motion = self.world.get(unit, Motion)
+        if motion.in_flight or motion.flight is not None or any(motion.velocity):
+            self._set(unit, replace(motion, velocity=(0, 0, 0), in_flight=False, flight=None))
+
+    def _drift(self, unit: str) -> None:
+        """At the start of its turn a unit with a velocity carries on along it, before it does
+        anything (P-ZERO-1/2): a jump in flight along its line towards its surface, a velocity
+        kept with the dampers off along itself. Nobody steers a drift: it stops before anything
+        solid, the map's edge or any unit (and a collision costs the velocity); it provokes no
+        reaction. A unit it runs into is no longer hidden from the drifter's side."""
+        motion = self.world.get(unit, Motion)
+        speed = max(abs(v) for v in motion.velocity)
+        if not speed or not self.on_map(unit):
+            return
+        me = self.sheet(unit)
+        start = me.cell
+        toward = (
+            motion.flight[1]
+            if motion.flight is not None
+            else (start[0] + motion.velocity[0], start[1] + motion.velocity[1],
+                  start[2] + motion.velocity[2])
+        )  # fmt: skip
+        line = straight_flight(
+            self.grid, self.bf.occupancy, me.occupant, toward, speed, any_unit_stops=True
+        )
+        end = line.cells[-1] if line.cells else start
+        landed = motion.flight is not None and end == motion.flight[1]
+        stopped = line.stopped_at is not None and not landed
+        if end != start:
+            self._place(unit, end)
+        self._set(unit, replace(self.world.get(unit, Motion), run=_minus(end, start)))
+        if landed or stopped:
+            self._stop_flight(unit)
+        if stopped and line.stopped_at is not None and self.grid.in_bounds(line.stopped_at):
+            other = self._in_cell(line.stopped_at)
+            if other is not None:
+                self._reveal_to(other, {me.faction})
+        after = self.world.get(unit, Motion).velocity
+        self._emit(
+            "drifted",
+            {
+                "unit": unit,
+                "from": list(start),
+                "to": list(end),
+                "velocity": list(after),
+                "landed": landed,
+                "stopped": stopped,
+            },
+            about=[unit],
+            rules=("P-ZERO-1",) if motion.flight is not None else ("P-ZERO-2",),
+        )
 
     def _relation_ok(self, unit: str, other: str, cell: Cell, k: int, cells: list[Cell]) -> bool:
         """An unseen unit in the way may still be passed: an ally or a neutral, mid-path."""
@@ -1016,6 +1212,36 @@ class Battle:
         )
         if record.outcome != "success":
             self._reveal_to(unit, {enemy.faction})
+
+
+@dataclass(frozen=True)
+class PlannedMove:
+    """A move as planned: its cells (the start first), the turn's running total of points at
+    each, the index where each leg ends; for a microgravity jump, the surface it is bound for
+    and its speed in cells a turn (the doubled jump budget, P-ZERO-1)."""
+
+    cells: list[Cell]
+    totals: list[int]
+    leg_ends: list[int]
+    flight_to: Cell | None = None
+    speed: int = 0
+
+
+def _minus(b: Cell, a: Cell) -> Cell:
+    return (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+
+
+def _scaled(d: Cell, speed: int) -> Cell:
+    """The direction `d` as a velocity of `speed` cells a turn along its longest axis (the
+    others in proportion, halves rounded up, as a flight line rounds them)."""
+    length = max(abs(v) for v in d)
+    if not length:
+        return (0, 0, 0)
+
+    def part(v: int) -> int:
+        return (2 * v * speed + length) // (2 * length)
+
+    return (part(d[0]), part(d[1]), part(d[2]))
 
 
 def _check_places(setup: BattleSetup, grid: Grid) -> None:

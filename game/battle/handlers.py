@@ -17,6 +17,7 @@ from game.ecs.components import (
     Armed,
     Controller,
     Faction,
+    Motion,
     Posture,
     Sheet,
     Status,
@@ -110,10 +111,16 @@ def _react(b: Battle, c: cmd.React) -> None:
     )
     if pending.kind == "readied":
         ends = ends or bool({"stunned", "shock"} & (after.conditions - before.conditions))
+    flying = b.world.get(mover, Motion).flight is not None
     if ends:
         rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
         b._emit("turn_cut_short", {"unit": mover}, about=[mover], rules=(rule,))
+        if flying:  # P-ZERO-1: hit after the leap, the flight goes on all the same
+            b._fly_on(mover, pending.offered, react=False)
         b._end_turn(mover)
+        return
+    if flying:
+        b._fly_on(mover, pending.offered)
         return
     rest = cmd.Move(mover, pending.to, pending.via, pending.mode)
     if b.sheet(mover).cell == pending.to:

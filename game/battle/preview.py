@@ -71,20 +71,33 @@ def _knows(battle: Battle, player: str, unit: str) -> bool:
 
 
 def reach(
-    battle: Battle, player: str, unit: str, mode: str | None = None, *, stealth: bool = False
+    battle: Battle,
+    player: str,
+    unit: str,
+    mode: str | None = None,
+    *,
+    stealth: bool = False,
+    dampers: bool = True,
 ) -> ReachPreview | None:
-    """Where `unit` can go this turn, as its player knows the field (None: not theirs to ask)."""
+    """Where `unit` can go this turn, as its player knows the field (None: not theirs to ask).
+    A carried velocity is cancelled first unless a thrusters move keeps the dampers off
+    (P-ZERO-2); a jump in flight without thrusters goes nowhere until it lands (P-ZERO-1)."""
     if not _knows(battle, player, unit):
         return None
     sheet = battle.sheet(unit)
     known = battle.known_field(sheet.faction)
     state = battle._turn(unit)
     helped = battle.world.get(unit, Status).helped_by is not None
+    keep = not dampers and mode == "thrusters"
+    mover = replace(sheet, velocity=(0, 0, 0)) if keep else sheet
+    adrift = (sheet.in_flight or any(sheet.velocity)) and not sheet.thrusters
 
     def search(dash: bool) -> tuple[dict[Cell, int], MoveAllowance]:
         request, allow = tactics.move_request(
-            known, sheet, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
+            known, mover, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
         )
+        if adrift or (not dampers and mode != "thrusters"):
+            return {}, allow
         request = replace(request, spent=state.movement_spent)
         return reachable(battle.grid, known.occupancy, sheet.occupant, request), allow
 
@@ -109,16 +122,17 @@ def path(
     mode: str | None = None,
     *,
     stealth: bool = False,
+    dampers: bool = True,
 ) -> PathPreview | None:
-    """The path a Move would take, what it costs, and where known enemies may react."""
+    """The path a Move would take, what it costs, and where known enemies may react; for a
+    microgravity jump beyond this turn's reach, the cells flown this turn (P-ZERO-1)."""
     if not _knows(battle, player, unit):
         return None
     try:
-        cells, totals, _legs = battle._plan_path(
-            unit, to, via, mode, stealth or _stealthy(battle, unit)
-        )
+        plan = battle._plan_path(unit, to, via, mode, stealth or _stealthy(battle, unit), dampers)
     except Refusal as refusal:
         return PathPreview(refusal=refusal)
+    cells, totals = plan.cells, plan.totals
     me = battle.sheet(unit)
     known = battle.known_field(me.faction)
     enemies = [e for e in known.entities if e.faction != me.faction and not e.neutral]

@@ -31,6 +31,8 @@ class Why(StrEnum):
     OUTSIDE_MAP = "outside_map"
     UNREACHABLE = "unreachable"
     CANNOT_MOVE = "cannot_move"
+    IN_FLIGHT = "in_flight"  # a jump not yet landed, and no thrusters to steer (P-ZERO-1)
+    DAMPERS_NEED_THRUSTERS = "dampers_need_thrusters"  # only thrusters have dampers (P-ZERO-2)
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -95,6 +97,9 @@ class Happened(StrEnum):
     MOVED = "moved"
     MOVE_STOPPED = "move_stopped"
     AMBUSHED = "ambushed"
+    FLYING = "flying"  # a microgravity jump that lands in a later turn (P-ZERO-1)
+    DRIFTED = "drifted"  # a carried velocity or a jump in flight carries a unit on (P-ZERO-1/2)
+    COASTING = "coasting"  # dampers off: the turn ends with a velocity kept (P-ZERO-2)
     DASHED = "dashed"
     ATTACK = "attack"
     REACTION_ATTACK = "reaction_attack"

@@ -34,6 +34,10 @@ class UnitView:
     armour: str | None = None
     medkits: int | None = None
     turn: dict[str, Any] | None = None
+    #: Microgravity, seen by anyone who sees the unit: a jump not yet landed (P-ZERO-1) and
+    #: the velocity it carries into its next turn (P-ZERO-1/2).
+    in_flight: bool = False
+    velocity: Cell = (0, 0, 0)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -43,6 +47,8 @@ class UnitView:
             "stance": self.stance,
             "wounds": self.wounds,
             "own": self.own,
+            "in_flight": self.in_flight,
+            "velocity": list(self.velocity),
         }
         if self.turn is not None:
             out.update(weapon=self.weapon, armour=self.armour, medkits=self.medkits)
@@ -133,6 +139,8 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 sheet.health.to_dict(),
                 own,
                 **kit,
+                in_flight=sheet.in_flight,
+                velocity=sheet.velocity,
             )
         )
     ghosts: list[tuple[str, Cell]] = []

@@ -78,13 +78,19 @@ class Sheet:
 class Motion:
     """This turn's movement state besides the points spent (which live in the turn budget).
 
-    `velocity` is carried in microgravity (P-ZERO-1/2); `stealthy` marks a turn moved stealthily
-    (P-STL-1, the halving applies to the whole turn's movement once chosen).
+    `velocity` is carried in microgravity, in cells a turn (P-ZERO-1/2). `in_flight`: a jump
+    not yet landed (P-ZERO-1), launched from `flight[0]` towards the surface `flight[1]`.
+    `dampers`: as set by the unit's last move with thrusters; off, the turn's last straight run
+    (`run`, direction × cells) is the velocity it keeps (P-ZERO-2). `stealthy` marks a turn moved
+    stealthily (P-STL-1, the halving applies to the whole turn's movement once chosen).
     """
 
     velocity: tuple[int, int, int] = (0, 0, 0)
     in_flight: bool = False
     stealthy: bool = False
+    dampers: bool = True
+    run: tuple[int, int, int] = (0, 0, 0)
+    flight: tuple[Cell, Cell] | None = None
 
 
 @dataclass
@@ -192,6 +198,9 @@ def component_to_json(component: object) -> dict[str, Any]:
             "velocity": list(component.velocity),
             "in_flight": component.in_flight,
             "stealthy": component.stealthy,
+            "dampers": component.dampers,
+            "run": list(component.run),
+            "flight": None if component.flight is None else [list(c) for c in component.flight],
         }
     if isinstance(component, Visibility):
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}

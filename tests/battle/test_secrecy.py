@@ -116,7 +116,7 @@ class Watcher:
             assert not leaked, f"{self.player} is shown {leaked} in {text}"
             strangers = [u for u in others if u not in before | self.visible and _mentions(text, u)]
             assert not strangers, f"{self.player} is shown {strangers}, out of sight, in {text}"
-            if event.kind == "moved" and event.data["unit"] not in self.visible:
+            if event.kind in ("moved", "drifted") and event.data["unit"] not in self.visible:
                 # It went out of sight: where it went is not told.
                 assert event.data["unit"] in before or self.own(b, event.data["unit"])
                 assert not self.own(b, event.data["unit"]) and event.data["to"] == UNSEEN
@@ -167,8 +167,14 @@ def _per_side(setup: BattleSetup) -> BattleSetup:
     return replace(setup, players={f"p_{f}": (f,) for f in setup.factions}, computer=())
 
 
-@pytest.mark.parametrize("name", SHIPPED)
-def test_no_player_is_ever_shown_a_unit_hidden_from_its_sides_in_a_whole_battle(name) -> None:
+@pytest.mark.parametrize(
+    "name, dampers_off", [*((name, False) for name in SHIPPED), ("hull_breach", True)]
+)
+def test_no_player_is_ever_shown_a_unit_hidden_from_its_sides_in_a_whole_battle(
+    name, dampers_off
+) -> None:
+    """With `dampers_off`, every other thrusters move keeps its velocity (P-ZERO-2): drifts
+    out of a side's sight must not tell it where they end either."""
     loaded = load_map(MAPS / f"{name}.tmx")
     setup = _per_side(setup_from_map(loaded, seed=5))
     session = Session.new(setup, None)
@@ -182,7 +188,10 @@ def test_no_player_is_ever_shown_a_unit_hidden_from_its_sides_in_a_whole_battle(
             b = session.battle
             actor = b.pending.reactor if b.pending is not None else b.active
             assert actor is not None
-            outcome = session.submit(choose(b, actor), b.controller_of(b.faction_of(actor)))
+            command = choose(b, actor)
+            if dampers_off and isinstance(command, cmd.Move) and command.mode == "thrusters":
+                command = replace(command, dampers=given % 2 == 0)
+            outcome = session.submit(command, b.controller_of(b.faction_of(actor)))
             assert outcome.accepted, outcome.refusal
             given += 1
             for w in watchers:

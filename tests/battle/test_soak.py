@@ -13,6 +13,7 @@ bug the session's fallback hides). The journal written along the way reopens to 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from game.battle.ai import choose
 from game.battle.engine import Battle
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
-from game.ecs.components import Fallen, Outsider, Position, Waiting, Wounds
+from game.ecs.components import Fallen, Motion, Outsider, Position, Sheet, Waiting, Wounds
 from game.maps import load_map
 from game.rules.data import CONDITIONS
 
@@ -64,6 +65,11 @@ def check_units(b: Battle) -> None:
             )
             cells[position.cell] = unit
             assert not b.world.has(unit, Waiting), f"{unit} is both on the map and waiting"
+        motion = b.world.get(unit, Motion)
+        if any(motion.velocity) or motion.in_flight:  # P-ZERO-1/2: microgravity only
+            assert b.grid.microgravity, unit
+            assert b.world.get(unit, Sheet).thrusters or motion.flight is not None, unit
+        assert motion.in_flight == (motion.flight is not None), (unit, motion)
 
 
 def check_order(b: Battle) -> None:
@@ -102,10 +108,11 @@ class TurnLedger:
 
 
 def play_and_check(
-    session: Session, after: Callable[[Session, cmd.Command], None] | None = None
+    session: Session, tweak: Callable[[Battle, cmd.Command], cmd.Command] | None = None
 ) -> int:
-    """The computer plays every side to the end; the invariants are checked after each
-    command. Answers the number of commands given."""
+    """The computer plays every side to the end (each command it chooses first passed through
+    `tweak`); the invariants are checked after each command. Answers the number of commands
+    given."""
     ledger = TurnLedger()
     b = session.battle
     ledger.scan(b)
@@ -119,6 +126,8 @@ def play_and_check(
         actor = b.pending.reactor if b.pending is not None else b.active
         assert actor is not None
         command = choose(b, actor)
+        if tweak is not None:
+            command = tweak(b, command)
         if not isinstance(command, cmd.React):
             # Acting only in its own turn, once it has begun, and fit to act (P-VUL-3).
             assert actor == b.active and (b.round, actor) in ledger.started
@@ -130,8 +139,6 @@ def play_and_check(
         check_units(session.battle)
         if not session.battle.over:
             check_order(session.battle)
-        if after is not None:
-            after(session, command)
     return given
 
 
@@ -175,3 +182,27 @@ def test_the_computer_plays_a_whole_battle_on_each_shipped_map_keeping_every_inv
         assert reopened.battle.state_hash() == final
     finally:
         reopened.close()
+
+
+def test_the_computer_plays_hull_breach_with_the_dampers_off_half_the_time(loaded_maps) -> None:
+    """P-ZERO-2 in a whole battle: every other thrusters move keeps the dampers off, so units
+    drift at the start of their turns, collide and cancel velocities; the invariants hold
+    after every command and the battle still ends."""
+    loaded = loaded_maps["hull_breach"]
+    factions = tuple(sorted({u.faction for u in loaded.units}))
+    session = Session.new(setup_from_map(loaded, seed=6, computer=factions), None)
+    moves = [0]
+
+    def dampers_off(b: Battle, command: cmd.Command) -> cmd.Command:
+        if isinstance(command, cmd.Move) and command.mode == "thrusters":
+            moves[0] += 1
+            if moves[0] % 2:
+                return replace(command, dampers=False)
+        return command
+
+    try:
+        play_and_check(session, dampers_off)
+        drifts = [e for e in session.battle.log if e.kind == "drifted"]
+        assert session.battle.over and moves[0] > 4 and drifts
+    finally:
+        session.close()
