@@ -8,13 +8,16 @@ from a cosmetic generator of their own, never from the battle's dice.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
 import pygame
 
+from game.battle.events import Event
+from game.explain import effect_name
 from game.grid.model import Cell
+from game.i18n import _
 
 #: Seconds for a unit to cross one cell, a die to roll, damage to float away.
 CELL_TIME = 0.09
@@ -22,6 +25,8 @@ DICE_TIME = 0.55
 HOLD_TIME = 0.45
 FLOAT_TIME = 0.8
 SHOT_TIME = 0.25
+GOOD = (140, 230, 140)
+BAD = (230, 140, 140)
 
 
 @dataclass
@@ -161,3 +166,76 @@ class Animator:
             spot = text.get_rect(center=(round(x), round(y - 20 - rise)))
             screen.blit(shadow, spot.move(2, 2))
             screen.blit(text, spot)
+
+
+def beat_for(
+    event: Event,
+    before: Mapping[str, Cell],
+    after: Mapping[str, Cell],
+    path: Sequence[Cell],
+    own: Callable[[str], bool],
+) -> Beat:
+    """The beat showing one event as the player may see it: `before`/`after` are the cells of
+    the units the player saw before and after the command, `path` the cells a move walked."""
+    d = event.data
+    beat = Beat(0.0)
+    if event.kind == "moved":
+        unit = str(d["unit"])
+        start, end = _cell(d["from"]), _cell(d["to"])
+        # Only what the player could see: a slide into the fog would show where it went.
+        if end is not None and after.get(unit) == end and (unit in before or own(unit)):
+            cells = list(path)
+            if start in cells and end in cells and cells.index(start) < cells.index(end):
+                cells = cells[cells.index(start) : cells.index(end) + 1]
+            elif start is not None:
+                cells = [start, end]
+            beat.slides.append(Slide(unit, cells))
+            beat.duration = CELL_TIME * max(1, len(cells) - 1)
+    elif event.kind in ("attack", "reaction_attack", "throw"):
+        shooter = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+        target = d.get("target")
+        aim = (
+            before.get(str(target)) or after.get(str(target))
+            if target is not None
+            else _cell(d.get("landed")) or _cell(d.get("at"))
+        )
+        if shooter is not None and aim is not None:
+            beat.shots.append(Shot(shooter, aim, bool(d.get("hit"))))
+            beat.duration = SHOT_TIME
+        roll = next((r for r in event.rolls if r.expression.startswith("d100")), None)
+        if roll is not None and aim is not None:
+            result = f"{roll.total} {'<=' if roll.outcome == 'hit' else '>'} {roll.target}"
+            colour = GOOD if roll.outcome == "hit" else BAD
+            beat.dice.append(Dice(aim, 100, result, colour))
+            beat.duration = DICE_TIME + HOLD_TIME
+    elif event.kind == "damage":
+        cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+        if cell is not None:
+            effects = ", ".join(effect_name(str(e)) for e in d.get("effects", ()))
+            text = f"-{d['damage']}" + (f" {effects}" if effects else "")
+            beat.texts.append(Text(cell, text, (255, 110, 90)))
+            beat.duration = FLOAT_TIME
+    elif event.kind in ("death_save", "stealth_check", "hide", "search", "medkit"):
+        cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
+        roll = event.rolls[0] if event.rolls else None
+        if cell is not None and roll is not None and roll.expression.startswith("d20"):
+            colour = GOOD if roll.outcome in ("success", None) else BAD
+            beat.dice.append(Dice(cell, 20, str(roll.total), colour))
+            beat.duration = DICE_TIME + HOLD_TIME
+    elif event.kind == "died":
+        cell = before.get(str(d["unit"]))
+        if cell is not None:
+            beat.texts.append(Text(cell, _("dead"), (230, 230, 230)))
+            beat.duration = FLOAT_TIME
+    return beat
+
+
+def _cell(value: object) -> Cell | None:
+    """A cell from an event's data; None for a cell the player did not see ("?")."""
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 3
+        and all(isinstance(v, int) for v in value)
+    ):
+        return (value[0], value[1], value[2])
+    return None

@@ -8,7 +8,7 @@ The computer's turns are stepped one command at a time so that they can be watch
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pygame
 import pygame_gui
@@ -22,34 +22,25 @@ from game.battle.engine import GM, Battle, Outcome
 from game.battle.events import Event
 from game.battle.session import Session
 from game.battle.view import PlayerView, told, view_for
-from game.explain_battle import cell_text, event_details, event_text, refusal_text, why_text
+from game.explain_battle import cell_text, refusal_text, why_text
 from game.grid.model import Cell
 from game.i18n import _
 from game.maps import RenderMap
 from game.ui import hud
+from game.ui.aim import Aim
 from game.ui.anim import (
-    CELL_TIME,
-    DICE_TIME,
-    FLOAT_TIME,
-    HOLD_TIME,
-    SHOT_TIME,
     Animator,
     Beat,
-    Dice,
-    Shot,
-    Slide,
-    Text,
+    beat_for,
 )
 from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
 from game.ui.gm_panel import GmAct, GmPanel, checks
 from game.ui.keys import PAN_KEYS, KeyMap
+from game.ui.log_panel import Log
 from game.ui.seats import Seats
 
 #: Seconds between two of the computer's commands, so that a person can follow them.
 COMPUTER_PAUSE = 0.35
-#: The log panel keeps this many entries when it starts again, and starts again past LOG_REBUILD.
-LOG_KEPT = 40
-LOG_REBUILD = 90
 #: Screen pixels a drag must cover before it pans instead of clicking.
 DRAG_START = 6
 #: Pixels a second the keys and the window's edge pan the map by.
@@ -75,45 +66,6 @@ _LABELS = {
     "end_turn": lambda: _("End turn"),
 }
 _STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
-_LOG_KINDS = {
-    "combat": {
-        "attack",
-        "reaction_attack",
-        "throw",
-        "damage",
-        "died",
-        "death_save",
-        "medkit",
-        "reaction_offered",
-        "reaction_declined",
-        "reaction_lost",
-        "combat_over",
-    },
-    "movement": {"moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived"},
-    "turns": {
-        "combat_started",
-        "round_started",
-        "initiative",
-        "initiative_reordered",
-        "initiative_restarted",
-        "turn_started",
-        "turn_skipped",
-        "turn_ended",
-        "turn_cut_short",
-        "turn_passed",
-        "surprised",
-    },
-    "sightings": {
-        "sighted",
-        "revealed",
-        "concealed",
-        "discovered",
-        "hide",
-        "search",
-        "stealth_check",
-        "ambushed",
-    },
-}
 
 
 @dataclass(frozen=True)
@@ -164,13 +116,6 @@ class BattleScene:
         self.hover_cell: Cell | None = None
         self.hover_unit: str | None = None
         self.alt = False
-        self.shown_log: list[Event] = []
-        self._log_upto = 0
-        self._log_last: Event | None = None
-        self._log_entries = 0
-        self._log_filter_shown = ""
-        self._log_dirty = False
-        self.log_filter = "all"
         self.version = 0
         self._hover_key: tuple[object, ...] = ()
         self._overlay = Overlay()
@@ -188,7 +133,7 @@ class BattleScene:
         self.gm_panel: GmPanel | None = None
         self._gm_table: opts.GmTable | None = None
         self.view: PlayerView = view_for(self.battle, player)
-        self.shown_log = list(self.view.log)
+        self.log = Log(self.view.log)
         own = [u.cell for u in self.view.units if u.own]
         if own:  # open on the level where most of the player's units stand
             self.board.set_level(max({c[2] for c in own}, key=[c[2] for c in own].count))
@@ -255,7 +200,7 @@ class BattleScene:
         b = self.battle
         self.view = view_for(b, self.player)
         if not self.animator.busy:
-            self.shown_log = list(self.view.log)
+            self.log.reset(self.view.log)
         active = self.view.active
         if active is not None and self.is_own(active) and b.pending is None:
             if self.selected != active:
@@ -350,7 +295,7 @@ class BattleScene:
             modes += [(explain.mode_name(m), m) for m in self.reach.allowance.budgets]
         self.side.set_modes(modes, self.mode or "auto")
         self.side.stealth.set_text(_("Stealth: on") if self.stealth else _("Stealth: off"))
-        self._refresh_log()
+        self.log.show(self.side)
 
     def _budget_text(self) -> str:
         active = self.view.active
@@ -396,100 +341,25 @@ class BattleScene:
             unit=active
         )
 
+    def aim(self) -> Aim:
+        """The player's situation, for the previews (game/ui/aim.py)."""
+        return Aim(
+            self.battle, self.player, self.view, self.session.rules, self._options,
+            self._mode(), self.stealth,
+        )  # fmt: skip
+
     def _unit_html(self, unit: str | None) -> str:
         if unit is None:
             return hud.esc(_("No unit selected. Click one of yours, or Tab."))
-        seen = self.view.unit(unit)
-        if seen is None:
-            return ""
-        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(seen.faction)}"]
-        lines.append(
-            hud.esc(
-                _("{stance}, at {cell}").format(
-                    stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
-                )
-            )
-        )
-        h = seen.wounds
-        wounds = [
-            f"{h[kind]} × {explain.effect_name(kind + '_wound')}"
-            for kind in ("light", "grave", "mortal")
-            if h.get(kind)
-        ]
-        lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
-        if h.get("conditions"):
-            names = ", ".join(explain.condition_name(c) for c in h["conditions"])
-            lines.append(hud.esc(_("Conditions: {c}").format(c=names)))
-        if h.get("mortal"):
-            lines.append(
-                hud.esc(
-                    _("Death saves: {s} successes, {f} failures").format(
-                        s=h.get("death_successes", 0), f=h.get("death_failures", 0)
-                    )
-                )
-            )
-        if seen.turn is not None:
-            rules = self.session.rules
-            weapon = rules.weapons[seen.weapon].name if seen.weapon else _("unarmed")
-            armour = rules.armour[seen.armour].name if seen.armour else _("no armour")
-            lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
-            if unit == self._acting() and self.reach is not None:
-                budgets = ", ".join(
-                    f"{explain.mode_name(m)} {p}" for m, p in self.reach.allowance.budgets.items()
-                )
-                lines.append(hud.esc(_("Movement points: {b}").format(b=budgets or "0")))
-        return "<br>".join(lines)
-
-    def _log_html(self, event: Event) -> str | None:
-        """An event as a log entry under the chosen filter (None: filtered out)."""
-        kinds = _LOG_KINDS.get(self.log_filter)
-        if kinds is not None and event.kind not in kinds:
-            return None
-        if self.log_filter == "gm" and not _gm_event(event):
-            return None
-        text = hud.esc(event_text(event))
-        if _gm_event(event):
-            text = f"<i>{text}</i>"
-        details = event_details(event)
-        if details:
-            text += (
-                "<br><font size=2 color='#9aa4b2'>"
-                + "<br>".join(hud.esc(d) for d in details)
-                + "</font>"
-            )
-        return text
-
-    def _refresh_log(self) -> None:
-        """Bring the log panel up to `shown_log`: new entries are appended (pygame-gui lays out
-        only them); a changed filter, an undo or a long box starts it again from the last
-        LOG_KEPT entries, so that no frame pays for laying out the whole battle."""
-        events = self.shown_log
-        done = self._log_upto
-        same_start = 0 < done <= len(events) and events[done - 1] is self._log_last
-        if (
-            self._log_filter_shown == self.log_filter
-            and (same_start or done == 0 == len(events))
-            and self._log_entries < LOG_REBUILD
-        ):
-            new = [h for e in events[done:] if (h := self._log_html(e)) is not None]
-            if new:
-                self.side.append_log(new)
-                self._log_entries += len(new)
-        else:
-            entries = [h for e in events if (h := self._log_html(e)) is not None][-LOG_KEPT:]
-            self.side.set_log(entries)
-            self._log_entries = len(entries)
-            self._log_filter_shown = self.log_filter
-        self._log_upto = len(events)
-        self._log_last = events[-1] if events else None
+        allowance = ""
+        if unit == self._acting() and self.reach is not None:
+            budgets = self.reach.allowance.budgets.items()
+            allowance = ", ".join(f"{explain.mode_name(m)} {p}" for m, p in budgets) or "0"
+        return self.aim().card(unit, allowance)
 
     def log_text(self) -> str:
         """The log as plain text, as the Copy button puts it on the clipboard."""
-        out = []
-        for event in self.shown_log:
-            out.append(event_text(event))
-            out += ["    " + d for d in event_details(event)]
-        return "\n".join(out)
+        return self.log.text()
 
     # ------------------------------------------------------------ hover and previews
 
@@ -534,7 +404,8 @@ class BattleScene:
         unit = self._acting()
         target = self.plan.target if self.plan is not None else (self.hover_unit or self.hover_cell)
         if unit is not None and target is not None:
-            overlay, lines, details = self._aim_preview(unit, target)
+            shown = self.aim().at(unit, target, self._default_kind(unit, target))
+            overlay, lines, details = shown.overlay, shown.lines, shown.details
         elif self.hover_unit is not None:
             lines = [self._unit_html(self.hover_unit)]
         if self.hover_cell is not None:
@@ -554,166 +425,6 @@ class BattleScene:
         self.side.set_html(self.side.hover, "hover", html)
         self._details = details
 
-    def _aim_preview(self, unit: str, target: Cell | str) -> tuple[Overlay, list[str], list[str]]:
-        """What acting on `target` would do: a path, a shot, a throw, help."""
-        b = self.battle
-        kind = self._default_kind(unit, target)
-        if kind in ("attack", "throw") and isinstance(target, str):
-            overlay, lines, details = self._shot_preview(unit, target, kind)
-            option = self._options.get(kind)
-            if option is not None and option.refusal is not None:
-                lines.insert(
-                    1,
-                    "<font color='#ff8080'>" + hud.esc(refusal_text(option.refusal)) + "</font>",
-                )
-            return overlay, lines, details
-        if kind in ("attack", "throw") and not isinstance(target, str):
-            cells = preview.area(b, unit, target)
-            here = self._unit_cell(unit)
-            overlay = Overlay(area=cells, sight=None if here is None else (here, target))
-            if kind == "throw":
-                answer = preview.throw(b, self.player, unit, target)
-                if answer is None:
-                    return overlay, [], []
-                text = _throw_summary(answer)
-                return overlay, [hud.esc(text)], [*answer.why, explain.rulings_line(answer.rules)]
-            return (
-                overlay,
-                [hud.esc(_("Fire at the cell {cell}").format(cell=cell_text(target)))],
-                [],
-            )
-        if kind == "move" and not isinstance(target, str):
-            return self._path_preview(unit, target)
-        if isinstance(target, str):
-            return Overlay(), [self._unit_html(target)], []
-        return Overlay(), [], []
-
-    def _default_kind(self, unit: str, target: Cell | str) -> str:
-        if self.plan is not None:
-            return self.plan.command.KIND if self.plan.command.KIND != "use_object" else "help"
-        if self.targeting is not None:
-            return self.targeting
-        if isinstance(target, str):
-            if self.view.sides.get(target) != self.view.sides.get(unit):
-                return "throw" if self._weapon_kind(unit) == "thrown" else "attack"
-            return "info"
-        return "move"
-
-    def _weapon(self, unit: str) -> object | None:
-        """The rules' record of the weapon in an own unit's hand (None: unarmed, or not ours)."""
-        seen = self.view.unit(unit)
-        if seen is None or seen.weapon is None:
-            return None
-        return self.session.rules.weapons[seen.weapon]
-
-    def _weapon_kind(self, unit: str) -> str | None:
-        weapon = self._weapon(unit)
-        return None if weapon is None else str(getattr(weapon, "kind", ""))
-
-    def _shot_preview(
-        self, unit: str, target: str, kind: str
-    ) -> tuple[Overlay, list[str], list[str]]:
-        b = self.battle
-        here, there = self._unit_cell(unit), self._unit_cell(target)
-        if here is None or there is None:
-            return Overlay(), [], []
-        if kind == "throw":
-            answer_t = preview.throw(b, self.player, unit, target)
-            if answer_t is None:
-                return Overlay(), [], []
-            overlay = Overlay(sight=(here, there))
-            summary = _throw_summary(answer_t)
-            head = f"<b>{hud.esc(_('Throw at {t}').format(t=target))}</b>"
-            return (
-                overlay,
-                [head, hud.esc(summary)],
-                [
-                    *answer_t.why,
-                    explain.rulings_line(answer_t.rules),
-                ],
-            )
-        shot = preview.attack(b, self.player, unit, target)
-        if shot is None:
-            return Overlay(), [], []
-        answer, los = shot.answer, shot.los
-        overlay = Overlay(sight=(here, there), sight_clear=los.clear, blocked_at=los.blocked_by)
-        head = f"<b>{hud.esc(_('Attack {t}').format(t=target))}</b>"
-        distance = max(abs(a - c) for a, c in zip(here, there, strict=True))
-        lines = [head]
-        details: list[str] = []
-        if answer.hit is not None:
-            lines.append(
-                "<font size=5><b>"
-                + hud.esc(_("Hit chance {p}%").format(p=answer.hit.p))
-                + "</b></font>"
-            )
-        else:
-            reason = answer.reason or "no_los"
-            lines.append(
-                "<font color='#ff8080'>"
-                + hud.esc(why_text(str(reason), {**answer.values}))
-                + "</font>"
-            )
-        if answer.cover is not None:
-            overlay.cover_target = there
-            overlay.hidden_samples = [s.sample for s in answer.cover.hidden if s.counted]
-            overlay.cover_cells = sorted({s.cell for s in answer.cover.hidden if s.counted})
-            lines.append(
-                hud.esc(
-                    _("Cover: {grade} ({pct}%) · {d} cells").format(
-                        grade=explain.cover_name(answer.cover.grade),
-                        pct=answer.cover.percent,
-                        d=distance,
-                    )
-                )
-            )
-            details += explain.cover_lines(answer.cover)
-        if not los.clear and los.blocked_by is not None:
-            lines.append(
-                hud.esc(_("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by)))
-            )
-        details += list(answer.why)
-        details.append(explain.rulings_line(answer.rules))
-        return overlay, lines, details
-
-    def _path_preview(self, unit: str, cell: Cell) -> tuple[Overlay, list[str], list[str]]:
-        path = preview.path(
-            self.battle, self.player, unit, cell, (), self._mode(), stealth=self.stealth
-        )
-        if path is None:
-            return Overlay(), [], []
-        if path.refusal is not None:
-            return (
-                Overlay(),
-                ["<font color='#ff8080'>" + hud.esc(refusal_text(path.refusal)) + "</font>"],
-                [],
-            )
-        overlay = Overlay(path=path.cells, warnings=[w.cell for w in path.warnings])
-        lines = [
-            "<b>"
-            + hud.esc(
-                _("Move to {cell}: {cost} points ({total} this turn)").format(
-                    cell=cell_text(cell), cost=path.cost, total=path.total
-                )
-            )
-            + "</b>"
-        ]
-        for w in path.warnings:
-            rule = "P-OA-1" if w.kind == "opportunity" else "P-OA-2"
-            text = (
-                _("{enemy} may strike as you leave {cell} ({rule})")
-                if w.kind == "opportunity"
-                else _("{enemy}'s readied attack may fire at {cell} ({rule})")
-            )
-            lines.append(
-                "<font color='#ff8a70'>"
-                + hud.esc(text.format(enemy=w.enemy, cell=cell_text(w.cell), rule=rule))
-                + "</font>"
-            )
-        if path.seen_by:
-            lines.append(hud.esc(_("Seen there by: {units}").format(units=", ".join(path.seen_by))))
-        return overlay, lines, []
-
     # ------------------------------------------------------------ giving commands
 
     def submit(self, command: cmd.Command) -> Outcome:
@@ -723,6 +434,7 @@ class BattleScene:
         self.bar.set_status("")
         self._close_menu()
         before = self.view
+        path = self._path_of(command)
         outcome = self.session.submit(command, self.player)
         if outcome.refusal is not None:
             self.status = refusal_text(outcome.refusal)
@@ -730,94 +442,40 @@ class BattleScene:
             return outcome
         self.status = ""
         self.targeting = None
-        self._animate(outcome.events, before, command)
+        self._animate(outcome.events, before, path)
         return outcome
 
-    def _animate(
-        self, events: Sequence[Event], before: PlayerView, command: cmd.Command | None
-    ) -> None:
-        """Beats for what the player may see of these events; the view updates after them."""
+    def _animate(self, events: Sequence[Event], before: PlayerView, path: Sequence[Cell]) -> None:
+        """Beats for what the player may see of these events (a move slides along `path`, taken
+        before the move was made); the view updates after them."""
         factions = self.factions()
         # What this player may read of them: units and fields they did not see are blanked.
         visible = [told(e, factions) for e in events if e.visible_to(factions)]
         after = view_for(self.battle, self.player)
-        seen_after = {u.id: u.cell for u in after.units}
         seen_before = {u.id: u.cell for u in before.units}
-        path: Sequence[Cell] = ()
-        if isinstance(command, cmd.Move):
-            known = preview.path(self.battle, self.player, command.unit, command.to)
-            path = () if known is None else known.cells
+        seen_after = {u.id: u.cell for u in after.units}
         for event in visible:
-            self.animator.add(self._beat(event, seen_before, seen_after, path))
+            beat = beat_for(event, seen_before, seen_after, path, self.is_own)
+            beat.done = lambda e=event: self.log.add(e)
+            self.animator.add(beat)
         self.animator.add(Beat(0.0, done=self.refresh))
-        if not self.animator.busy:
-            return
 
-    def _beat(
-        self,
-        event: Event,
-        before: dict[str, Cell],
-        after: dict[str, Cell],
-        path: Sequence[Cell],
-    ) -> Beat:
-        d = event.data
-        speed = 1.0
-        beat = Beat(0.0, done=lambda e=event: self._logged(e))
-        if event.kind == "moved":
-            unit = str(d["unit"])
-            start, end = tuple(d["from"]), tuple(d["to"])
-            # Only what the player could see: a slide into the fog would show where it went.
-            if after.get(unit) == end and (unit in before or self.is_own(unit)):
-                cells = list(path) if path and path[0] == start and end in path else [start, end]
-                if end in cells:
-                    cells = cells[: cells.index(end) + 1]
-                beat.slides.append(Slide(unit, cells))  # type: ignore[arg-type]
-                beat.duration = CELL_TIME * max(1, len(cells) - 1) * speed
-        elif event.kind in ("attack", "reaction_attack", "throw"):
-            shooter = before.get(str(d["unit"])) or after.get(str(d["unit"]))
-            target_id = d.get("target")
-            aim = (
-                before.get(str(target_id)) or after.get(str(target_id))
-                if target_id is not None
-                else tuple(d.get("landed") or d.get("at") or ())
-            )
-            if shooter is not None and aim:
-                beat.shots.append(Shot(shooter, aim, bool(d.get("hit"))))  # type: ignore[arg-type]
-                beat.duration = SHOT_TIME
-            roll = next((r for r in event.rolls if r.expression.startswith("d100")), None)
-            if roll is not None and aim:
-                result = f"{roll.total} {'≤' if roll.outcome == 'hit' else '>'} {roll.target}"
-                colour = (140, 230, 140) if roll.outcome == "hit" else (230, 140, 140)
-                beat.dice.append(Dice(aim, 100, result, colour))  # type: ignore[arg-type]
-                beat.duration = DICE_TIME + HOLD_TIME
-        elif event.kind == "damage":
-            cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
-            if cell is not None:
-                effects = ", ".join(explain.effect_name(str(e)) for e in d.get("effects", ()))
-                text = f"-{d['damage']}" + (f" {effects}" if effects else "")
-                beat.texts.append(Text(cell, text, (255, 110, 90)))
-                beat.duration = FLOAT_TIME
-        elif event.kind in ("death_save", "stealth_check", "hide", "search", "medkit"):
-            unit_cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
-            roll = event.rolls[0] if event.rolls else None
-            if unit_cell is not None and roll is not None and roll.expression.startswith("d20"):
-                good = roll.outcome in ("success", None)
-                beat.dice.append(
-                    Dice(
-                        unit_cell, 20, str(roll.total), (140, 230, 140) if good else (230, 140, 140)
-                    )
-                )
-                beat.duration = DICE_TIME + HOLD_TIME
-        elif event.kind == "died":
-            cell = before.get(str(d["unit"]))
-            if cell is not None:
-                beat.texts.append(Text(cell, _("dead"), (230, 230, 230)))
-                beat.duration = FLOAT_TIME
-        return beat
+    def _path_of(self, command: cmd.Command) -> Sequence[Cell]:
+        """The cells a move will walk, asked before it is made (for its animation)."""
+        if not isinstance(command, cmd.Move):
+            return ()
+        known = preview.path(
+            self.battle, self.player, command.unit, command.to, command.via, command.mode
+        )
+        return () if known is None else known.cells
 
-    def _logged(self, event: Event) -> None:
-        self.shown_log.append(event)
-        self._log_dirty = True
+    def _default_kind(self, unit: str, target: Cell | str) -> str:
+        """What the aim is for: the planned command, the chosen one, or what a click does."""
+        if self.plan is not None:
+            return self.plan.command.KIND if self.plan.command.KIND != "use_object" else "help"
+        if self.targeting is not None:
+            return self.targeting
+        return self.aim().kind_for(unit, target)
 
     def _plan(self, command: cmd.Command, text: str, target: Cell | str) -> None:
         """Aim a command; the same aim again gives it. A command the bar already refuses, or
@@ -1079,9 +737,7 @@ class BattleScene:
         self.stealth = False
         self.mode = None
         self.view = view_for(self.battle, self.player)
-        self.shown_log = list(self.view.log)
-        self._log_upto = 0
-        self._log_filter_shown = ""
+        self.log = Log(self.view.log)
         own = [u.cell for u in self.view.units if u.own]
         if own:
             self.board.set_level(max({c[2] for c in own}, key=[c[2] for c in own].count))
@@ -1120,7 +776,7 @@ class BattleScene:
                 self.status = refusal_text(outcome.refusal)
                 self.refresh()
             else:
-                self._animate(outcome.events, before, None)
+                self._animate(outcome.events, before, ())
             return
         refusal = self.session.undo(GM) if act.session == "undo" else self.session.redo(GM)
         self.status = "" if refusal is None else refusal_text(refusal)
@@ -1161,7 +817,8 @@ class BattleScene:
                 )
         else:
             add("move", _("Move here"), "move")
-            if getattr(self._weapon(unit), "area", ()):
+            weapon = self.aim().weapon(unit)
+            if weapon is not None and weapon.area:
                 add("attack", _("Fire at this cell"), "attack_cell")
             add("throw", _("Throw at this cell"), "throw_cell")
         self._menu_target: tuple[str | None, Cell] = (target, self.hover_cell)
@@ -1295,8 +952,8 @@ class BattleScene:
         side = self.side
         if element is side.filter:
             chosen = getattr(element, "selected_option", (text, "all"))
-            self.log_filter = chosen[1] if isinstance(chosen, tuple) else "all"
-            self._refresh_log()
+            self.log.set_filter(chosen[1] if isinstance(chosen, tuple) else "all")
+            self.log.show(self.side)
         elif side.mode is not None and element is side.mode:
             chosen = getattr(element, "selected_option", (text, "auto"))
             self.mode = chosen[1] if isinstance(chosen, tuple) else None
@@ -1400,9 +1057,7 @@ class BattleScene:
     def update(self, dt: float) -> None:
         self.ui.update(dt)
         self.animator.update(dt)
-        if self._log_dirty:
-            self._log_dirty = False
-            self._refresh_log()
+        self.log.show(self.side)
         self._pan(dt)
         if self.animator.busy:
             return
@@ -1450,10 +1105,15 @@ class BattleScene:
             return
         self._computer_wait = 0.0
         before = self.view
-        outcomes: list[tuple[cmd.Command, Outcome]] = []
-        self.session.play_computer(lambda _by, c, o: outcomes.append((c, o)), limit=1)
-        for command, outcome in outcomes:
-            self._animate(outcome.events, before, command)
+        outcomes: list[Outcome] = []
+        paths: list[Sequence[Cell]] = []
+        self.session.play_computer(
+            lambda _by, _c, o: outcomes.append(o),
+            limit=1,
+            before=lambda c: paths.append(self._path_of(c)),
+        )
+        for outcome, path in zip(outcomes, paths, strict=False):
+            self._animate(outcome.events, before, path)
         if not outcomes:
             self.refresh()
 
@@ -1517,18 +1177,6 @@ class BattleScene:
         self._tooltip._tessera_text = text  # type: ignore[attr-defined]
 
 
-def _gm_event(event: Event) -> bool:
-    return event.data.get("by") == "gm" or event.kind in (
-        "concealed",
-        "reinforcement_called",
-        "dice_entered",
-        "cell_edited",
-        "condition",
-        "improvise_ruled",
-        "controller",
-    )
-
-
 def _wounds(view: PlayerView, unit: str) -> list[str]:
     """The wounds a medkit could treat on a unit the player sees, gravest first."""
     seen = view.unit(unit)
@@ -1540,19 +1188,3 @@ def _wounds(view: PlayerView, unit: str) -> list[str]:
 def _worst_wound(view: PlayerView, unit: str) -> str:
     wounds = _wounds(view, unit)
     return wounds[0] if wounds else "light"
-
-
-def _throw_summary(answer: object) -> str:
-    from game.tactics import ThrowAnswer
-
-    assert isinstance(answer, ThrowAnswer)
-    if answer.reason is not None:
-        return why_text(str(answer.reason), {})
-    if answer.band == "out_of_range":
-        return _("Out of range.")
-    if answer.automatic:
-        return _("Lands where aimed (within medium range, P-THR-1).")
-    return _("Hit chance {p}%").format(p=answer.hit_chance)
-
-
-__all__ = ["BattleScene", "Plan", "replace"]

@@ -228,8 +228,8 @@ def test_the_log_filter_keeps_only_the_chosen_kind_of_event(make_window: MakeWin
     w = make_window()
     w.click((13, 16, 0))
     w.click((13, 16, 0))
-    w.scene.log_filter = "movement"
-    w.scene._refresh_log()
+    w.scene.log.set_filter("movement")
+    w.scene.log.show(w.scene.side)
     shown = w.scene.side._texts["log"]
     assert "Kask moves" in shown
     assert "rolls initiative" not in shown

@@ -1,0 +1,225 @@
+"""What the pointer is aimed at, worded for the side panel and drawn over the map: a unit's card,
+a move's path and dangers, a shot's sight line, cover and chance, a throw's band.
+
+Every number comes from the previews (game/battle/preview.py) and the player's view; this module
+only lays them out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from game import explain
+from game.battle import preview
+from game.battle.engine import Battle
+from game.battle.options import Option
+from game.battle.view import PlayerView
+from game.explain_battle import cell_text, refusal_text, why_text
+from game.grid.model import Cell
+from game.i18n import _
+from game.rules.data import RulesData, Weapon
+from game.tactics import ThrowAnswer
+from game.ui import hud
+from game.ui.board import Overlay
+
+RED = "#ff8080"
+ORANGE = "#ff8a70"
+
+
+@dataclass
+class Preview:
+    """The overlay to draw, the lines for the panel, the full breakdown (Alt)."""
+
+    overlay: Overlay = field(default_factory=Overlay)
+    lines: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+
+def _red(text: str, colour: str = RED) -> str:
+    return f"<font color='{colour}'>" + hud.esc(text) + "</font>"
+
+
+@dataclass
+class Aim:
+    """The player's situation a preview is asked in."""
+
+    battle: Battle
+    player: str
+    view: PlayerView
+    rules: RulesData
+    options: dict[str, Option]
+    mode: str | None = None
+    stealth: bool = False
+
+    def weapon(self, unit: str) -> Weapon | None:
+        """The weapon in an own unit's hand (None: unarmed, or not the player's)."""
+        seen = self.view.unit(unit)
+        if seen is None or seen.weapon is None:
+            return None
+        return self.rules.weapons[seen.weapon]
+
+    def kind_for(self, unit: str, target: Cell | str) -> str:
+        """What a click on `target` does when no command was chosen: attack (or throw, with a
+        thrown weapon in hand) an enemy, show a friend, move to a cell."""
+        if isinstance(target, str):
+            if self.view.sides.get(target) != self.view.sides.get(unit):
+                weapon = self.weapon(unit)
+                return "throw" if weapon is not None and weapon.kind == "thrown" else "attack"
+            return "info"
+        return "move"
+
+    def at(self, unit: str, target: Cell | str, kind: str) -> Preview:
+        """What `kind` by `unit` at `target` would do."""
+        if kind in ("attack", "throw") and isinstance(target, str):
+            shown = self.shot(unit, target, kind)
+            option = self.options.get(kind)
+            if option is not None and option.refusal is not None:
+                shown.lines.insert(1, _red(refusal_text(option.refusal)))
+            return shown
+        if kind in ("attack", "throw") and not isinstance(target, str):
+            return self.at_cell(unit, target, kind)
+        if kind == "move" and not isinstance(target, str):
+            return self.path(unit, target)
+        if isinstance(target, str):
+            return Preview(lines=[self.card(target)])
+        return Preview()
+
+    def at_cell(self, unit: str, target: Cell, kind: str) -> Preview:
+        """An area weapon or a throw aimed at a cell (P-AREA-1, P-THR-1)."""
+        here = self.view.unit(unit)
+        overlay = Overlay(
+            area=preview.area(self.battle, unit, target),
+            sight=None if here is None else (here.cell, target),
+        )
+        if kind == "throw":
+            answer = preview.throw(self.battle, self.player, unit, target)
+            if answer is None:
+                return Preview(overlay)
+            return Preview(
+                overlay,
+                [hud.esc(throw_summary(answer))],
+                [*answer.why, explain.rulings_line(answer.rules)],
+            )
+        text = _("Fire at the cell {cell}").format(cell=cell_text(target))
+        return Preview(overlay, [hud.esc(text)])
+
+    def shot(self, unit: str, target: str, kind: str) -> Preview:
+        """Line of sight, cover with its hidden samples, and the chance (P-LOS, P-COV, P-HIT)."""
+        me, other = self.view.unit(unit), self.view.unit(target)
+        if me is None or other is None:
+            return Preview()
+        here, there = me.cell, other.cell
+        if kind == "throw":
+            thrown = preview.throw(self.battle, self.player, unit, target)
+            if thrown is None:
+                return Preview()
+            head = f"<b>{hud.esc(_('Throw at {t}').format(t=target))}</b>"
+            return Preview(
+                Overlay(sight=(here, there)),
+                [head, hud.esc(throw_summary(thrown))],
+                [*thrown.why, explain.rulings_line(thrown.rules)],
+            )
+        shot = preview.attack(self.battle, self.player, unit, target)
+        if shot is None:
+            return Preview()
+        answer, los = shot.answer, shot.los
+        shown = Preview(
+            Overlay(sight=(here, there), sight_clear=los.clear, blocked_at=los.blocked_by),
+            [f"<b>{hud.esc(_('Attack {t}').format(t=target))}</b>"],
+        )
+        if answer.hit is not None:
+            chance = _("Hit chance {p}%").format(p=answer.hit.p)
+            shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
+        else:
+            shown.lines.append(_red(why_text(str(answer.reason or "no_los"), {**answer.values})))
+        if answer.cover is not None:
+            counted = [s for s in answer.cover.hidden if s.counted]
+            shown.overlay.cover_target = there
+            shown.overlay.hidden_samples = [s.sample for s in counted]
+            shown.overlay.cover_cells = sorted({s.cell for s in counted})
+            distance = max(abs(a - c) for a, c in zip(here, there, strict=True))
+            cover = _("Cover: {grade} ({pct}%) · {d} cells").format(
+                grade=explain.cover_name(answer.cover.grade), pct=answer.cover.percent, d=distance
+            )
+            shown.lines.append(hud.esc(cover))
+            shown.details += explain.cover_lines(answer.cover)
+        if not los.clear and los.blocked_by is not None:
+            blocked = _("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by))
+            shown.lines.append(hud.esc(blocked))
+        shown.details += [*answer.why, explain.rulings_line(answer.rules)]
+        return shown
+
+    def path(self, unit: str, cell: Cell) -> Preview:
+        """The cheapest path, its cost, where enemies may react (P-OA-1/2), who sees the end."""
+        path = preview.path(
+            self.battle, self.player, unit, cell, (), self.mode, stealth=self.stealth
+        )
+        if path is None:
+            return Preview()
+        if path.refusal is not None:
+            return Preview(lines=[_red(refusal_text(path.refusal))])
+        cost = _("Move to {cell}: {cost} points ({total} this turn)").format(
+            cell=cell_text(cell), cost=path.cost, total=path.total
+        )
+        shown = Preview(
+            Overlay(path=path.cells, warnings=[w.cell for w in path.warnings]),
+            ["<b>" + hud.esc(cost) + "</b>"],
+        )
+        for w in path.warnings:
+            rule = "P-OA-1" if w.kind == "opportunity" else "P-OA-2"
+            text = (
+                _("{enemy} may strike as you leave {cell} ({rule})")
+                if w.kind == "opportunity"
+                else _("{enemy}'s readied attack may fire at {cell} ({rule})")
+            )
+            shown.lines.append(
+                _red(text.format(enemy=w.enemy, cell=cell_text(w.cell), rule=rule), ORANGE)
+            )
+        if path.seen_by:
+            seen = _("Seen there by: {units}").format(units=", ".join(path.seen_by))
+            shown.lines.append(hud.esc(seen))
+        return shown
+
+    def card(self, unit: str, allowance: str = "") -> str:
+        """A unit as the player knows it: side, stance, cell, wounds, conditions; for an own
+        unit also its kit and, when acting, its movement points (`allowance`)."""
+        seen = self.view.unit(unit)
+        if seen is None:
+            return ""
+        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(seen.faction)}"]
+        where = _("{stance}, at {cell}").format(
+            stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
+        )
+        lines.append(hud.esc(where))
+        h = seen.wounds
+        wounds = [
+            f"{h[kind]} × {explain.effect_name(kind + '_wound')}"
+            for kind in ("light", "grave", "mortal")
+            if h.get(kind)
+        ]
+        lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
+        if h.get("conditions"):
+            names = ", ".join(explain.condition_name(c) for c in h["conditions"])
+            lines.append(hud.esc(_("Conditions: {c}").format(c=names)))
+        if h.get("mortal"):
+            saves = _("Death saves: {s} successes, {f} failures").format(
+                s=h.get("death_successes", 0), f=h.get("death_failures", 0)
+            )
+            lines.append(hud.esc(saves))
+        if seen.turn is not None:
+            weapon = self.rules.weapons[seen.weapon].name if seen.weapon else _("unarmed")
+            armour = self.rules.armour[seen.armour].name if seen.armour else _("no armour")
+            lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
+            if allowance:
+                lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))
+        return "<br>".join(lines)
+
+
+def throw_summary(answer: ThrowAnswer) -> str:
+    """A throw's chance in a few words (P-THR-1)."""
+    if answer.reason is not None:
+        return why_text(str(answer.reason), {})
+    if answer.band == "out_of_range":
+        return _("Out of range.")
+    if answer.automatic:
+        return _("Lands where aimed (within medium range, P-THR-1).")
+    return _("Hit chance {p}%").format(p=answer.hit_chance)

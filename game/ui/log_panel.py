@@ -1,0 +1,123 @@
+"""The combat log as the player reads it: every event they may see, with its dice and rulings,
+filtered by kind, kept in step with the panel's text box without laying out the whole battle."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from game.battle.events import Event
+from game.explain_battle import event_details, event_text
+from game.ui import hud
+
+#: The panel keeps this many entries when it starts again, and starts again past REBUILD.
+KEPT = 40
+REBUILD = 90
+#: The filters and the kinds of event each keeps ("all" and "gm" are not kind lists).
+KINDS: dict[str, frozenset[str]] = {
+    "combat": frozenset({
+        "attack", "reaction_attack", "throw", "damage", "died", "death_save", "medkit",
+        "reaction_offered", "reaction_declined", "reaction_lost", "combat_over",
+    }),
+    "movement": frozenset({
+        "moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived",
+        "flying", "drifted", "coasting",
+    }),
+    "turns": frozenset({
+        "combat_started", "round_started", "initiative", "initiative_reordered",
+        "initiative_restarted", "turn_started", "turn_skipped", "turn_ended", "turn_cut_short",
+        "turn_passed", "surprised",
+    }),
+    "sightings": frozenset({
+        "sighted", "revealed", "concealed", "discovered", "hide", "search", "stealth_check",
+        "ambushed",
+    }),
+}  # fmt: skip
+GM_KINDS = frozenset({
+    "concealed", "reinforcement_called", "dice_entered", "cell_edited", "condition",
+    "improvise_ruled", "controller",
+})  # fmt: skip
+
+
+def gm_event(event: Event) -> bool:
+    """An act of the GM's: marked as such in the log."""
+    return event.data.get("by") == "gm" or event.kind in GM_KINDS
+
+
+class Log:
+    """The events shown so far and how much of them the text box already holds."""
+
+    def __init__(self, events: Sequence[Event] = ()) -> None:
+        self.events: list[Event] = list(events)
+        self.filter = "all"
+        self._upto = 0
+        self._last: Event | None = None
+        self._entries = 0
+        self._filter_shown = ""
+        self.dirty = True
+
+    def reset(self, events: Sequence[Event]) -> None:
+        """The whole log anew (a new view: another player, an undo)."""
+        self.events = list(events)
+        self.dirty = True
+
+    def add(self, event: Event) -> None:
+        self.events.append(event)
+        self.dirty = True
+
+    def set_filter(self, name: str) -> None:
+        self.filter = name
+        self.dirty = True
+
+    def entry(self, event: Event) -> str | None:
+        """An event as a log entry under the chosen filter (None: filtered out)."""
+        kinds = KINDS.get(self.filter)
+        if kinds is not None and event.kind not in kinds:
+            return None
+        if self.filter == "gm" and not gm_event(event):
+            return None
+        text = hud.esc(event_text(event))
+        if gm_event(event):
+            text = f"<i>{text}</i>"
+        details = event_details(event)
+        if details:
+            text += (
+                "<br><font size=2 color='#9aa4b2'>"
+                + "<br>".join(hud.esc(d) for d in details)
+                + "</font>"
+            )
+        return text
+
+    def show(self, side: hud.SidePanel) -> None:
+        """Bring the panel up to the events: new entries are appended (pygame-gui lays out only
+        them); a changed filter, a new view or a long box starts it again from the last KEPT
+        entries, so that no frame pays for laying out the whole battle."""
+        if not self.dirty:
+            return
+        self.dirty = False
+        events = self.events
+        done = self._upto
+        continues = 0 < done <= len(events) and events[done - 1] is self._last
+        if (
+            self._filter_shown == self.filter
+            and (continues or done == 0 == len(events))
+            and self._entries < REBUILD
+        ):
+            new = [h for e in events[done:] if (h := self.entry(e)) is not None]
+            if new:
+                side.append_log(new)
+                self._entries += len(new)
+        else:
+            entries = [h for e in events if (h := self.entry(e)) is not None][-KEPT:]
+            side.set_log(entries)
+            self._entries = len(entries)
+            self._filter_shown = self.filter
+        self._upto = len(events)
+        self._last = events[-1] if events else None
+
+    def text(self) -> str:
+        """The whole log as plain text, as Copy puts it on the clipboard."""
+        out = []
+        for event in self.events:
+            out.append(event_text(event))
+            out += ["    " + d for d in event_details(event)]
+        return "\n".join(out)
