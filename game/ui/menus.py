@@ -290,7 +290,7 @@ class Scaled:
         self.scale = scale
         self.size = size
         self.inner = make(self.logical(size))
-        self._canvas = pygame.Surface(self.logical(size))
+        self._canvas = _canvas(self.logical(size))
 
     def logical(self, size: tuple[int, int]) -> tuple[int, int]:
         return (round(size[0] / self.scale), round(size[1] / self.scale))
@@ -328,8 +328,14 @@ class Scaled:
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
-        self._canvas = pygame.Surface(self.logical(size))
+        self._canvas = _canvas(self.logical(size))
         self.inner.resize(self.logical(size))
+
+
+def _canvas(size: tuple[int, int]) -> pygame.Surface:
+    """A surface in the display's format (the quickest to scale onto it)."""
+    display = pygame.display.get_surface() if pygame.display.get_init() else None
+    return pygame.Surface(size) if display is None else pygame.Surface(size, 0, display)
 
 
 def fitting_scale(scale: float, size: tuple[int, int]) -> float:
@@ -528,8 +534,9 @@ class NewBattleScene(MenuScene):
 
     def choose_map(self, path: Path | None) -> None:
         d = self.draft
-        if path is None:
+        if path is None:  # a map from a path typed in (pygame has no file dialog)
             d.typing_path = True
+            d.map_path, d.loaded, d.map_error = None, None, None
         else:
             d.typing_path = False
             found = next((m for m in self.maps if m[0] == path), None)
@@ -837,21 +844,19 @@ class NewBattleScene(MenuScene):
         y += (ROW + 4) * len(d.factions) + 2
         y += self._error(pygame.Rect(x1, y, col, 40), "sides")
         # --- the GM and the initiative
-        half = (col - 8) // 2
         self.gm_button = self.button(
-            pygame.Rect(x1, y, half, ROW),
+            pygame.Rect(x1, y, col, ROW),
             _("GM: at the table") if d.gm else _("GM: none"),
             self.toggle_gm,
             tip=_("A game master sees everything and may change anything"),
         )
         if d.gm:
             self.gm_button.select()
+        y += ROW + GAP
+        self.label(pygame.Rect(x1, y, col // 2 - 4, ROW), _("Initiative"), "#field")
         self.initiative_menu = self.dropdown(
-            pygame.Rect(x1 + half + 8, y, col - half - 8, ROW),
-            [
-                (_("Initiative rolled by the game"), "rolled"),
-                (_("Initiative from physical dice"), "dice"),
-            ],
+            pygame.Rect(x1 + col // 2, y, col - col // 2, ROW),
+            [(_("Rolled by the game"), "rolled"), (_("Physical dice"), "dice")],
             "dice" if d.dice_mode else "rolled",
             self.set_initiative,
         )
@@ -1223,9 +1228,10 @@ class SettingsScene(MenuScene):
         )
         inner = box.get_container()
         inner_w = kw - 24
+        kb = min(164, inner_w // 3)  # the key buttons' width
         ky = 0
         for action in self.defaults:
-            self.label(pygame.Rect(0, ky, inner_w - 170, ROW), action_name(action), "#field",
+            self.label(pygame.Rect(0, ky, inner_w - kb - 6, ROW), action_name(action), "#field",
                        container=inner)  # fmt: skip
             text = (
                 _("Press a key…")
@@ -1233,7 +1239,7 @@ class SettingsScene(MenuScene):
                 else " / ".join(key_label(n) for n in self.bindings.get(action, ()))
             )
             button = self.button(
-                pygame.Rect(inner_w - 164, ky, 164, ROW),
+                pygame.Rect(inner_w - kb, ky, kb, ROW),
                 text,
                 lambda a=action: self.capture(a),  # type: ignore[misc]
                 container=inner,

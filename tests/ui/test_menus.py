@@ -103,9 +103,7 @@ def menus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Menus]:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setattr(i18n, "_current", i18n.translator("en"))
     app = App((1280, 720))
-    director = Director(
-        app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0)
-    )
+    director = Director(app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0))
     made = Menus(app, director, saves.saves_dir())
     yield made
     made.director.close_battle()
@@ -242,7 +240,7 @@ def test_initiative_from_physical_dice_lands_in_the_battles_initiative_events(
 ) -> None:
     scene = _open_new_battle(menus)
     menus.click(_map_button(scene, DEMO_MAP))
-    menus.choose(scene.initiative_menu, "Initiative from physical dice")
+    menus.choose(scene.initiative_menu, "Physical dice")
     scene = menus.menu()  # type: ignore[assignment]
     menus.click(scene.start_button)  # "Next: initiative dice"
     scene = menus.menu()  # type: ignore[assignment]
@@ -273,9 +271,7 @@ def test_initiative_from_physical_dice_lands_in_the_battles_initiative_events(
 # ---------------------------------------------------------------- saves
 
 
-def test_save_quit_and_continue_gives_the_same_battle_state(
-    menus: Menus, tmp_path: Path
-) -> None:
+def test_save_quit_and_continue_gives_the_same_battle_state(menus: Menus, tmp_path: Path) -> None:
     scene = _open_new_battle(menus)
     menus.click(_map_button(scene, DEMO_MAP))
     menus.type_into(scene.seed_entry, "99")
@@ -321,7 +317,7 @@ def test_a_damaged_save_is_listed_with_its_reason_and_cannot_be_loaded(menus: Me
     scene = menus.menu()
     assert isinstance(scene, LoadScene)
     assert [info.path for info, _b in scene.rows] == [bad, good]  # newest first
-    info, cells = scene.rows[0]
+    _info, cells = scene.rows[0]
     assert [c.text for c in cells][-1] == "damaged"
     menus.click(cells[0])
     scene = menus.menu()  # type: ignore[assignment]
@@ -560,9 +556,7 @@ def _every_screen(m: Menus) -> Iterator[tuple[str, MenuScene]]:
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
-def test_every_menu_screen_renders_with_no_untranslated_string(
-    menus: Menus, language: str
-) -> None:
+def test_every_menu_screen_renders_with_no_untranslated_string(menus: Menus, language: str) -> None:
     italian = {en: it for en, it in _italian_catalogue().items() if it != en}
     i18n.set_language(language)
     untranslated: list[str] = []
