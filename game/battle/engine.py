@@ -887,7 +887,8 @@ class Battle:
             cells.extend(path.cells[1:])
             totals.extend(step_totals)
             leg_ends.append(len(cells) - 1)
-        return PlannedMove(cells, totals, leg_ends, to if jump else None, speed)
+        # A leap is one straight line: a jump through waypoints is hops, each landing.
+        return PlannedMove(cells, totals, leg_ends, to if jump and not via else None, speed)
 
     def _far_jump(
         self, known: Battlefield, me: EntitySheet, request: MoveRequest, to: Cell
@@ -933,8 +934,11 @@ class Battle:
         )
         thrusters = command.mode == "thrusters"
         if any(motion.velocity) and (command.dampers or not thrusters):
-            # P-ZERO-2: the carried velocity is cancelled first (its points are in the plan).
-            motion = replace(motion, velocity=(0, 0, 0), run=(0, 0, 0))
+            # P-ZERO-2: the carried velocity (a leap's too) is cancelled first (its points
+            # are in the plan).
+            motion = replace(
+                motion, velocity=(0, 0, 0), run=(0, 0, 0), in_flight=False, flight=None
+            )
         if thrusters or plan.flight_to is not None:
             motion = replace(motion, in_flight=False, flight=None)  # a new course
         motion = replace(motion, stealthy=stealth, dampers=command.dampers or not thrusters)
@@ -1071,10 +1075,12 @@ class Battle:
         self._set(unit, replace(motion, run=(new[0], new[1], new[2])))
 
     def _stop_flight(self, unit: str) -> None:
-        """A jump lands or runs into something; a drift stops: no velocity, no flight."""
+        """A jump lands, or the unit runs into something (a collision simply stops it): no
+        velocity, no flight, and no straight run left for the dampers to keep (P-ZERO-1/2)."""
         motion = self.world.get(unit, Motion)
-        if motion.in_flight or motion.flight is not None or any(motion.velocity):
-            self._set(unit, replace(motion, velocity=(0, 0, 0), in_flight=False, flight=None))
+        stopped = replace(motion, velocity=(0, 0, 0), in_flight=False, flight=None, run=(0, 0, 0))
+        if stopped != motion:
+            self._set(unit, stopped)
 
     def _drift(self, unit: str) -> None:
         """At the start of its turn a unit with a velocity carries on along it, before it does

@@ -296,3 +296,28 @@ def test_p_zero_2_a_drift_stops_at_the_edge_of_the_map(battle) -> None:
     drift = events(ok(b, cmd.EndTurn("bo"), "blue"), "drifted")[0]
     assert (drift["from"], drift["to"], drift["stopped"]) == ([19, 5, 0], [19, 5, 0], True)
     assert motion(b, "ada").velocity == (0, 0, 0)
+
+
+def test_p_zero_2_after_a_collision_the_dampers_off_keep_no_velocity(battle) -> None:
+    # The drift that hit the wall at (10,5) left ada at (9,5) with nothing: ending her turn
+    # without moving, she coasts on nothing, and her next turn starts where she is.
+    b: Battle = battle([ADA, BO], space(OPEN, walls=((10, 5, 0),)), (15, 5))
+    east(b, "ada", (5, 5, 0), dampers=False)
+    for side in ("red", "blue", "red", "blue"):  # drifts to (8,5), then stops at (9,5)
+        ok(b, cmd.EndTurn(b.active or ""), side)
+    assert b.sheet("ada").cell == (9, 5, 0)
+    ended = ok(b, cmd.EndTurn("ada"), "red")
+    assert events(ended, "coasting") == [] and motion(b, "ada").velocity == (0, 0, 0)
+    started = ok(b, cmd.EndTurn("bo"), "blue")
+    assert events(started, "drifted") == [] and b.sheet("ada").cell == (9, 5, 0)
+
+
+def test_p_zero_2_a_thrusters_move_that_runs_into_a_hidden_unit_keeps_no_velocity(battle) -> None:
+    # Dampers off, ada flies east to (7,5) but cy, hidden, floats at (6,5): after 3 cells she
+    # stops at (5,5) (an ambush), and the collision leaves her nothing to coast on.
+    cy = UnitSpec("cy", "blue", (6, 5, 0), template="void_marine", hidden=True)
+    b: Battle = battle([ADA, BO, cy], space(OPEN), (15, 5, 4))
+    outcome = east(b, "ada", (7, 5, 0), dampers=False)
+    assert events(outcome, "ambushed")[0]["at"] == [5, 5, 0]
+    ended = ok(b, cmd.EndTurn("ada"), "red")
+    assert events(ended, "coasting") == [] and motion(b, "ada").velocity == (0, 0, 0)
