@@ -67,6 +67,8 @@ CHUNK_BUDGET = 16_000_000
 #: work comes in pieces of a few ms.
 PREFETCH_SECONDS = 0.002
 PREFETCH_MARGIN = 256
+#: Surfaces of dropped chunks kept to draw new chunks on.
+SPARE_CHUNKS = 8
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,9 @@ class Board:
         self._chunk_pixels = 0
         #: The chunks the last frame showed: never dropped to make room.
         self._showing: set[tuple[int, float, int, int]] = set()
+        #: Surfaces of dropped chunks, drawn over again for new ones (fresh megabytes cost more
+        #: than the drawing on this kind of machine).
+        self._spare: list[pygame.Surface] = []
         self._drawn = 0
         self._grids: dict[float, pygame.Surface] = {}
         self._tokens: dict[tuple[object, ...], pygame.Surface] = {}
@@ -286,7 +291,7 @@ class Board:
 
     def _overlaid(self, found: _Chunk, zoom: float, cx: int, cy: int) -> pygame.Surface:
         size = found.view.get_size()
-        chunk = found.shown if found.shown is not None else _opaque(size)
+        chunk = found.shown if found.shown is not None else self._surface(size)
         chunk.fill(BACKGROUND)
         chunk.blit(found.view, (0, 0), special_flags=PREMULTIPLIED)
         cells = self.levels.chunk_rect(cx, cy)
@@ -343,8 +348,18 @@ class Board:
             if self._chunk_pixels + pixels <= CHUNK_BUDGET:
                 break
             if key not in keep and key not in self._showing:
-                self._chunk_pixels -= 2 * _area(self._chunks.pop(key).view)
+                dropped = self._chunks.pop(key)
+                self._chunk_pixels -= 2 * _area(dropped.view)
+                if dropped.shown is not None and len(self._spare) < SPARE_CHUNKS:
+                    self._spare.append(dropped.shown)
         return self._chunk_pixels + pixels <= CHUNK_BUDGET
+
+    def _surface(self, size: tuple[int, int]) -> pygame.Surface:
+        """An opaque surface for a chunk: a dropped chunk's of that size, else a new one."""
+        for i, spare in enumerate(self._spare):
+            if spare.get_size() == size:
+                return self._spare.pop(i)
+        return _opaque(size)
 
     def _grid(self, zoom: float) -> pygame.Surface:
         """Faint lines along the left and top edges of every cell of a whole chunk."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ CHUNK_CELLS = 16
 #: Pixels of chunks (of every kind and zoom) kept cached, least recently used dropped first:
 #: about 32 MB.
 CHUNK_BUDGET = 8_000_000
+#: Surfaces of dropped chunks kept to draw new chunks on.
+SPARE_CHUNKS = 8
 
 #: What LevelRenderer surfaces hold: premultiplied alpha. Blit them with this flag.
 PREMULTIPLIED = pygame.BLEND_PREMULTIPLIED
@@ -239,6 +242,7 @@ class LevelRenderer:
         self.chunk_cells = CHUNK_CELLS
         self._chunks: OrderedDict[tuple[str, int, float, int, int], pygame.Surface] = OrderedDict()
         self._chunk_pixels = 0
+        self._spare: list[pygame.Surface] = []
         self._margins: dict[int, tuple[int, int]] = {}
 
     @property
@@ -322,7 +326,7 @@ class LevelRenderer:
         found = self._cached_chunk(key)
         if found is None:
             rect = self.chunk_rect(cx, cy)
-            found = new_surface(rect.size)
+            found = self._clear_surface(rect.size)
             for layer in self.render.levels[z]:
                 self.draw_layer(found, layer, rect.topleft)
             self._keep_chunk(key, found)
@@ -338,7 +342,7 @@ class LevelRenderer:
         if found is not None:
             return found
         if zoom == 1:
-            found = new_surface(self.chunk_rect(cx, cy).size)
+            found = self._clear_surface(self.chunk_rect(cx, cy).size)
             for z in range(current_level):
                 found.blit(self.level_chunk(z, cx, cy), (0, 0), special_flags=PREMULTIPLIED)
             if current_level > 0:
@@ -395,6 +399,21 @@ class LevelRenderer:
         while self._chunk_pixels > CHUNK_BUDGET and len(self._chunks) > 1:
             _old, dropped = self._chunks.popitem(last=False)
             self._chunk_pixels -= _area(dropped)
+            # Drawn over again for a new chunk, unless someone else still holds it (the board
+            # keeps the views it shows): only this loop's name and getrefcount's argument.
+            if len(self._spare) < SPARE_CHUNKS and sys.getrefcount(dropped) <= 2:
+                self._spare.append(dropped)
+            del dropped
+
+    def _clear_surface(self, size: tuple[int, int]) -> pygame.Surface:
+        """A clear surface for a chunk: a dropped chunk's of that size, cleared, else a new
+        one (fresh megabytes cost more than clearing them)."""
+        for i, spare in enumerate(self._spare):
+            if spare.get_size() == size:
+                surface = self._spare.pop(i)
+                surface.fill((0, 0, 0, 0))
+                return surface
+        return new_surface(size)
 
     # ------------------------------------------------------------ layers
 
@@ -619,17 +638,40 @@ def _dim(surface: pygame.Surface) -> None:
     """Pull a premultiplied surface's colours towards DIM_GREY, keeping its alpha: each channel
     c of a pixel of alpha a becomes c * (1 - DIM_AMOUNT) + grey * a / 255 * DIM_AMOUNT, rounded,
     read from a table of every (a, c) (one look-up a channel instead of float arithmetic over
-    every pixel: five times faster)."""
+    every pixel: five times faster), in reused buffers (fresh megabytes cost more than the
+    arithmetic)."""
     shifts = surface.get_shifts()
     tables = _dim_tables(shifts[:3])
-    packed = pygame.surfarray.pixels2d(surface)
-    alpha_shift = np.uint32(shifts[3])
-    rows = ((packed >> alpha_shift) & np.uint32(255)) << np.uint32(8)
-    out = packed & np.uint32(255 << shifts[3])
+    # Rows of pixels, as they lie in memory.
+    packed = pygame.surfarray.pixels2d(surface).T
+    rows, part, out = _dim_buffers(packed.shape)
+    np.right_shift(packed, np.uint32(shifts[3]), out=rows)
+    np.bitwise_and(rows, np.uint32(255), out=rows)
+    np.left_shift(rows, np.uint32(8), out=rows)
+    np.bitwise_and(packed, np.uint32(255 << shifts[3]), out=out)
     for table, shift in zip(tables, shifts[:3], strict=True):
-        out |= table[rows | ((packed >> np.uint32(shift)) & np.uint32(255))]
+        np.right_shift(packed, np.uint32(shift), out=part)
+        np.bitwise_and(part, np.uint32(255), out=part)
+        np.bitwise_or(part, rows, out=part)
+        np.take(table, part, out=part)
+        np.bitwise_or(out, part, out=out)
     packed[...] = out
     del packed
+
+
+_DIM_BUFFERS: dict[tuple[int, ...], tuple[NDArray[np.uint32], ...]] = {}
+
+
+def _dim_buffers(shape: tuple[int, ...]) -> tuple[NDArray[np.uint32], ...]:
+    """Three uint32 arrays of `shape` to work in, kept for the next surface of that shape
+    (whole levels get their own)."""
+    if shape[0] * shape[1] > _SCRATCH_PIXELS:
+        return tuple(np.empty(shape, dtype=np.uint32) for _ in range(3))
+    if shape not in _DIM_BUFFERS:
+        if len(_DIM_BUFFERS) >= 4:
+            _DIM_BUFFERS.clear()
+        _DIM_BUFFERS[shape] = tuple(np.empty(shape, dtype=np.uint32) for _ in range(3))
+    return _DIM_BUFFERS[shape]
 
 
 @functools.cache
