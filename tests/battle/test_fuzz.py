@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ from game.battle.journal import JournalError
 from game.battle.reasons import Why
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
+from game.ecs.components import Motion
 from game.explain_battle import refusal_text
 from game.maps import load_map
 
@@ -52,7 +53,7 @@ class InProgress:
     """A battle after some computer turns, each side its own player; put back after each
     example by undoing what the example's commands did."""
 
-    def __init__(self, path: Path, seed: int, commands: int) -> None:
+    def __init__(self, path: Path, seed: int, commands: int, *, dampers_off: bool = False) -> None:
         loaded = load_map(path)
         setup = setup_from_map(loaded, seed=seed)
         self.players = sorted({f"p_{u.faction}" for u in loaded.units})
@@ -63,7 +64,10 @@ class InProgress:
             b = self.session.battle
             actor = b.pending.reactor if b.pending is not None else b.active
             assert actor is not None
-            outcome = self.session.submit(choose(b, actor), b.controller_of(b.faction_of(actor)))
+            command = choose(b, actor)
+            if dampers_off and isinstance(command, cmd.Move) and command.mode == "thrusters":
+                command = replace(command, dampers=False)  # velocities kept (P-ZERO-2)
+            outcome = self.session.submit(command, b.controller_of(b.faction_of(actor)))
             assert outcome.accepted
         self.start = self.session.battle.state_hash()
         self.units = sorted(self.session.battle.world.unit_ids)
@@ -79,7 +83,10 @@ class InProgress:
 def in_progress(which: str) -> InProgress:
     if which == "station":
         return InProgress(STATION, seed=4, commands=40)
-    return InProgress(HULL, seed=4, commands=30)
+    hull = InProgress(HULL, seed=4, commands=30, dampers_off=True)
+    b = hull.session.battle
+    assert any(any(b.world.get(u, Motion).velocity) for u in b.world.unit_ids)
+    return hull
 
 
 # ---------------------------------------------------------------- random commands
