@@ -130,6 +130,7 @@ class BattleScene:
         self._tooltip: pygame_gui.elements.UITextBox | None = None
         self._options: dict[str, opts.Option] = {}
         self.seats = Seats(session.battle, player)
+        self._noted = -1
         self.gm_panel: GmPanel | None = None
         self._gm_table: opts.GmTable | None = None
         self.view: PlayerView = view_for(self.battle, player)
@@ -138,6 +139,15 @@ class BattleScene:
         if own:  # open on the level where most of the player's units stand
             self.board.set_level(max({c[2] for c in own}, key=[c[2] for c in own].count))
         self.refresh(follow=True)
+
+    def _note_save(self) -> None:
+        """Keep the save's summary (round, who acts) beside its journal for the load screen."""
+        writer = self.session.writer
+        if writer is not None and len(self.session.history) != self._noted:
+            from game.saves import write_meta
+
+            write_meta(writer.path, self.session)
+            self._noted = len(self.session.history)
 
     # ------------------------------------------------------------ layout
 
@@ -197,6 +207,7 @@ class BattleScene:
     def refresh(self, *, follow: bool = False) -> None:
         """Read the battle again (after a command, an undo, a new turn)."""
         self.version += 1
+        self._note_save()
         b = self.battle
         self.view = view_for(b, self.player)
         if not self.animator.busy:
@@ -699,6 +710,21 @@ class BattleScene:
             unit = self._acting()
             if unit is not None:
                 self.submit(cmd.Improvise(unit, typed.strip()))
+        elif kind == "pause" and key in ("title", "quit") and self.director is not None:
+            # The journal already holds every command: leaving loses nothing.
+            leave = getattr(self.director, "leave" if key == "title" else "quit")
+            leave()
+
+    def _pause(self) -> None:
+        """Esc with nothing to cancel: go on, or leave (the battle is already saved)."""
+        answers = [(_("Go on"), "resume")]
+        if self.director is not None:
+            answers += [(_("Back to the title"), "title"), (_("Quit"), "quit")]
+        self._open_prompt(
+            "pause",
+            hud.esc(_("The battle is saved after every command; Continue resumes it.")),
+            answers,
+        )
 
     def _rule(self, verdict: str, typed: str, check: str) -> None:
         """The GM's ruling on the first improvised action waiting (accept, reject, or a check
@@ -996,6 +1022,9 @@ class BattleScene:
                 self.plan = None
             elif self.targeting is not None:
                 self.targeting = None
+            else:
+                self._pause()
+                return
             self.status = ""
             self._hover_key = ()
             self.bar.set_status(self._status_line())

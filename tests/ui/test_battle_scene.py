@@ -7,6 +7,8 @@ is hidden from the raiders at (15, 28, 0). The computer plays station security.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 
 from game.battle import commands as cmd
@@ -278,3 +280,61 @@ def test_commands_given_through_the_window_are_the_battles_own(make_window: Make
     w.key(pygame.K_r)  # Dash
     assert isinstance(w.session.history[-1].command, cmd.Dash)
     assert w.session.history[-1].by == "player"
+
+
+def test_escape_with_nothing_to_cancel_offers_to_leave_and_back_to_the_title_leaves(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    left: list[str] = []
+
+    class Director:
+        def leave(self) -> None:
+            left.append("title")
+
+        def quit(self) -> None:
+            left.append("quit")
+
+    w.scene.director = Director()
+    w.key(pygame.K_ESCAPE)
+    assert w.scene.prompt is not None and w.scene.prompt_kind == "pause"
+    w.key(pygame.K_ESCAPE)  # Esc again: back to the battle
+    assert w.scene.prompt is None and left == []
+    w.key(pygame.K_ESCAPE)
+    w.scene._answer("title")
+    assert left == ["title"]
+
+
+def test_the_saves_list_knows_the_round_after_every_command_made_at_the_window(
+    tmp_path: Path,
+) -> None:
+    from game.battle.session import Session
+    from game.battle.setup import setup_from_map
+    from game.maps import load_map
+    from game.saves import read_save
+    from game.ui.app import App
+    from game.ui.battle_scene import BattleScene
+    from tests.ui.conftest import STATION
+
+    loaded = load_map(STATION)
+    setup = setup_from_map(
+        loaded, seed=1, computer=("station_security",), players={"player": ("raiders",)}
+    )
+    journal = tmp_path / "battle.jsonl"
+    session = Session.new(setup, journal)
+    app = App((1280, 720))
+    try:
+        scene = BattleScene(app.size, session, "player", loaded.render, animation_speed=0)
+        app.show(scene)
+        scene.submit(cmd.EndTurn("Kask"))
+        for _ in range(400):  # the computer plays until a raider acts
+            app.step(1 / 60)
+            if session.battle.faction_of(session.battle.active or "Kask") == "raiders":
+                break
+        app.step(1 / 60)
+        info = read_save(journal)
+        assert info.round == session.battle.round
+        assert info.active == session.battle.active
+    finally:
+        session.close()
+        pygame.quit()
