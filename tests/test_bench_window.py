@@ -131,6 +131,15 @@ def test_without_pyscroll_its_row_is_skipped_with_the_reason(
     assert "skipped" in row and why in row
 
 
+def test_a_quick_run_leaves_the_frame_goal_to_the_full_run(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    frame = Figures(tuple(0.001 * i for i in range(1, 100)))
+    print_report(WindowReport(frames={"all": frame}, board=frame, quick=True))
+    row = next(line for line in capsys.readouterr().out.splitlines() if "window frame" in line)
+    assert row.split()[-1] == "-"
+
+
 def test_percentiles_are_taken_from_the_samples_not_interpolated() -> None:
     # 100 frames of 1..100 ms: the 99th percentile is a frame that happened, 99 ms.
     figures = Figures(tuple(float(i) / 1000 for i in range(1, 101)))
