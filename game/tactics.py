@@ -103,9 +103,14 @@ def _no_chance(reason: NoChance, rules: tuple[str, ...], **values: Value) -> Hit
 
 
 def attack_chance(
-    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, weapon: Weapon | None = None
+    bf: Battlefield,
+    attacker: EntitySheet,
+    target: EntitySheet,
+    weapon: Weapon | None = None,
+    los: LosResult | None = None,
 ) -> HitAnswer:
-    """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance."""
+    """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance.
+    `los`: the attacker's line of sight to the target when the caller has it already."""
     weapon = weapon or attacker.weapon
     if attacker.id == target.id:
         return _no_chance(NoChance.SELF_TARGET, ("P-HIT-2",), attacker=attacker.id)
@@ -114,7 +119,7 @@ def attack_chance(
     blocked = attack_barred_by(attacker.health)
     if blocked:
         return _no_chance(NoChance(blocked), ("P-VUL-3",), attacker=attacker.id)
-    los = sight(bf, attacker, target)
+    los = los if los is not None else sight(bf, attacker, target)
     if not los.clear:
         return HitAnswer(None, NoChance.NO_LOS, los.rules, why=sight_why(los))
     distance = chebyshev(attacker.cell, target.cell)

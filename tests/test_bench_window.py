@@ -112,8 +112,10 @@ def test_a_short_run_measures_every_frame_kind_the_board_the_hover_and_pyscroll(
     out = capsys.readouterr().out
     frame_row = next(line for line in out.splitlines() if line.startswith("window frame"))
     assert "p99 16.67 ms" in frame_row and frame_row.split()[-1] in ("yes", "NO")
-    hover_row = next(line for line in out.splitlines() if "scene's answer" in line)
-    assert "100.0 µs" in hover_row and hover_row.split()[-1] in ("yes", "NO")
+    hover_row = next(line for line in out.splitlines() if "scene's whole answer" in line)
+    assert "p99 16.67 ms" in hover_row and hover_row.split()[-1] in ("yes", "NO")
+    preview_row = next(line for line in out.splitlines() if "sight, cover and hit" in line)
+    assert "100.0 µs" in preview_row and preview_row.split()[-1] in ("yes", "NO")
     assert "pyscroll" in out
 
 

@@ -100,6 +100,9 @@ class Battle:
         self.winner: str | None = None
         self._scratch: _Scratch | None = None
         self._bf: Battlefield | None = None
+        #: Per faction: the battlefield and sightings a known field was made from, and it.
+        self._known: dict[str, tuple[Battlefield, frozenset[str], Battlefield]] = {}
+        self._controllers: dict[str, str] | None = None
         self.vision = Vision(grid.shape, setup.factions)
         try:
             self._start()
@@ -214,11 +217,15 @@ class Battle:
 
     def controller_of(self, faction: str) -> str:
         """ "computer", or the name of the player commanding `faction` now."""
-        for unit_id in self.world.units_with(Faction, Controller):
-            if self.world.get(unit_id, Faction).name == faction:
+        if self._controllers is None:
+            controllers: dict[str, str] = {}
+            for unit_id in self.world.units_with(Faction, Controller):
+                name = self.world.get(unit_id, Faction).name
                 c = self.world.get(unit_id, Controller)
-                return "computer" if c.kind == "computer" else (c.player or faction)
-        return self.setup.player_of(faction)
+                player = "computer" if c.kind == "computer" else (c.player or name)
+                controllers.setdefault(name, player)
+            self._controllers = controllers
+        return self._controllers.get(faction) or self.setup.player_of(faction)
 
     def on_map(self, unit_id: str) -> bool:
         return self.world.has(unit_id, Position)
@@ -403,6 +410,8 @@ class Battle:
     def _set(self, unit_id: str, component: object) -> None:
         self.world.set(unit_id, component)
         self._bf = None
+        if isinstance(component, Controller):
+            self._controllers = None
 
     def _health(self, unit_id: str) -> Health:
         return self.world.get(unit_id, Wounds).health
@@ -920,10 +929,20 @@ class Battle:
         planned on it, so a path never bends round a unit its side cannot see (that would
         show where the unit is); walking into one is an ambush instead."""
         seen = self.vision.factions[faction].units
-        entities = tuple(e for e in self.bf.entities if e.faction == faction or e.id in seen)
-        if len(entities) == len(self.bf.entities):
-            return self.bf
-        return Battlefield(self.grid, entities, self.rules, self.setup.ruleset)
+        bf = self.bf
+        cached = self._known.get(faction)
+        # The same battlefield and the same sightings give the same field: the window asks for
+        # it on every hover, and building its occupancy costs more than the answer.
+        if cached is not None and cached[0] is bf and cached[1] == seen:
+            return cached[2]
+        entities = tuple(e for e in bf.entities if e.faction == faction or e.id in seen)
+        known = (
+            bf
+            if len(entities) == len(bf.entities)
+            else Battlefield(self.grid, entities, self.rules, self.setup.ruleset)
+        )
+        self._known[faction] = (bf, seen, known)
+        return known
 
     def _move(self, command: cmd.Move, offered: tuple[str, ...] = ()) -> None:
         unit = command.unit

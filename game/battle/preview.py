@@ -176,7 +176,7 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
         return None
     other = known.entity(target)
     los = tactics.sight(known, me, other)
-    return AttackPreview(target, los, tactics.attack_chance(known, me, other))
+    return AttackPreview(target, los, tactics.attack_chance(known, me, other, los=los))
 
 
 def throw(

@@ -1094,8 +1094,7 @@ def _occupant_cells(grid: Grid, occupancy: Occupancy) -> NDArray[np.int64]:
         raise ValueError(
             f"occupancy of shape {occupancy.index.shape} does not fit the grid {grid.shape}"
         )
-    cells = np.array([o.cell for o in occupancy.occupants], dtype=np.int64)
-    return cells.reshape(len(occupancy.occupants), 3)
+    return occupancy.cells
 
 
 def line_of_sight(
@@ -1156,10 +1155,14 @@ def _entities_on_line(occupancy: Occupancy, a: Cell, b: Cell) -> bool:
     """Whether an entity stands where the line passes, blocking it or ignored (P-LOS-3)."""
     p = (2 * a[0] + 1, 2 * a[1] + 1, 2 * a[2] + 1)
     d = (2 * (b[0] - a[0]), 2 * (b[1] - a[1]), 2 * (b[2] - a[2]))
-    return any(
-        o.cell not in (a, b) and segment_contact(2, *o.cell, *p, *d) != CONTACT_NONE
-        for o in occupancy.occupants
-    )
+    # The segment lies in the box of cells between a and b: only occupants there can touch it.
+    (x0, x1), (y0, y1), (z0, z1) = (sorted(pair) for pair in zip(a, b, strict=True))
+    box = occupancy.index[x0 : x1 + 1, y0 : y1 + 1, z0 : z1 + 1]
+    for i in box[box >= 0].tolist():
+        cell: Cell = occupancy.occupants[int(i)].cell
+        if cell not in (a, b) and segment_contact(2, *cell, *p, *d) != CONTACT_NONE:
+            return True
+    return False
 
 
 def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:

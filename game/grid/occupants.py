@@ -78,6 +78,12 @@ class Occupancy:
             self.index[occ.cell] = i
         self.index.setflags(write=False)
         self._by_id = {o.id: o for o in self.occupants}
+        self._blockers: dict[Occupant, NDArray[np.uint8]] = {}
+        #: The occupants' cells as rows, in `occupants` order (for the kernels).
+        self.cells: NDArray[np.int64] = np.array(
+            [o.cell for o in self.occupants], dtype=np.int64
+        ).reshape(len(self.occupants), 3)
+        self.cells.setflags(write=False)
 
     def __getitem__(self, entity_id: str) -> Occupant:
         return self._by_id[entity_id]
@@ -92,6 +98,9 @@ class Occupancy:
         Allies never block; enemies and neutrals of medium size or larger do. With no viewer
         (a cell where nobody stands) sight is terrain-only.
         """
+        cached = None if viewer is None else self._blockers.get(viewer)
+        if cached is not None:
+            return cached  # the occupants never change: the flags are asked for on every hover
         flags = np.zeros(max(1, len(self.occupants)), dtype=np.uint8)
         if viewer is None:
             return flags
@@ -99,6 +108,8 @@ class Occupancy:
             rel = relation(viewer, occ)
             if rel in (Relation.ENEMY, Relation.NEUTRAL) and occ.size >= Size.MEDIUM:
                 flags[i] = 1
+        flags.setflags(write=False)
+        self._blockers[viewer] = flags
         return flags
 
     def move_codes(self, mover: Occupant) -> NDArray[np.uint8]:
