@@ -30,8 +30,8 @@ class BattleWorld:
     def __init__(self) -> None:
         self.name = f"battle-{next(_names)}"
         self._ids: dict[str, int] = {}
-        # id(component) -> (the component, its JSON text), for to_json_text
-        self._texts: dict[int, tuple[object, str]] = {}
+        # id(component) -> (the component, its type's name, '"Name": {...}'), for to_json_text
+        self._texts: dict[int, tuple[object, str, str]] = {}
         self._enter()
         esper.clear_database()
 
@@ -101,22 +101,24 @@ class BattleWorld:
         while the unit holds that very component (components are values, replaced when they
         change; those that are not frozen, like the turn budget, are written afresh)."""
         self._enter()
-        texts: dict[int, tuple[object, str]] = {}
+        texts: dict[int, tuple[object, str, str]] = {}
         units = []
         for unit_id in sorted(self._ids):
             named = []
             components: tuple[object, ...] = esper.components_for_entity(self._ids[unit_id])
             for c in components:
                 kept = self._texts.get(id(c))
-                if kept is not None and kept[0] is c:
-                    text = kept[1]
-                else:
-                    text = json.dumps(component_to_json(c), sort_keys=True)
-                if getattr(getattr(c, "__dataclass_params__", None), "frozen", False):
-                    texts[id(c)] = (c, text)
-                named.append((type(c).__name__, text))
-            body = ", ".join(f"{json.dumps(name)}: {text}" for name, text in sorted(named))
-            units.append(f"{json.dumps(unit_id)}: {{{body}}}")
+                if kept is None or kept[0] is not c:
+                    name, frozen = _json_name(type(c))
+                    text = f"{name}: {json.dumps(component_to_json(c), sort_keys=True)}"
+                    kept = (c, type(c).__name__, text)
+                    if not frozen:
+                        named.append((kept[1], kept[2]))
+                        continue
+                texts[id(c)] = kept
+                named.append((kept[1], kept[2]))
+            named.sort()
+            units.append(f"{json.dumps(unit_id)}: {{{', '.join(text for _, text in named)}}}")
         self._texts = texts  # only the components held now: the others may be gone
         return "{" + ", ".join(units) + "}"
 
@@ -129,6 +131,19 @@ class BattleWorld:
             by_name = {type(c).__name__: component_to_json(c) for c in components}
             out[unit_id] = dict(sorted(by_name.items()))
         return out
+
+
+_NAMES: dict[type, tuple[str, bool]] = {}
+
+
+def _json_name(kind: type) -> tuple[str, bool]:
+    """A component type's name as JSON, and whether its instances are frozen dataclasses."""
+    known = _NAMES.get(kind)
+    if known is None:
+        params = getattr(kind, "__dataclass_params__", None)
+        known = (json.dumps(kind.__name__), bool(getattr(params, "frozen", False)))
+        _NAMES[kind] = known
+    return known
 
 
 __all__ = ["COMPONENTS", "BattleWorld", "WorldError"]
