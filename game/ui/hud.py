@@ -91,6 +91,21 @@ def manager(size: tuple[int, int], faction_colours: dict[str, RGB]) -> pygame_gu
 _MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "✓": "+", "✗": "x"})
 
 
+def widget_texts(manager: pygame_gui.UIManager) -> list[str]:
+    """Every text the visible widgets show now (the translation tests read them)."""
+    found: list[str] = []
+    for element in manager.get_sprite_group().sprites():
+        if not element.visible:
+            continue
+        if isinstance(element, UIButton | UILabel):
+            found.append(element.text)
+        elif isinstance(element, UITextBox):
+            found.append(element.html_text)
+        elif isinstance(element, UIDropDownMenu):
+            found.extend(o[0] if isinstance(o, tuple) else o for o in element.options_list)
+    return [t for t in found if t]
+
+
 def esc(text: str) -> str:
     """Plain text made safe for pygame-gui's HTML text boxes (and for its font)."""
     return html.escape(text.translate(_MISSING_GLYPHS), quote=False).replace("\n", "<br>")

@@ -268,17 +268,7 @@ class MenuScene:
 
     def texts(self) -> list[str]:
         """Every text the widgets show now (for the tests of translations)."""
-        found: list[str] = []
-        for element in self.ui.get_sprite_group().sprites():
-            if not element.visible:
-                continue
-            if isinstance(element, UIButton | UILabel):
-                found.append(element.text)
-            elif isinstance(element, UITextBox):
-                found.append(element.html_text)
-            elif isinstance(element, UIDropDownMenu):
-                found.extend(o[0] if isinstance(o, tuple) else o for o in element.options_list)
-        return [t for t in found if t]
+        return hud.widget_texts(self.ui)
 
 
 class Scaled:
