@@ -174,22 +174,28 @@ def test_p_init_4_the_tracker_shows_the_order_without_the_hidden_enemy(
     assert "Bruno" in [chip.unit for chip, _button in gm.scene.tracker.chips]
 
 
-def test_p_oa_1_a_unit_leaving_an_enemys_reach_prompts_for_the_reaction_and_n_lets_it_go(
-    make_window: MakeWindow,
-) -> None:
-    """The GM at the window moves Bo out of Ada's reach: Ada's side is offered the opportunity
-    attack in a prompt; N declines it and Bo's move goes on to its end."""
+def _bo_leaves_adas_reach(make_window: MakeWindow) -> Window:
+    """The GM at the window moves Bo (security) out of Ada's reach (the raiders' knife)."""
     units = [
         UnitSpec("Ada", "raiders", (12, 16, 0), weapon="combat_knife"),
         UnitSpec("Bo", "station_security", (13, 16, 0), weapon="pistol"),
     ]
     w = make_window(player=GM, units=units, computer=())
-    b = w.battle
-    if b.active == "Ada":
+    if w.battle.active == "Ada":
         w.key(pygame.K_RETURN)
-    assert b.active == "Bo"
+    assert w.battle.active == "Bo"
     w.click((16, 16, 0))
     w.click((16, 16, 0))
+    return w
+
+
+def test_p_oa_1_a_unit_leaving_an_enemys_reach_prompts_for_the_reaction_and_n_lets_it_go(
+    make_window: MakeWindow,
+) -> None:
+    """Ada's side is offered the opportunity attack in a prompt; N declines it and Bo's move
+    goes on to its end."""
+    w = _bo_leaves_adas_reach(make_window)
+    b = w.battle
     assert w.scene.prompt is not None and w.scene.prompt_kind == "reaction"
     assert b.pending is not None and b.pending.reactor == "Ada" and b.pending.kind == "opportunity"
     assert "Ada" in w.scene.prompt.text.html_text and "P-OA-1" in w.scene.prompt.text.html_text
@@ -202,18 +208,9 @@ def test_p_oa_1_a_unit_leaving_an_enemys_reach_prompts_for_the_reaction_and_n_le
 def test_p_oa_1_y_takes_the_offered_reaction_and_the_attack_is_rolled(
     make_window: MakeWindow,
 ) -> None:
-    units = [
-        UnitSpec("Ada", "raiders", (12, 16, 0), weapon="combat_knife"),
-        UnitSpec("Bo", "station_security", (13, 16, 0), weapon="pistol"),
-    ]
-    w = make_window(player=GM, units=units, computer=())
-    b = w.battle
-    if b.active == "Ada":
-        w.key(pygame.K_RETURN)
-    w.click((16, 16, 0))
-    w.click((16, 16, 0))
+    w = _bo_leaves_adas_reach(make_window)
     w.key(pygame.K_y)
-    attacks = [e for e in b.log if e.kind == "reaction_attack"]
+    attacks = [e for e in w.battle.log if e.kind == "reaction_attack"]
     assert len(attacks) == 1 and attacks[0].data["unit"] == "Ada"
 
 
