@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.battle import commands as cmd
-from game.battle.engine import GM, Outcome
+from game.battle.engine import GM, Outcome, Refusal
 from game.battle.journal import JournalError, read_journal
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
@@ -28,12 +28,19 @@ def _out(stream: TextIO, data: dict[str, Any]) -> None:
     stream.flush()
 
 
+def _refused(by: str, refusal: Refusal) -> dict[str, Any]:
+    """A refusal: its code and values for programs, and the sentence a player reads."""
+    from game.explain_battle import refusal_text
+
+    return {"by": by, **refusal.to_json(), "text": refusal_text(refusal)}
+
+
 def _events(stream: TextIO, session: Session, by: str, outcome: Outcome) -> None:
     """A refusal, or each event with `n` (the commands in effect once the command behind it was
     carried out: its journal line's `n`) and its audience (`null`: everybody; else the
     factions that may see it, `[]` for the GM alone), as the players' views filter them."""
     if outcome.refusal is not None:
-        _out(stream, {"by": by, **outcome.refusal.to_json()})
+        _out(stream, _refused(by, outcome.refusal))
         return
     factions = session.setup.factions
     for event in outcome.events:
@@ -199,7 +206,7 @@ def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
         who = by or GM
         refusal = session.undo(who) if kind == "undo" else session.redo(who)
         if refusal is not None:
-            _out(out, {"by": who, **refusal.to_json()})
+            _out(out, _refused(who, refusal))
         else:
             _out(out, {"event": kind, "by": who, **_summary(session)})
         return

@@ -180,7 +180,11 @@ def test_undo_redo_and_state_lines_and_who_may_undo(tmp_path: Path, oracle: Batt
         "commands": 1,
         "state_hash": after,
     }
-    assert answers[1] == {"by": other, "refused": "undo_not_yours"}
+    assert answers[1] == {
+        "by": other,
+        "refused": "undo_not_yours",
+        "text": "Only who gave the last command (or the GM) may take it back.",
+    }
     assert answers[2]["event"] == "undo" and answers[2]["by"] == GM
     assert (answers[2]["commands"], answers[2]["state_hash"]) == (0, before)
     assert answers[3]["state_hash"] == before and answers[3]["active"] == active
@@ -213,9 +217,24 @@ def test_by_names_who_gives_a_command_and_a_player_may_not_give_anothers_or_the_
     )
     refusals = [line for line in output if "refused" in line]
     assert refusals == [
-        {"by": other, "refused": "not_your_unit", "unit": active},
-        {"by": other, "refused": "gm_only", "command": "reveal"},
-        {"by": other, "refused": "gm_only", "command": "override"},
+        {
+            "by": other,
+            "refused": "not_your_unit",
+            "unit": active,
+            "text": f"{active} is not yours to command.",
+        },
+        {
+            "by": other,
+            "refused": "gm_only",
+            "command": "reveal",
+            "text": "Only the GM may do that.",
+        },
+        {
+            "by": other,
+            "refused": "gm_only",
+            "command": "override",
+            "text": "Only the GM may do that.",
+        },
     ]
     commands = journal_lines(journal)[1:]
     assert [(c["by"], c["cmd"]) for c in commands] == [(GM, {"cmd": "end_turn", "unit": active})]
