@@ -1216,7 +1216,8 @@ def cells_in_view(
 
 
 #: Threads `cells_in_view` spreads over. One: on the 2-core machine the goals were measured on,
-#: two threads were no faster idle and much slower with the other core busy (docs/performance.md).
+#: two threads are faster idle but slower with the other core busy, as it is while the window's
+#: loop runs (docs/performance.md).
 _view_threads = 1
 
 
