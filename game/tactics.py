@@ -108,9 +108,13 @@ def attack_chance(
     target: EntitySheet,
     weapon: Weapon | None = None,
     los: LosResult | None = None,
+    *,
+    worded: bool = True,
 ) -> HitAnswer:
     """P-HIT-2 with P-HIT-3 armour efficacy and P-COV cover, or the reason there is no chance.
-    `los`: the attacker's line of sight to the target when the caller has it already."""
+    `los`: the attacker's line of sight to the target when the caller has it already.
+    `worded` False leaves out the chance's breakdown in words (`why`): previews and the
+    computer weigh many chances and word few (explain.hit_lines words one when needed)."""
     weapon = weapon or attacker.weapon
     if attacker.id == target.id:
         return _no_chance(NoChance.SELF_TARGET, ("P-HIT-2",), attacker=attacker.id)
@@ -152,7 +156,8 @@ def attack_chance(
     all_rules = merge_rules(
         los.rules, cover_result.rules, chance.rules, ("P-THR-1",) if thrown else ()
     )
-    return HitAnswer(chance, None, all_rules, cover_result, tuple(explain.hit_lines(chance)))
+    why = tuple(explain.hit_lines(chance)) if worded else ()
+    return HitAnswer(chance, None, all_rules, cover_result, why)
 
 
 def sight_why(los: LosResult) -> tuple[str, ...]:

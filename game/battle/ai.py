@@ -48,7 +48,7 @@ def _best_shot(
 ) -> tuple[int, str] | None:
     best: tuple[int, str] | None = None
     for enemy in enemies:
-        answer = tactics.attack_chance(bf, me, enemy)
+        answer = tactics.attack_chance(bf, me, enemy, worded=False)
         if answer.hit is not None and (best is None or (answer.hit.p, enemy.id) > best):
             best = (answer.hit.p, enemy.id)
     return best

@@ -167,7 +167,9 @@ def path(
 
 
 def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview | None:
-    """Line of sight, cover and hit chance of `unit` at `target`, with the full breakdown."""
+    """Line of sight, cover and hit chance of `unit` at `target`. The chance's breakdown in
+    words is left to the caller (explain.hit_lines(answer.hit)): it is asked for on every
+    hover, and read only when the player holds Alt."""
     if not _knows(battle, player, unit) or not _knows(battle, player, target):
         return None
     me = battle.sheet(unit)
@@ -176,7 +178,8 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
         return None
     other = known.entity(target)
     los = tactics.sight(known, me, other)
-    return AttackPreview(target, los, tactics.attack_chance(known, me, other, los=los))
+    answer = tactics.attack_chance(known, me, other, los=los, worded=False)
+    return AttackPreview(target, los, answer)
 
 
 def throw(

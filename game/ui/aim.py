@@ -145,7 +145,8 @@ class Aim:
         if not los.clear and los.blocked_by is not None:
             blocked = _("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by))
             shown.lines.append(hud.esc(blocked))
-        shown.details += [*answer.why, explain.rulings_line(answer.rules)]
+        words = explain.hit_lines(answer.hit) if answer.hit is not None else answer.why
+        shown.details += [*words, explain.rulings_line(answer.rules)]
         return shown
 
     def path(self, unit: str, cell: Cell) -> Preview:
