@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from math import floor
 from typing import Final
 
@@ -149,6 +150,7 @@ class HitChance:
         }
 
 
+@lru_cache(maxsize=4096)
 def hit_chance(
     p_weapon: int,
     b_att: int,
@@ -162,6 +164,8 @@ def hit_chance(
     """P-HIT-2 with P-HIT-3 (piercing armour efficacy) and P-COV-1 (cover %).
 
     `armour_base_pct` is the target armour's % for `damage_type`; `distance` is in cells (G-4).
+    A pure function of plain values with a frozen answer, so answers are kept: the computer
+    weighs the same few combinations over and over, and the window asks on every hover.
     """
     if not 0 <= p_weapon <= 100:
         raise ValueError(f"hit_chance: weapon hit chance must be 0..100 %, got {p_weapon}")
