@@ -209,3 +209,99 @@ def component_to_json(component: object) -> dict[str, Any]:
         data["cell"] = list(component.cell)
         return data
     return dict(vars(component))
+
+
+class ComponentError(ValueError):
+    """Component data (a battle snapshot's) that is not what `component_to_json` writes."""
+
+
+_BY_NAME: dict[str, type] = {kind.__name__: kind for kind in COMPONENTS}
+
+
+def component_from_json(name: str, data: object) -> object:
+    """The inverse of `component_to_json`, for a component of type `name`; data that the
+    writer could not have written raises ComponentError naming the component."""
+    kind = _BY_NAME.get(name)
+    if kind is None:
+        raise ComponentError(f"unknown component {name!r}")
+    if not isinstance(data, dict):
+        raise ComponentError(f"{name}: expected an object, not {type(data).__name__}")
+    try:
+        component = _from_json(kind, data)
+    except ComponentError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ComponentError(f"{name}: {exc!r}") from None
+    if component_to_json(component) != data:  # a field too many, or of another kind
+        raise ComponentError(f"{name}: {data!r} is not what the battle writes")
+    return component
+
+
+def _from_json(kind: type, data: dict[str, Any]) -> object:
+    if kind is Position:
+        return Position(_cell(data["cell"]))
+    if kind is Posture:
+        return Posture(Stance(data["stance"]))
+    if kind is Wounds:
+        return Wounds(Health.from_dict(data, "Wounds"))
+    if kind is Turn:
+        return Turn(TurnState.from_dict(data))
+    if kind is Sheet:
+        checks = data["checks"]
+        speeds = data["speeds"]
+        if not isinstance(checks, dict) or not isinstance(speeds, dict):
+            raise TypeError("checks and speeds are objects")
+        return Sheet(
+            checks=MappingProxyType({str(k): _int(v) for k, v in checks.items()}),
+            speeds=Speeds(**{mode: speeds[mode] for mode in MODES}),
+            size=Size.from_name(_str(data["size"])),
+            thrusters=_bool(data["thrusters"]),
+            vulnerability=_str(data["vulnerability"]),
+            medkits=_int(data["medkits"]),
+        )
+    if kind is Motion:
+        flight = data["flight"]
+        return Motion(
+            velocity=_cell(data["velocity"]),
+            in_flight=_bool(data["in_flight"]),
+            stealthy=_bool(data["stealthy"]),
+            dampers=_bool(data["dampers"]),
+            run=_cell(data["run"]),
+            flight=None if flight is None else (_cell(flight[0]), _cell(flight[1])),
+        )
+    if kind is Visibility:
+        hidden = data["hidden_from"]
+        if not isinstance(hidden, list):
+            raise TypeError("hidden_from is a list")
+        return Visibility(frozenset(_str(f) for f in hidden), _int(data["stealth"]))
+    if kind is Waiting:
+        return Waiting(_int(data["round"]), _cell(data["cell"]), _bool(data["surprised"]))
+    if kind is Fallen:
+        return Fallen(_cell(data["cell"]))
+    # The rest are written as their fields (vars): read them back the same way.
+    return kind(**data)
+
+
+def _cell(value: object) -> Cell:
+    if not isinstance(value, list) or len(value) != 3:
+        raise TypeError(f"{value!r} is not a cell")
+    x, y, z = (_int(v) for v in value)
+    return (x, y, z)
+
+
+def _int(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{value!r} is not a whole number")
+    return value
+
+
+def _bool(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{value!r} is not true or false")
+    return value
+
+
+def _str(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value

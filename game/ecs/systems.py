@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
+import math
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -187,9 +192,142 @@ class Vision:
             self._packed[faction] = packed
         return packed[2], packed[3]
 
+    # ------------------------------------------------------------ snapshots
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything the fog keeps, as plain data for a battle snapshot: each faction's seen
+        and remembered cells, units in sight and last known cells, and each unit's cached view
+        with its key. The views are state, not a cache that could be rebuilt: a view is kept
+        while its unit's cell stays, though units moving since may now block some of it."""
+        return {
+            "factions": [
+                {
+                    "faction": faction,
+                    "seen": pack_mask(sight.seen),
+                    "remembered": pack_mask(sight.remembered),
+                    "units": sorted(sight.units),
+                    "last_known": [[u, list(c)] for u, c in sight.last_known.items()],
+                }
+                for faction, sight in self.factions.items()
+            ],
+            "views": [
+                {"unit": u, "cell": list(k[0]), "sees": k[1], "grid": k[2], "mask": pack_mask(m)}
+                for u, (k, m) in self._views.items()
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, shape: tuple[int, int, int], data: object) -> Vision:
+        """The inverse of `to_json` (raises ValueError on data it could not have written)."""
+        if not isinstance(data, dict):
+            raise ValueError("vision: expected an object")
+        vision = cls(shape, ())
+        for item in _objects(data.get("factions"), "vision.factions"):
+            faction = _text(item.get("faction"), "vision faction")
+            units = item.get("units")
+            known = item.get("last_known")
+            if not isinstance(units, list) or not isinstance(known, list):
+                raise ValueError(f"vision of {faction!r}: units and last_known are lists")
+            last_known: dict[str, Cell] = {}
+            for pair in known:
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise ValueError(f"vision of {faction!r}: bad last known cell {pair!r}")
+                last_known[_text(pair[0], "unit")] = _cell_of(pair[1])
+            vision.factions[faction] = FactionSight(
+                unpack_mask(item.get("seen"), shape),
+                unpack_mask(item.get("remembered"), shape),
+                frozenset(_text(u, "unit") for u in units),
+                last_known,
+            )
+        for item in _objects(data.get("views"), "vision.views"):
+            sees, grid_version = item.get("sees"), item.get("grid")
+            if not isinstance(sees, bool) or not _whole(grid_version):
+                raise ValueError(f"vision: bad view key {item!r}")
+            assert isinstance(grid_version, int)
+            key = (_cell_of(item.get("cell")), sees, grid_version)
+            vision._views[_text(item.get("unit"), "unit")] = (
+                key,
+                unpack_mask(item.get("mask"), shape),
+            )
+        return vision
+
+
+def pack_mask(mask: NDArray[np.bool_]) -> str:
+    """A boolean array as text: its packed bits, compressed, in base64 (fog compresses well,
+    and zlib's checksum finds a damaged mask)."""
+    return pack_bytes(np.packbits(mask))
+
+
+def unpack_mask(text: object, shape: tuple[int, int, int]) -> NDArray[np.bool_]:
+    """The inverse of `pack_mask` for an array of `shape`; ValueError for anything else."""
+    size = math.prod(shape)
+    raw = _inflate(text, (size + 7) // 8)
+    bits = np.unpackbits(np.frombuffer(raw, np.uint8), count=size)
+    return bits.astype(np.bool_).reshape(shape)
+
+
+def pack_bytes(array: NDArray[Any]) -> str:
+    """An array's bytes as text, compressed, in base64."""
+    packed = zlib.compress(
+        np.ascontiguousarray(array).tobytes(), 1
+    )  # 3x faster than 6, 1.4x bigger
+    return base64.b64encode(packed).decode("ascii")
+
+
+def unpack_bytes(text: object, shape: tuple[int, int, int]) -> NDArray[np.uint8]:
+    """The inverse of `pack_bytes` for a uint8 array of `shape`; ValueError for anything else."""
+    return np.frombuffer(_inflate(text, math.prod(shape)), np.uint8).reshape(shape).copy()
+
+
+def _inflate(text: object, expected: int) -> bytes:
+    if not isinstance(text, str):
+        raise ValueError("a packed array is text")
+    try:
+        packed = base64.b64decode(text.encode("ascii"), validate=True)
+        inflate = zlib.decompressobj()
+        raw = inflate.decompress(packed, expected + 1)  # never more than the array's bytes
+        whole = inflate.eof and not inflate.unused_data
+    except (UnicodeEncodeError, binascii.Error, zlib.error) as exc:
+        raise ValueError(f"a damaged packed array ({exc})") from None
+    if len(raw) != expected or not whole:
+        raise ValueError(f"a packed array of {len(raw)} bytes, not the {expected} of the map")
+    return raw
+
+
+def _objects(value: object, where: str) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ValueError(f"{where}: expected a list of objects")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what}: {value!r} is not text")
+    return value
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cell_of(value: object) -> Cell:
+    if not isinstance(value, list) or len(value) != 3 or not all(_whole(v) for v in value):
+        raise ValueError(f"{value!r} is not a cell")
+    return (value[0], value[1], value[2])
+
 
 def hidden_map(world: BattleWorld) -> dict[str, frozenset[str]]:
     return {u: world.get(u, Visibility).hidden_from for u in world.units_with(Visibility)}
 
 
-__all__ = ["FactionSight", "Vision", "battlefield", "entity_sheet", "hidden_map"]
+__all__ = [
+    "FactionSight",
+    "Vision",
+    "battlefield",
+    "entity_sheet",
+    "hidden_map",
+    "pack_bytes",
+    "pack_mask",
+    "unpack_bytes",
+    "unpack_mask",
+]

@@ -13,7 +13,13 @@ from typing import Any, TypeVar
 
 import esper
 
-from game.ecs.components import COMPONENTS, Identity, component_to_json
+from game.ecs.components import (
+    COMPONENTS,
+    ComponentError,
+    Identity,
+    component_from_json,
+    component_to_json,
+)
 
 C = TypeVar("C")
 
@@ -46,6 +52,31 @@ class BattleWorld:
         esper.switch_world("default")
         if self.name in esper.list_worlds():
             esper.delete_world(self.name)
+
+    @classmethod
+    def from_json(cls, data: object) -> BattleWorld:
+        """A new world holding the units `to_json` wrote (a battle snapshot's); data it could
+        not have written raises ComponentError naming the unit."""
+        if not isinstance(data, dict):
+            raise ComponentError("units: expected an object")
+        world = cls()
+        try:
+            for unit_id, named in data.items():
+                if not isinstance(named, dict):
+                    raise ComponentError(f"unit {unit_id!r}: expected an object")
+                try:
+                    components = [component_from_json(n, c) for n, c in named.items()]
+                except ComponentError as exc:
+                    raise ComponentError(f"unit {unit_id!r}: {exc}") from None
+                identity = next((c for c in components if isinstance(c, Identity)), None)
+                if identity is None or identity.id != unit_id:
+                    raise ComponentError(f"unit {unit_id!r}: its Identity does not name it")
+                world._enter()
+                world._ids[unit_id] = esper.create_entity(*components)
+        except BaseException:
+            world.close()
+            raise
+        return world
 
     def add_unit(self, unit_id: str, *components: object) -> None:
         if unit_id in self._ids:
