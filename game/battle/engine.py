@@ -41,7 +41,15 @@ from game.ecs.components import (
     Waiting,
     Wounds,
 )
-from game.ecs.systems import Vision, battlefield, hidden_map
+from game.ecs.systems import (
+    Vision,
+    battlefield,
+    hidden_map,
+    pack_bytes,
+    pack_mask,
+    unpack_bytes,
+    unpack_mask,
+)
 from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid
@@ -86,13 +94,22 @@ class Battle:
     """One battle's state. Build it from a setup; change it only with `apply`."""
 
     def __init__(self, setup: BattleSetup, grid: Grid, rules: RulesData) -> None:
+        self._blank(setup, grid, rules, BattleWorld())
+        try:
+            self._start()
+        except BaseException:
+            self.world.close()  # a setup the rules refuse leaves no esper world behind
+            raise
+
+    def _blank(self, setup: BattleSetup, grid: Grid, rules: RulesData, world: BattleWorld) -> None:
+        """The battle's fields before its start (or a snapshot) fills them."""
         _check_places(setup, grid)
         self.setup = setup
         self.grid = grid
         self.grid_version = 0
         self.rules = rules
         self.roller = Roller(setup.seed, on_roll=self._on_roll)
-        self.world = BattleWorld()
+        self.world = world
         self.log: list[Event] = []
         self.pending: PendingMove | None = None
         self.improvising: list[tuple[str, str]] = []
@@ -104,11 +121,106 @@ class Battle:
         self._known: dict[str, tuple[Battlefield, frozenset[str], Battlefield]] = {}
         self._controllers: dict[str, str] | None = None
         self.vision = Vision(grid.shape, setup.factions)
+        #: The log's events as snapshots write them, kept (events are values, the log grows).
+        self._log_dicts: list[tuple[Event, dict[str, Any]]] = []
+
+    # ------------------------------------------------------------ snapshots
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole battle as plain JSON data: `restore` gives it back, to play on exactly as
+        this one would. Besides `state_json()`: the cells when a GM has edited them, the fog
+        (each side's cells and sightings, each unit's kept view) and the log of events."""
+        snapshot = self.state_json()
+        if self.grid_version:
+            snapshot["grid"] = {
+                "obstacle": pack_bytes(self.grid.obstacle),
+                "terrain": pack_bytes(self.grid.terrain),
+                "floor": pack_mask(self.grid.floor),
+            }
+        snapshot["vision"] = self.vision.to_json()
+        kept = self._log_dicts
+        if len(kept) > len(self.log) or (kept and kept[-1][0] is not self.log[len(kept) - 1]):
+            kept.clear()
+        kept.extend((event, event.to_dict()) for event in self.log[len(kept) :])
+        snapshot["log"] = [data for _event, data in kept]  # shared: not to be changed
+        return snapshot
+
+    @classmethod
+    def restore(
+        cls, setup: BattleSetup, grid: Grid, rules: RulesData, snapshot: Mapping[str, Any]
+    ) -> Battle:
+        """The battle a `snapshot()` was taken of, on the map's `grid` (no opening rolls: the
+        snapshot holds their results). Setup units the rules do not know raise ValueError as
+        a new battle would; a snapshot that is not one a battle wrote raises SnapshotError."""
+        _check_places(setup, grid)
+        for spec in setup.units:
+            _check_known(spec, rules)
+        expected = {*_SNAPSHOT_FIELDS, *(("grid",) if snapshot.get("grid_version") else ())}
+        if set(snapshot) != expected:
+            raise SnapshotError(f"the fields {sorted(set(snapshot))}, not {sorted(expected)}")
         try:
-            self._start()
-        except BaseException:
-            self.world.close()  # a setup the rules refuse leaves no esper world behind
+            world = BattleWorld.from_json(snapshot["units"])
+        except ValueError as exc:
+            raise SnapshotError(f"units: {exc}") from None
+        if world.unit_ids != sorted(u.id for u in setup.units):
+            world.close()
+            raise SnapshotError(f"units: {world.unit_ids} are not the battle's")
+        battle = cls.__new__(cls)
+        part = "battle"
+        try:
+            battle._blank(setup, grid, rules, world)
+            part = "initiative"
+            battle.initiative = Initiative.from_dict(snapshot["initiative"])
+            part = "roller"
+            roller = snapshot["roller"]
+            battle.roller.setstate(roller)
+            battle.roller.supply(*roller["supplied"])
+            part = "pending"
+            battle.pending = _pending_from_json(snapshot["pending"])
+            part = "improvising"
+            battle.improvising = [(_text(u), _text(t)) for u, t in snapshot["improvising"]]
+            part = "over"
+            over, winner, version = snapshot["over"], snapshot["winner"], snapshot["grid_version"]
+            if not isinstance(over, bool) or not isinstance(winner, str | None):
+                raise TypeError(f"over {over!r}, winner {winner!r}")
+            if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+                raise TypeError(f"grid version {version!r}")
+            battle.over, battle.winner, battle.grid_version = over, winner, version
+            if battle.grid_version:
+                part = "grid"
+                cells = snapshot["grid"]
+                battle.grid = Grid.build(
+                    unpack_bytes(cells["obstacle"], grid.shape),
+                    unpack_bytes(cells["terrain"], grid.shape),
+                    unpack_mask(cells["floor"], grid.shape),
+                    gravity=grid.gravity,
+                    pressurised=grid.pressurised,
+                )
+            part = "vision"
+            battle.vision = Vision.from_json(grid.shape, snapshot["vision"])
+            part = "log"
+            if not isinstance(snapshot["log"], list):
+                raise TypeError("the log is a list")
+            battle.log = [Event.from_dict(event) for event in snapshot["log"]]
+            battle._log_dicts = list(zip(battle.log, snapshot["log"], strict=True))
+            part = "units"
+            for unit in world.unit_ids:
+                for kind, ref, table in (
+                    ("weapon", world.get(unit, Armed).weapon, rules.weapons),
+                    ("armour", world.get(unit, Armoured).armour, rules.armour),
+                ):
+                    if ref is not None and ref not in table:
+                        raise SnapshotError(f"unit {unit!r}: unknown {kind} {ref!r}")
+        except SnapshotError:
+            world.close()
             raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            world.close()
+            raise SnapshotError(f"{part}: {exc}") from None
+        except BaseException:
+            world.close()
+            raise
+        return battle
 
     def _start(self) -> None:
         setup = self.setup
@@ -129,15 +241,8 @@ class Battle:
     # ------------------------------------------------------------ building
 
     def _add_unit(self, spec: UnitSpec) -> None:
-        if spec.template not in self.rules.templates:
-            raise ValueError(f"unit {spec.id!r}: unknown template {spec.template!r}")
+        _check_known(spec, self.rules)
         template = self.rules.templates[spec.template]
-        for kind, ref, table in (
-            ("weapon", spec.weapon, self.rules.weapons),
-            ("armour", spec.armour, self.rules.armour),
-        ):
-            if ref is not None and ref not in table:
-                raise ValueError(f"unit {spec.id!r}: unknown {kind} {ref!r}")
         others = frozenset(f for f in self.setup.factions if f != spec.faction)
         sheet = Sheet(
             checks=template.checks,
@@ -1267,6 +1372,70 @@ def _scaled(d: Cell, speed: int) -> Cell:
         return (2 * v * speed + length) // (2 * length)
 
     return (part(d[0]), part(d[1]), part(d[2]))
+
+
+class SnapshotError(ValueError):
+    """Data that is not a snapshot a battle wrote; the message says which part."""
+
+
+#: The fields of a snapshot (and "grid" once a GM has edited the cells).
+_SNAPSHOT_FIELDS = (
+    "units",
+    "initiative",
+    "roller",
+    "pending",
+    "improvising",
+    "over",
+    "winner",
+    "grid_version",
+    "vision",
+    "log",
+)
+
+
+def _check_known(spec: UnitSpec, rules: RulesData) -> None:
+    """The unit's template, weapon and armour are in the rules (ValueError naming it if not)."""
+    if spec.template not in rules.templates:
+        raise ValueError(f"unit {spec.id!r}: unknown template {spec.template!r}")
+    for kind, ref, table in (
+        ("weapon", spec.weapon, rules.weapons),
+        ("armour", spec.armour, rules.armour),
+    ):
+        if ref is not None and ref not in table:
+            raise ValueError(f"unit {spec.id!r}: unknown {kind} {ref!r}")
+
+
+def _pending_from_json(data: Any) -> PendingMove | None:
+    """The inverse of `PendingMove.to_json`."""
+    if data is None:
+        return None
+    pending = PendingMove(
+        _text(data["mover"]),
+        _text(data["reactor"]),
+        _text(data["kind"]),
+        _cell(data["to"]),
+        tuple(_cell(c) for c in data["via"]),
+        None if data["mode"] is None else _text(data["mode"]),
+        tuple(_text(u) for u in data["offered"]),
+    )
+    if pending.to_json() != data:
+        raise ValueError(f"{data!r} is not a reaction a battle writes")
+    return pending
+
+
+def _text(value: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
+
+
+def _cell(value: object) -> Cell:
+    if not isinstance(value, list) or len(value) != 3:
+        raise TypeError(f"{value!r} is not a cell")
+    x, y, z = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, z)):
+        raise TypeError(f"{value!r} is not a cell")
+    return (x, y, z)
 
 
 def _check_places(setup: BattleSetup, grid: Grid) -> None:
