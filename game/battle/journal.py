@@ -1,15 +1,18 @@
 """The battle journal: an append-only JSON-lines file that is the save, the replay and the undo.
 
 Line 1 is the header (format, version, the setup: map path and hash, ruleset, seed, units, who
-plays what). Each further line is one accepted command with who gave it, the dice it rolled and
-the state hash after it, or an undo/redo marker. A line is flushed and fsynced before its result
-is shown, so a crash loses nothing that was shown; a torn last line (the crash itself) is dropped
-on reopening. No pickle, no eval: only JSON, validated as it is read.
+plays what). Each further line is one accepted command with who gave it, the dice it rolled, the
+state hash after it and whether a player may take it back, or an undo/redo marker, or a snapshot
+of the whole battle (every so many commands, so that reopening replays only what follows the
+last one). A line is flushed and fsynced before its result is shown, so a crash loses nothing
+that was shown; a torn last line (the crash itself) is dropped on reopening. No pickle, no eval:
+only JSON, validated as it is read.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Callable, Iterator, Mapping
@@ -23,12 +26,27 @@ from game.rules.dice import RollRecord
 from game.scenario.reader import ScenarioError
 
 FORMAT = "tessera-journal"
-VERSION = 1
+#: 2: command lines say whether a player may take them back ("private"); snapshot lines.
+VERSION = 2
+
+
+def _from_version_1(header: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    """Version 1 had no snapshots and did not record whether a command was private: that is
+    unknown (None) until the command is replayed."""
+    for line in lines:
+        if "cmd" in line:
+            line["private"] = None
+
+
 #: Upgrades from older format versions: version -> function turning a header and lines into the
-#: next version's. Empty while there is only version 1.
-UPGRADES: Mapping[int, Callable[[dict[str, Any], list[dict[str, Any]]], None]] = {}
+#: next version's.
+UPGRADES: Mapping[int, Callable[[dict[str, Any], list[dict[str, Any]]], None]] = {
+    1: _from_version_1,
+}
 #: A journal line longer than this is damage, not a command.
 MAX_LINE = 1_000_000
+#: A snapshot line may be longer (a big map's fog and views), not endless.
+MAX_SNAPSHOT_LINE = 64_000_000
 
 
 class JournalError(ValueError):
@@ -37,8 +55,9 @@ class JournalError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One line after the header: a command (with its dice and the hash after it), or an undo or
-    redo marker (`command` None, `marker` "undo"/"redo")."""
+    """One line after the header: a command (with its dice, the hash after it and whether a
+    player may take it back: None when a version-1 journal did not say), or an undo or redo
+    marker (`command` None, `marker` "undo"/"redo")."""
 
     line: int
     by: str
@@ -46,6 +65,19 @@ class Entry:
     marker: str | None = None
     dice: tuple[tuple[int, ...], ...] = ()
     state_hash: str = ""
+    private: bool | None = None
+
+
+@dataclass(frozen=True)
+class SnapshotEntry:
+    """A snapshot line: the battle after `n` commands in effect, written after the first
+    `after` entries. `data` is what `Battle.snapshot()` answered, but for its log: only the
+    events from `data["log_from"]` on (those before are in the snapshot before it)."""
+
+    line: int
+    n: int
+    after: int
+    data: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -55,10 +87,24 @@ class JournalContents:
     #: Bytes of the file that hold whole lines; past them is a torn line from a crash.
     good_bytes: int
     notices: tuple[str, ...] = ()
+    snapshots: tuple[SnapshotEntry, ...] = ()
+    #: The version the file was written in (a version-1 journal is continued in version 1).
+    version: int = VERSION
 
 
 def dice_of(rolls: tuple[RollRecord, ...]) -> list[list[int]]:
     return [list(r.dice) for r in rolls]
+
+
+def snapshot_line(n: int, snapshot: Mapping[str, Any]) -> dict[str, Any]:
+    """The journal line of a snapshot after `n` commands in effect, with a digest of it: the
+    state hash checks the state it restores, the digest the rest (the log, the views)."""
+    return {"n": n, "snapshot": snapshot, "check": _digest(snapshot)}
+
+
+def _digest(snapshot: Mapping[str, Any]) -> str:
+    text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def header_line(setup: BattleSetup, journal: Path) -> dict[str, Any]:
@@ -74,9 +120,11 @@ def header_line(setup: BattleSetup, journal: Path) -> dict[str, Any]:
 class JournalWriter:
     """Appends lines and makes each durable before returning (flush + fsync)."""
 
-    def __init__(self, path: Path, handle: IO[bytes]) -> None:
+    def __init__(self, path: Path, handle: IO[bytes], version: int = VERSION) -> None:
         self.path = path
         self._handle = handle
+        #: The format the lines are written in: a version-1 journal is continued in its own.
+        self.version = version
 
     @classmethod
     def create(cls, path: Path, setup: BattleSetup) -> JournalWriter:
@@ -107,7 +155,7 @@ class JournalWriter:
         return cls(path, handle)
 
     @classmethod
-    def append_to(cls, path: Path, good_bytes: int) -> JournalWriter:
+    def append_to(cls, path: Path, good_bytes: int, version: int = VERSION) -> JournalWriter:
         """Reopen for appending, cutting off a torn last line first."""
         try:
             handle = path.open("r+b")
@@ -119,7 +167,7 @@ class JournalWriter:
         except OSError as exc:
             handle.close()
             raise JournalError(f"{path}: cannot write to the journal ({exc.strerror})") from None
-        return cls(path, handle)
+        return cls(path, handle, version)
 
     def write(self, data: Mapping[str, Any]) -> None:
         self._handle.write(_encode(data))
@@ -194,11 +242,13 @@ def read_journal(path: Path) -> JournalContents:
         last = index == len(all_lines) - 1
         offset_after = offset + len(raw) + (1 if complete else 0)
         try:
-            if len(raw) > MAX_LINE:
-                raise ValueError(f"line longer than {MAX_LINE} bytes")
+            if len(raw) > MAX_SNAPSHOT_LINE:
+                raise ValueError(f"line longer than {MAX_SNAPSHOT_LINE} bytes")
             value = json.loads(raw.decode("utf-8"))
             if not isinstance(value, dict):
                 raise ValueError("not a JSON object")
+            if len(raw) > MAX_LINE and "snapshot" not in value:
+                raise ValueError(f"line longer than {MAX_LINE} bytes")
             if b"\\u" in raw:  # an escape may stand for a lone surrogate: not Unicode text
                 json.dumps(value, ensure_ascii=False).encode("utf-8")
             if not complete:
@@ -223,6 +273,7 @@ def read_journal(path: Path) -> JournalContents:
     if not isinstance(version, int) or isinstance(version, bool):
         raise JournalError(f"{name}:1: the version {version!r} is not a whole number")
     rest = [value for _n, value in parsed[1:]]
+    written = version
     while version < VERSION:
         upgrade = UPGRADES.get(version)
         if upgrade is None:
@@ -242,8 +293,16 @@ def read_journal(path: Path) -> JournalContents:
     if not map_path.is_absolute():
         map_path = (path.resolve().parent / map_path).resolve()
     setup = _with_map(setup, str(map_path))
-    entries = [_entry(name, number, value) for number, value in parsed[1:]]
-    return JournalContents(setup, tuple(entries), good, tuple(notices))
+    entries: list[Entry] = []
+    snapshots: list[SnapshotEntry] = []
+    for number, value in parsed[1:]:
+        if "snapshot" in value:
+            snapshots.append(_snapshot_entry(name, number, value, len(entries)))
+        else:
+            entries.append(_entry(name, number, value))
+    return JournalContents(
+        setup, tuple(entries), good, tuple(notices), tuple(snapshots), min(written, VERSION)
+    )
 
 
 def _with_map(setup: BattleSetup, map_path: str) -> BattleSetup:
@@ -262,7 +321,7 @@ def _entry(name: str, number: int, value: dict[str, Any]) -> Entry:
             if set(value) - {"n", "by", marker}:
                 raise JournalError(f"{where}: unexpected fields beside {marker!r}")
             return Entry(number, by, marker=marker)
-    known = {"n", "by", "cmd", "dice", "hash"}
+    known = {"n", "by", "cmd", "dice", "hash", "private"}
     extra = set(value) - known
     if extra:
         raise JournalError(f"{where}: unknown fields {sorted(extra)}")
@@ -279,5 +338,22 @@ def _entry(name: str, number: int, value: dict[str, Any]) -> Entry:
     state_hash = value.get("hash", "")
     if not isinstance(state_hash, str):
         raise JournalError(f"{where}: field 'hash': expected a string")
+    private = value.get("private", False)
+    if private is not None and not isinstance(private, bool):
+        raise JournalError(f"{where}: field 'private': expected true or false")
     dice = tuple(tuple(d) for d in dice_raw)
-    return Entry(number, by, command, None, dice, state_hash)
+    return Entry(number, by, command, None, dice, state_hash, private)
+
+
+def _snapshot_entry(name: str, number: int, value: dict[str, Any], after: int) -> SnapshotEntry:
+    where = f"{name}:{number}"
+    if set(value) != {"n", "snapshot", "check"}:
+        raise JournalError(f"{where}: a snapshot line holds n, snapshot and check only")
+    n, data = value["n"], value["snapshot"]
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise JournalError(f"{where}: field 'n': expected the number of commands in effect")
+    if not isinstance(data, dict):
+        raise JournalError(f"{where}: field 'snapshot': expected an object")
+    if value["check"] != _digest(data):
+        raise JournalError(f"{where}: damaged snapshot (it does not match its check)")
+    return SnapshotEntry(number, n, after, data)

@@ -1,24 +1,34 @@
-"""A battle in play: the engine, its journal, undo and redo by replay, the computer's turns."""
+"""A battle in play: the engine, its journal and snapshots, undo and redo by replay, the
+computer's turns."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from game.battle import commands as cmd
-from game.battle.engine import GM, Battle, Outcome, Refusal
+from game.battle.engine import GM, Battle, Outcome, Refusal, SnapshotError
 from game.battle.journal import (
     Entry,
+    JournalContents,
     JournalError,
     JournalWriter,
     dice_of,
     read_journal,
+    snapshot_line,
 )
 from game.battle.setup import BattleSetup, file_sha256
 from game.maps import MapError, load_map
 from game.rules.data import RulesData, load_rules
 from game.rules.dice import DiceError
+
+#: A snapshot every this many commands in effect (docs/performance.md: reopening a battle
+#: replays at most this many commands, and each costs a few milliseconds and kilobytes).
+SNAPSHOT_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,30 @@ class Step:
     by: str
     command: cmd.Command
     private: bool
+
+
+@dataclass
+class _Snapshot:
+    """A snapshot kept in memory: the battle after the first `n` steps (`Battle.snapshot()`,
+    its whole log), the state hash it must restore to ("" once it is known not to: it is not
+    used), and the journal line it was read from (None: taken in this session)."""
+
+    n: int
+    data: dict[str, Any]
+    state_hash: str
+    line: int | None = None
+
+
+@dataclass
+class _Plan:
+    """Where reopening a journal begins: the snapshot (None: the battle's start), the steps in
+    effect and undone when it was taken, the entries after it, and the snapshots still valid."""
+
+    start: _Snapshot | None = None
+    history: list[Step] = field(default_factory=list)
+    undone: list[Step] = field(default_factory=list)
+    first: int = 0
+    snapshots: list[_Snapshot] = field(default_factory=list)
 
 
 def load_battle_map(setup: BattleSetup, where: str) -> tuple[object, str]:
@@ -51,24 +85,40 @@ class Session:
     """The battle, the journal that saves it, and the history undo and redo move along."""
 
     def __init__(
-        self, setup: BattleSetup, grid: object, rules: RulesData, writer: JournalWriter | None
+        self,
+        setup: BattleSetup,
+        grid: object,
+        rules: RulesData,
+        writer: JournalWriter | None,
+        *,
+        battle: Battle | None = None,
+        snapshot_every: int = SNAPSHOT_EVERY,
     ) -> None:
         self.setup = setup
         self._grid = grid
         self.rules = rules
         self.writer = writer
-        self.battle = Battle(setup, grid, rules)  # type: ignore[arg-type]
+        self.battle = battle if battle is not None else Battle(setup, grid, rules)  # type: ignore[arg-type]
         self.history: list[Step] = []
         self.undone: list[Step] = []
         self.notices: list[str] = []
+        #: A snapshot is taken (and journaled) each time this many commands are in effect; 0:
+        #: never.
+        self.snapshot_every = snapshot_every
+        #: Snapshots of this battle, oldest first, each of the first `n` steps of `history`:
+        #: an undo drops those it passes below.
+        self._snapshots: list[_Snapshot] = []
 
     # ------------------------------------------------------------ opening
 
     @classmethod
-    def new(cls, setup: BattleSetup, journal: Path | None) -> Session:
+    def new(
+        cls, setup: BattleSetup, journal: Path | None, *, snapshot_every: int = SNAPSHOT_EVERY
+    ) -> Session:
         """A new battle; its journal is created once the battle is known to be buildable."""
         grid, _digest = load_battle_map(setup, setup.map_path)
         session = cls._build(setup, grid, setup.map_path)
+        session.snapshot_every = snapshot_every
         if journal is not None:
             try:
                 session.writer = JournalWriter.create(journal, setup)
@@ -78,17 +128,33 @@ class Session:
         return session
 
     @classmethod
-    def open(cls, journal: Path, *, for_append: bool = True) -> Session:
-        """Rebuild a battle from its journal, checking every line's state hash."""
+    def open(
+        cls, journal: Path, *, for_append: bool = True, snapshot_every: int = SNAPSHOT_EVERY
+    ) -> Session:
+        """Rebuild a battle from its journal: from its last snapshot still valid, replaying the
+        lines after it and checking each one's dice and state hash (from its start when there
+        is no such snapshot)."""
         contents = read_journal(journal)
         grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
-        session = cls._build(contents.setup, grid, f"{journal}:1")
+        plan = _plan(journal, contents)
+        if plan.start is None:
+            session = cls._build(contents.setup, grid, f"{journal}:1")
+        else:
+            battle = _restored(journal, contents, grid, plan.start)
+            session = cls(contents.setup, grid, battle.rules, None, battle=battle)
+            session.history = plan.history[: plan.start.n]
+            session.undone = plan.undone
+        session.snapshot_every = snapshot_every
+        session._snapshots = plan.snapshots
         try:
             session.notices.extend(contents.notices)
-            for entry in contents.entries:
+            for entry in contents.entries[plan.first :]:
                 session._replay_entry(journal, entry)
             if for_append:
-                session.writer = JournalWriter.append_to(journal, contents.good_bytes)
+                session.writer = JournalWriter.append_to(
+                    journal, contents.good_bytes, contents.version
+                )
+                session._take_snapshot()  # one due when a crash kept it from being written
         except JournalError:
             session.close()
             raise
@@ -128,6 +194,10 @@ class Session:
             raise JournalError(f"{where}: the dice differ from those the journal recorded")
         if entry.state_hash and entry.state_hash != self.battle.state_hash():
             raise JournalError(f"{where}: the state differs from the one the journal recorded")
+        if entry.private is not None and entry.private != self.history[-1].private:
+            raise JournalError(
+                f"{where}: whether a player may take the command back differs from the journal"
+            )
 
     # ------------------------------------------------------------ playing
 
@@ -149,16 +219,22 @@ class Session:
         except DiceError as exc:
             self._rebuild()
             return Outcome(refusal=Refusal("bad_die_face", why=str(exc)))
-        if outcome.accepted and self.writer is not None:
-            self.writer.write(
-                {
-                    "n": len(self.history),
-                    "by": by,
-                    "cmd": command.to_json(),
-                    "dice": dice_of(outcome.rolls),
-                    "hash": self.battle.state_hash(),
-                }
-            )
+        if not outcome.accepted:
+            return outcome
+        state_hash = ""
+        if self.writer is not None:
+            state_hash = self.battle.state_hash()
+            line: dict[str, Any] = {
+                "n": len(self.history),
+                "by": by,
+                "cmd": command.to_json(),
+                "dice": dice_of(outcome.rolls),
+                "hash": state_hash,
+            }
+            if self.writer.version >= 2 and self.history[-1].private:
+                line["private"] = True
+            self.writer.write(line)
+        self._take_snapshot(state_hash)
         return outcome
 
     def override(self, faces: tuple[int, ...], by: str) -> Outcome:
@@ -183,16 +259,7 @@ class Session:
 
     def can_undo(self, by: str) -> Refusal | None:
         """None when `by` may undo the last command; else why not."""
-        if not self.history:
-            return Refusal("nothing_to_undo")
-        if by == GM:
-            return None
-        last = self.history[-1]
-        if last.by != by:
-            return Refusal("undo_not_yours")
-        if not last.private:
-            return Refusal("undo_would_hide_what_was_seen")
-        return None
+        return _undo_refusal(self.history, by)
 
     def undo(self, by: str) -> Refusal | None:
         refusal = self.can_undo(by)
@@ -211,6 +278,7 @@ class Session:
         self._redo_step()
         if self.writer is not None:
             self.writer.write({"n": len(self.history), "by": by, "redo": True})
+        self._take_snapshot()
         return None
 
     def _undo_steps(self, by: str) -> bool:
@@ -218,6 +286,7 @@ class Session:
             return False
         step = self.history.pop()
         undone = [*self.undone, step]
+        self._snapshots = [s for s in self._snapshots if s.n <= len(self.history)]
         self._rebuild()
         self.undone = undone
         return True
@@ -231,16 +300,45 @@ class Session:
         self.undone = undone
 
     def _rebuild(self) -> None:
-        """The state before the last step: the battle replayed from its start (same dice, fog,
-        initiative), which is what makes undo exact."""
+        """The battle as `history` leaves it: restored from the latest snapshot of it and the
+        steps after replayed (same dice, fog, initiative), which is what makes undo exact."""
         steps = self.history
         self.battle.close()
-        self.battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
-        self.history = []
-        for step in steps:
+        start, battle = 0, None
+        for snapshot in reversed(self._snapshots):
+            battle = _restore(self.setup, self._grid, self.rules, snapshot)
+            if battle is not None:
+                start = snapshot.n
+                break
+        if battle is None:
+            battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
+        self.battle = battle
+        self.history = steps[:start]
+        for step in steps[start:]:
             if not self.battle.apply(step.command, step.by).accepted:
                 raise AssertionError(f"replaying {step.command.KIND} was refused")
             self.history.append(step)
+
+    def _take_snapshot(self, state_hash: str = "") -> None:
+        """Keep a snapshot when a multiple of `snapshot_every` commands are in effect and there
+        is none of them yet, and journal it. Its line holds only the events after those of the
+        snapshot before it (all of them when there is none: `log_from` 0), and a digest of the
+        steps it was taken after."""
+        n = len(self.history)
+        every = self.snapshot_every
+        if not every or not n or n % every or (self._snapshots and self._snapshots[-1].n >= n):
+            return
+        data = self.battle.snapshot()
+        if self.writer is not None and self.writer.version >= 2:
+            log_from = len(self._snapshots[-1].data["log"]) if self._snapshots else 0
+            line = {
+                **data,
+                "log": data["log"][log_from:],
+                "log_from": log_from,
+                "steps": _steps_digest(self.history),
+            }
+            self.writer.write(snapshot_line(n, line))
+        self._snapshots.append(_Snapshot(n, data, state_hash or self.battle.state_hash()))
 
     def close(self) -> None:
         if self.writer is not None:
@@ -290,3 +388,148 @@ class Session:
         if unit is None:
             return None
         return unit if b.controller_of(b.faction_of(unit)) == "computer" else None
+
+
+# ---------------------------------------------------------------- snapshots
+
+
+def _undo_refusal(history: Sequence[Step], by: str) -> Refusal | None:
+    if not history:
+        return Refusal("nothing_to_undo")
+    if by == GM:
+        return None
+    last = history[-1]
+    if last.by != by:
+        return Refusal("undo_not_yours")
+    if not last.private:
+        return Refusal("undo_would_hide_what_was_seen")
+    return None
+
+
+def _chain(digest: str, step: Step) -> str:
+    """The digest of the steps so far, `step` added: what a snapshot was taken after."""
+    text = json.dumps([step.by, step.command.to_json(), step.private], ensure_ascii=False)
+    return hashlib.sha256(f"{digest}\n{text}".encode()).hexdigest()
+
+
+def _steps_digest(steps: Sequence[Step]) -> str:
+    digest = ""
+    for step in steps:
+        digest = _chain(digest, step)
+    return digest
+
+
+def _plan(journal: Path, contents: JournalContents) -> _Plan:
+    """Follow the journal's steps without carrying them out, to find its last snapshot still
+    valid (an undo below a snapshot makes it stale) and the steps before it. A snapshot is
+    used only when the steps the journal holds before it are the ones it was taken after, and
+    a version-1 journal (that does not say which steps were private) is replayed whole."""
+    entries = contents.entries
+    if not contents.snapshots or any(e.command is not None and e.private is None for e in entries):
+        return _Plan()
+    history: list[Step] = []
+    hashes: list[str] = []
+    digests: list[str] = []
+    undone: list[tuple[Step, str]] = []
+    # Each valid snapshot, with the steps undone when it was taken and where the rest begins.
+    valid: list[tuple[_Snapshot, list[Step], int, bool]] = []
+    pending = list(contents.snapshots)
+    for index in range(len(entries) + 1):
+        while pending and pending[0].after == index:
+            found = pending.pop(0)
+            where = f"{journal}:{found.line}"
+            if found.n != len(history):
+                raise JournalError(
+                    f"{where}: a snapshot after {found.n} commands where {len(history)} are "
+                    "in effect"
+                )
+            data = dict(found.data)
+            log_from, log, steps = (
+                data.pop("log_from", None),
+                data.get("log"),
+                data.pop("steps", ""),
+            )
+            # The events after those of the snapshot before it (or all of them: from 0).
+            before = valid[-1][0].data["log"] if valid and log_from else []
+            if log_from != len(before) or not isinstance(log, list):
+                raise JournalError(f"{where}: the snapshot's log does not follow the one before it")
+            data["log"] = before + log
+            snapshot = _Snapshot(found.n, data, hashes[-1], found.line)
+            valid.append((snapshot, [step for step, _h in undone], index, steps == digests[-1]))
+        if index == len(entries):
+            break
+        entry = entries[index]
+        where = f"{journal}:{entry.line}"
+        if entry.marker == "undo":
+            if _undo_refusal(history, entry.by) is not None:
+                raise JournalError(f"{where}: an undo with nothing that {entry.by} may undo")
+            undone.append((history.pop(), hashes.pop()))
+            digests.pop()
+            valid = [v for v in valid if v[0].n <= len(history)]
+        elif entry.marker == "redo":
+            if not undone:
+                raise JournalError(f"{where}: a redo with nothing to redo")
+            step, state_hash = undone.pop()
+            digests.append(_chain(digests[-1] if digests else "", step))
+            history.append(step)
+            hashes.append(state_hash)
+        else:
+            assert entry.command is not None and entry.private is not None
+            step = Step(entry.by, entry.command, entry.private)
+            digests.append(_chain(digests[-1] if digests else "", step))
+            history.append(step)
+            hashes.append(entry.state_hash)
+            undone.clear()
+    plan = _Plan(history=history, snapshots=[v[0] for v in valid])
+    for snapshot, steps_undone, first, same_steps in reversed(valid):
+        # Steps that differ from those the snapshot was taken after mean a damaged line
+        # before it: replaying from the start finds it.
+        if not same_steps:
+            return _Plan()
+        if snapshot.state_hash:
+            plan.start, plan.undone, plan.first = snapshot, steps_undone, first
+            break
+    return plan
+
+
+def _restored(journal: Path, contents: JournalContents, grid: object, start: _Snapshot) -> Battle:
+    """The battle from the journal's snapshot `start`, checked against the state hash the
+    journal recorded for it; a damaged one is refused naming its line."""
+    where = f"{journal}:{start.line}"
+    rules = _rules(f"{journal}:1")
+    try:
+        battle = Battle.restore(contents.setup, grid, rules, start.data)  # type: ignore[arg-type]
+    except SnapshotError as exc:
+        raise JournalError(f"{where}: damaged snapshot ({exc})") from None
+    except ValueError as exc:  # the setup's units, as the battle's start would refuse them
+        raise JournalError(f"{journal}:1: {exc}") from None
+    if battle.state_hash() != start.state_hash:
+        battle.close()
+        raise JournalError(f"{where}: the snapshot is not the state the journal recorded before it")
+    return battle
+
+
+def _rules(where: str) -> RulesData:
+    try:
+        return load_rules()
+    except ValueError as exc:
+        raise JournalError(f"{where}: {exc}") from None
+
+
+def _restore(
+    setup: BattleSetup, grid: object, rules: RulesData, snapshot: _Snapshot
+) -> Battle | None:
+    """The battle from a snapshot kept in memory, or None when it does not restore to the
+    state it was taken of (it is then not tried again)."""
+    if not snapshot.state_hash:
+        return None
+    try:
+        battle = Battle.restore(setup, grid, rules, snapshot.data)  # type: ignore[arg-type]
+    except ValueError:
+        snapshot.state_hash = ""
+        return None
+    if battle.state_hash() != snapshot.state_hash:
+        battle.close()
+        snapshot.state_hash = ""
+        return None
+    return battle

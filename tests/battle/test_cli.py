@@ -193,7 +193,7 @@ def test_undo_redo_and_state_lines_and_who_may_undo(tmp_path: Path, oracle: Batt
     assert [
         {k: v for k, v in line.items() if k != "cmd"} for line in journal_lines(journal)[1:]
     ] == [
-        {"n": 1, "by": mine, "dice": [], "hash": after},
+        {"n": 1, "by": mine, "dice": [], "hash": after, "private": True},
         {"n": 0, "by": GM, "undo": True},
         {"n": 1, "by": GM, "redo": True},
     ]
@@ -438,6 +438,7 @@ def test_the_computer_plays_its_sides_between_commands_and_may_be_given_one_on_c
         "cmd": {"cmd": "controller", "faction": "raiders", "controller": "computer"},
         "dice": [],
         "hash": lines[1]["hash"],
+        "private": True,  # it rolled nothing and showed nobody anything
     }
     raider_commands = [line for line in lines[2:] if line["cmd"].get("unit") in RAIDERS]
     assert raider_commands and all(line["by"] == "computer" for line in raider_commands)

@@ -110,10 +110,14 @@ def test_kill_9_at_random_points_then_reopening_gives_the_uninterrupted_runs_has
     assert status == 0
     ref_output = [json.loads(line) for line in out.getvalue().splitlines()]
     ref_lines = reference.read_bytes().splitlines(keepends=True)
+    # The state after each line (a snapshot line leaves it as the command before it did).
     ref_hashes = [ref_output[0]["state_hash"]]
-    ref_hashes += [json.loads(line)["hash"] for line in ref_lines[1:]]
+    for line in ref_lines[1:]:
+        ref_hashes.append(json.loads(line).get("hash", ref_hashes[-1]))
     total = len(ref_lines) - 1
     assert ref_output[-1]["over"] and total > 50  # a whole battle, long enough to cut
+    # ... with a snapshot line or two among them, which a kill may tear like any other.
+    assert any(b'"snapshot":' in line for line in ref_lines)
 
     # The runs go side by side, each read as it prints (never held up by a full pipe), each
     # killed a few milliseconds after it has shown its chosen command.
@@ -133,17 +137,18 @@ def test_kill_9_at_random_points_then_reopening_gives_the_uninterrupted_runs_has
     for journal, after_command, (printed, killed) in zip(journals, points, results, strict=True):
         assert _opening(printed) == (0, ref_hashes[0])
         contents = read_journal(journal)  # it opens: a whole header, whole lines
-        done = len(contents.entries)
+        done = len(contents.entries) + len(contents.snapshots)
         assert journal.read_bytes().splitlines(keepends=True) == ref_lines[: done + 1]
+        saved = len(contents.entries)  # commands (no undo here)
         shown = max((line["n"] for line in printed if "n" in line), default=0)
-        assert shown <= done, f"{journal.name}: command {shown} was shown, {done} were saved"
-        assert done >= after_command
+        assert shown <= saved, f"{journal.name}: command {shown} was shown, {saved} were saved"
+        assert saved >= after_command
         if killed and torn is None:
-            torn = (journal, done)
+            torn = (journal, done, saved)
     assert torn is not None, "no run was killed"
 
     # One of them, with a power cut in the middle of the line after, is played on to the end.
-    journal, done = torn
+    journal, done, saved = torn
     after = ref_lines[done + 1]
     with journal.open("ab") as f:
         f.write(after[: rng.randrange(1, len(after) - 1)])
@@ -154,7 +159,7 @@ def test_kill_9_at_random_points_then_reopening_gives_the_uninterrupted_runs_has
     assert status == 0
     final = [json.loads(line) for line in out.getvalue().splitlines()]
     assert "unfinished last line was dropped" in final[0]["notice"]
-    assert _opening(final) == (done, ref_hashes[done])
+    assert _opening(final) == (saved, ref_hashes[done])
     assert final[-1]["event"] == "end"
     assert final[-1]["state_hash"] == ref_output[-1]["state_hash"]
     assert journal.read_bytes() == reference.read_bytes()

@@ -9,7 +9,7 @@ import pytest
 
 from game.battle import commands as cmd
 from game.battle.engine import GM
-from game.battle.journal import JournalError, read_journal
+from game.battle.journal import VERSION, JournalError, read_journal
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.maps import load_map
@@ -87,7 +87,7 @@ def test_a_torn_last_line_is_dropped_with_a_notice_and_the_journal_goes_on_from_
         (lambda lines: ["not json", *lines[1:]], ":1: not a Tessera journal"),
         (lambda lines: [lines[0], "{broken", *lines[2:]], ":2: damaged line"),
         (
-            lambda lines: [lines[0].replace('"version":1', '"version":9'), *lines[1:]],
+            lambda lines: [lines[0].replace(f'"version":{VERSION}', '"version":9'), *lines[1:]],
             ":1: written by a newer Tessera (journal version 9)",
         ),
         (

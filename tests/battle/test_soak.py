@@ -12,6 +12,7 @@ bug the session's fallback hides). The journal written along the way reopens to 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -21,7 +22,7 @@ import pytest
 from game.battle import commands as cmd
 from game.battle.ai import choose
 from game.battle.engine import Battle
-from game.battle.session import Session
+from game.battle.session import SNAPSHOT_EVERY, Session
 from game.battle.setup import setup_from_map
 from game.ecs.components import Fallen, Motion, Outsider, Position, Sheet, Waiting, Wounds
 from game.maps import load_map
@@ -175,7 +176,11 @@ def test_the_computer_plays_a_whole_battle_on_each_shipped_map_keeping_every_inv
         session.close()
     if journal is None:
         return
-    assert len(journal.read_text(encoding="utf-8").splitlines()) == given + 1
+    lines = [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()[1:]]
+    assert len([line for line in lines if "cmd" in line]) == given
+    # A snapshot after every SNAPSHOT_EVERY commands: reopening starts from the last one.
+    snapshots = [line["n"] for line in lines if "snapshot" in line]
+    assert snapshots == list(range(SNAPSHOT_EVERY, given + 1, SNAPSHOT_EVERY))
     reopened = Session.open(journal, for_append=False)
     try:
         assert reopened.battle.over
