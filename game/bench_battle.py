@@ -1,9 +1,11 @@
 """`tessera bench`, the battle's goals: fog after a move (idle and with the other core busy),
-a computer player's whole turn, and replaying a 500-command journal.
+a computer player's whole turn, and reopening a 500-command journal.
 
 Everything runs through the engine as a game does: a `Battle` on the bench's seeded 128x128x8
 deck with its 16 units in two factions, commands through `Session.submit`, and the journal
-written by a computer-against-computer battle then reopened with `Session.open`.
+written by a computer-against-computer battle (with its snapshots, as a game writes it) then
+reopened with `Session.open`; and, for information, the same journal without its snapshots
+replayed whole, cut just before its last snapshot, and the GM's undo of its last command.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ import numpy as np
 
 from game import tactics
 from game.battle import commands as cmd
+from game.battle.engine import GM
 from game.battle.journal import JournalWriter
-from game.battle.session import Session
+from game.battle.session import SNAPSHOT_EVERY, Session
 from game.battle.setup import BattleSetup, UnitSpec
 from game.bench import SEED, Goal, battlefield
 from game.grid.los import set_view_threads, view_threads
@@ -43,7 +46,13 @@ GOALS = (
     # The same with the other thread setting (one thread / every core): the choice made.
     Goal("fog_move_busy_other", "the same, busy, other thread setting", None, stat="p95"),
     Goal("computer_turn", "a computer player's whole turn", 0.1),
-    Goal("replay", "replaying a 500-command journal", 1.0),
+    # What a player reopening a save pays: the last snapshot restored, the lines after it.
+    Goal("replay", "reopening a 500-command journal (snapshots)", 1.0),
+    # The most lines a snapshot leaves to replay: the journal cut before its last snapshot.
+    Goal("replay_worst", "the same cut before its last snapshot", None),
+    Goal("replay_full", "replaying 500 commands (no snapshots)", None),
+    Goal("undo_last", "the GM's undo of the 500th command", None),
+    Goal("snapshot", "taking and journaling one snapshot", None),
 )
 
 
@@ -131,11 +140,33 @@ def fog_after_moves(moves: int, seed: int = SEED) -> list[float]:
     return timer.samples
 
 
-def computer_battle(journal: Path, commands: int, seed: int = SEED) -> list[float]:
-    """The computer plays both sides for `commands` commands, journaled to `journal`; answer the
+def computer_battle(
+    journal: Path,
+    commands: int,
+    seed: int = SEED,
+    snapshots: list[float] | None = None,
+    snapshot_every: int = SNAPSHOT_EVERY,
+) -> list[float]:
+    """The computer plays both sides for `commands` commands, journaled to `journal` with a
+    snapshot every `snapshot_every` commands (the seconds of each go to `snapshots`); answer the
     seconds of each whole turn (every command from the turn's start to the next unit's)."""
     grid, setup = battle_setup(seed)
-    session = Session(setup, grid, load_rules(), JournalWriter.create(journal, setup))
+    session = Session(
+        setup,
+        grid,
+        load_rules(),
+        JournalWriter.create(journal, setup),
+        snapshot_every=snapshot_every,
+    )
+    real_snapshot = session._take_snapshot
+
+    def timed_snapshot(*args: Any) -> None:
+        start = time.perf_counter()
+        real_snapshot(*args)
+        if snapshots is not None and len(session.history) % snapshot_every == 0:
+            snapshots.append(time.perf_counter() - start)
+
+    setattr(session, "_take_snapshot", timed_snapshot)  # noqa: B010 - an instance attribute
     turns: list[float] = []
     try:
         b = session.battle
@@ -155,11 +186,17 @@ def computer_battle(journal: Path, commands: int, seed: int = SEED) -> list[floa
     return turns
 
 
-def replay_seconds(journal: Path, grid: Grid, runs: int) -> list[float]:
-    """Seconds of `Session.open` on the journal, `runs` times. The deck is no map file, so the
-    map loader hands over the deck (its own cost is the map's, not the replay's)."""
-    times = []
+@contextmanager
+def deck_as_map(grid: Grid) -> Iterator[None]:
+    """The deck is no map file: the map loader hands it over (its own cost is the map's)."""
     with mock.patch("game.battle.session.load_battle_map", lambda setup, where: (grid, "")):
+        yield
+
+
+def replay_seconds(journal: Path, grid: Grid, runs: int) -> list[float]:
+    """Seconds of `Session.open` on the journal, `runs` times."""
+    times = []
+    with deck_as_map(grid):
         for _ in range(runs):
             start = time.perf_counter()
             session = Session.open(journal, for_append=False)
@@ -168,9 +205,37 @@ def replay_seconds(journal: Path, grid: Grid, runs: int) -> list[float]:
     return times
 
 
+def undo_seconds(journal: Path, grid: Grid, runs: int) -> list[float]:
+    """Seconds of the GM's undo of the journal's last command, `runs` times."""
+    times = []
+    with deck_as_map(grid):
+        for _ in range(runs):
+            session = Session.open(journal, for_append=False)
+            start = time.perf_counter()
+            refusal = session.undo(GM)
+            times.append(time.perf_counter() - start)
+            session.close()
+            if refusal is not None:
+                raise AssertionError(f"the GM's undo was refused: {refusal.code}")
+    return times
+
+
+def variants(journal: Path, folder: Path) -> tuple[Path, Path]:
+    """The journal without its snapshot lines, and the journal cut before its last command
+    (its last snapshot goes with it: reopening starts from the one before)."""
+    lines = journal.read_bytes().splitlines(keepends=True)
+    plain = folder / "plain.journal"
+    plain.write_bytes(b"".join(line for line in lines if b'"snapshot":' not in line))
+    last_command = max(i for i, line in enumerate(lines) if b'"cmd":' in line)
+    cut = folder / "cut.journal"
+    cut.write_bytes(b"".join(lines[:last_command]))
+    return plain, cut
+
+
 def journal_length(journal: Path) -> int:
+    """The commands in the journal (no undo here): its lines but the header and snapshots."""
     with journal.open("rb") as f:
-        return sum(1 for _ in f) - 1
+        return sum(1 for line in f if b'"cmd":' in line)
 
 
 def p95(samples: list[float]) -> float:
@@ -189,12 +254,22 @@ def measure_battle(quick: bool = False) -> dict[str, float]:
         with view_threads_set(other):
             figures["fog_move_busy_other"] = p95(fog_after_moves(moves))
     commands = 40 if quick else JOURNAL_COMMANDS
+    # A quick run keeps the snapshots' spacing in proportion (every 8 of 40 commands).
+    every = max(1, SNAPSHOT_EVERY * commands // JOURNAL_COMMANDS)
+    runs = 1 if quick else 3
     with tempfile.TemporaryDirectory(prefix="tessera-bench-") as folder:
         journal = Path(folder) / "bench.journal"
-        turns = computer_battle(journal, commands)
+        snapshots: list[float] = []
+        turns = computer_battle(journal, commands, snapshots=snapshots, snapshot_every=every)
         figures["computer_turn"] = statistics.median(turns)
+        figures["snapshot"] = statistics.median(snapshots)
         grid, _setup = battle_setup()
-        replays = replay_seconds(journal, grid, 1 if quick else 3)
-        # A shorter journal (quick runs) is scaled to the goal's length.
-        figures["replay"] = statistics.median(replays) * JOURNAL_COMMANDS / journal_length(journal)
+        plain, cut = variants(journal, Path(folder))
+        # Reopening from a snapshot costs the lines after it, not the journal's length: these
+        # are not scaled. Replaying a shorter journal whole (quick runs) is scaled to 500.
+        figures["replay"] = statistics.median(replay_seconds(journal, grid, runs))
+        figures["replay_worst"] = statistics.median(replay_seconds(cut, grid, runs))
+        figures["undo_last"] = statistics.median(undo_seconds(journal, grid, runs))
+        full = statistics.median(replay_seconds(plain, grid, runs))
+        figures["replay_full"] = full * JOURNAL_COMMANDS / journal_length(journal)
     return figures
