@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -128,7 +129,7 @@ class BattleSetup:
     #: order (P-CHK-4); missing faces are rolled by the machine.
     initiative_dice: tuple[int, ...] = ()
 
-    @property
+    @cached_property
     def factions(self) -> tuple[str, ...]:
         return tuple(sorted({u.faction for u in self.units}))
 
