@@ -40,6 +40,8 @@ from game.ecs.components import (
     Visibility,
     Waiting,
     Wounds,
+    json_cell,
+    json_text,
 )
 from game.ecs.systems import (
     Vision,
@@ -178,7 +180,7 @@ class Battle:
             part = "pending"
             battle.pending = _pending_from_json(snapshot["pending"])
             part = "improvising"
-            battle.improvising = [(_text(u), _text(t)) for u, t in snapshot["improvising"]]
+            battle.improvising = [(json_text(u), json_text(t)) for u, t in snapshot["improvising"]]
             part = "over"
             over, winner, version = snapshot["over"], snapshot["winner"], snapshot["grid_version"]
             if not isinstance(over, bool) or not isinstance(winner, str | None):
@@ -1410,32 +1412,17 @@ def _pending_from_json(data: Any) -> PendingMove | None:
     if data is None:
         return None
     pending = PendingMove(
-        _text(data["mover"]),
-        _text(data["reactor"]),
-        _text(data["kind"]),
-        _cell(data["to"]),
-        tuple(_cell(c) for c in data["via"]),
-        None if data["mode"] is None else _text(data["mode"]),
-        tuple(_text(u) for u in data["offered"]),
+        json_text(data["mover"]),
+        json_text(data["reactor"]),
+        json_text(data["kind"]),
+        json_cell(data["to"]),
+        tuple(json_cell(c) for c in data["via"]),
+        None if data["mode"] is None else json_text(data["mode"]),
+        tuple(json_text(u) for u in data["offered"]),
     )
     if pending.to_json() != data:
         raise ValueError(f"{data!r} is not a reaction a battle writes")
     return pending
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
-    return value
-
-
-def _cell(value: object) -> Cell:
-    if not isinstance(value, list) or len(value) != 3:
-        raise TypeError(f"{value!r} is not a cell")
-    x, y, z = value
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (x, y, z)):
-        raise TypeError(f"{value!r} is not a cell")
-    return (x, y, z)
 
 
 def _check_places(setup: BattleSetup, grid: Grid) -> None:

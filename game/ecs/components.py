@@ -239,7 +239,7 @@ def component_from_json(name: str, data: object) -> object:
 
 def _from_json(kind: type, data: dict[str, Any]) -> object:
     if kind is Position:
-        return Position(_cell(data["cell"]))
+        return Position(json_cell(data["cell"]))
     if kind is Posture:
         return Posture(Stance(data["stance"]))
     if kind is Wounds:
@@ -254,35 +254,36 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Sheet(
             checks=MappingProxyType({str(k): _int(v) for k, v in checks.items()}),
             speeds=Speeds(**{mode: speeds[mode] for mode in MODES}),
-            size=Size.from_name(_str(data["size"])),
+            size=Size.from_name(json_text(data["size"])),
             thrusters=_bool(data["thrusters"]),
-            vulnerability=_str(data["vulnerability"]),
+            vulnerability=json_text(data["vulnerability"]),
             medkits=_int(data["medkits"]),
         )
     if kind is Motion:
         flight = data["flight"]
         return Motion(
-            velocity=_cell(data["velocity"]),
+            velocity=json_cell(data["velocity"]),
             in_flight=_bool(data["in_flight"]),
             stealthy=_bool(data["stealthy"]),
             dampers=_bool(data["dampers"]),
-            run=_cell(data["run"]),
-            flight=None if flight is None else (_cell(flight[0]), _cell(flight[1])),
+            run=json_cell(data["run"]),
+            flight=None if flight is None else (json_cell(flight[0]), json_cell(flight[1])),
         )
     if kind is Visibility:
         hidden = data["hidden_from"]
         if not isinstance(hidden, list):
             raise TypeError("hidden_from is a list")
-        return Visibility(frozenset(_str(f) for f in hidden), _int(data["stealth"]))
+        return Visibility(frozenset(json_text(f) for f in hidden), _int(data["stealth"]))
     if kind is Waiting:
-        return Waiting(_int(data["round"]), _cell(data["cell"]), _bool(data["surprised"]))
+        return Waiting(_int(data["round"]), json_cell(data["cell"]), _bool(data["surprised"]))
     if kind is Fallen:
-        return Fallen(_cell(data["cell"]))
+        return Fallen(json_cell(data["cell"]))
     # The rest are written as their fields (vars): read them back the same way.
     return kind(**data)
 
 
-def _cell(value: object) -> Cell:
+def json_cell(value: object) -> Cell:
+    """A cell as the JSON a battle writes holds it ([x, y, z]); anything else is refused."""
     if not isinstance(value, list) or len(value) != 3:
         raise TypeError(f"{value!r} is not a cell")
     x, y, z = (_int(v) for v in value)
@@ -301,7 +302,8 @@ def _bool(value: object) -> bool:
     return value
 
 
-def _str(value: object) -> str:
+def json_text(value: object) -> str:
+    """Text as the JSON a battle writes holds it; anything else is refused."""
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not text")
     return value
