@@ -249,14 +249,15 @@ def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
 def _players(session: Session) -> list[str]:
     """Who may ask for a view: the GM and whoever commands a faction now."""
     b = session.battle
-    return [GM, *sorted({b.controller_of(f) for f in session.setup.factions})]
+    sides = {b.controller_of(f) for f in session.setup.factions}
+    return [GM, *sorted(sides | set(b.players()))]
 
 
 def _default_actor(session: Session, command: cmd.Command) -> str:
     unit = getattr(command, "unit", None)
     if command.GM or not isinstance(unit, str) or unit not in session.battle.world:
         return GM
-    return session.battle.controller_of(session.battle.faction_of(unit))
+    return session.battle.controller_of_unit(unit)
 
 
 def _summary(session: Session) -> dict[str, Any]:

@@ -122,6 +122,7 @@ class Battle:
         #: Per faction: the battlefield and sightings a known field was made from, and it.
         self._known: dict[str, tuple[Battlefield, frozenset[str], Battlefield]] = {}
         self._controllers: dict[str, str] | None = None
+        self._sides_of: dict[str, frozenset[str]] | None = None
         self.vision = Vision(grid.shape, setup.factions)
         #: The log's events as snapshots write them, kept (events are values, the log grows).
         self._log_dicts: list[tuple[Event, dict[str, Any]]] = []
@@ -257,7 +258,7 @@ class Battle:
         controller = (
             Controller("computer")
             if spec.faction in self.setup.computer
-            else Controller("player", self.setup.player_of(spec.faction))
+            else Controller("player", self.setup.player_of_unit(spec))
         )
         components: list[object] = [
             Faction(spec.faction, spec.neutral),
@@ -319,20 +320,44 @@ class Battle:
         return self.world.get(unit_id, Faction).name
 
     def factions_of(self, player: str) -> frozenset[str]:
-        """The factions a player commands (None-like empty set for an unknown name)."""
-        return frozenset(f for f in self.setup.factions if self.controller_of(f) == player)
+        """The factions a player commands a unit of (empty for an unknown name): a side split
+        among players is each of theirs, its view shared."""
+        self._read_controllers()
+        assert self._sides_of is not None
+        return self._sides_of.get(player, frozenset())
 
     def controller_of(self, faction: str) -> str:
-        """ "computer", or the name of the player commanding `faction` now."""
-        if self._controllers is None:
-            controllers: dict[str, str] = {}
-            for unit_id in self.world.units_with(Faction, Controller):
-                name = self.world.get(unit_id, Faction).name
-                c = self.world.get(unit_id, Controller)
-                player = "computer" if c.kind == "computer" else (c.player or name)
-                controllers.setdefault(name, player)
-            self._controllers = controllers
+        """ "computer", or the name of the player commanding `faction` now (of a split side,
+        the player of its first unit)."""
+        self._read_controllers()
+        assert self._controllers is not None
         return self._controllers.get(faction) or self.setup.player_of(faction)
+
+    def controller_of_unit(self, unit_id: str) -> str:
+        """ "computer", or the name of the player who gives `unit_id` its orders."""
+        c = self.world.get(unit_id, Controller)
+        return "computer" if c.kind == "computer" else (c.player or self.faction_of(unit_id))
+
+    def players(self) -> tuple[str, ...]:
+        """Everyone who commands a unit now (the GM aside), by name."""
+        self._read_controllers()
+        assert self._sides_of is not None
+        return tuple(sorted(p for p in self._sides_of if p != "computer"))
+
+    def _read_controllers(self) -> None:
+        """Who commands what, read from the units once per change of a Controller."""
+        if self._controllers is not None:
+            return
+        controllers: dict[str, str] = {}
+        sides: dict[str, set[str]] = {}
+        for unit_id in self.world.units_with(Faction, Controller):
+            name = self.world.get(unit_id, Faction).name
+            c = self.world.get(unit_id, Controller)
+            player = "computer" if c.kind == "computer" else (c.player or name)
+            controllers.setdefault(name, player)
+            sides.setdefault(player, set()).add(name)
+        self._controllers = controllers
+        self._sides_of = {p: frozenset(f) for p, f in sides.items()}
 
     def on_map(self, unit_id: str) -> bool:
         return self.world.has(unit_id, Position)
@@ -501,7 +526,7 @@ class Battle:
         unit = getattr(command, "unit", None)
         if not isinstance(unit, str) or unit not in self.world:
             raise Refusal("unknown_unit", unit=unit)
-        if by != GM and self.controller_of(self.faction_of(unit)) != by:
+        if by != GM and self.controller_of_unit(unit) != by:
             raise Refusal("not_your_unit", unit=unit)
         if isinstance(command, cmd.React):
             if self.pending is None or self.pending.reactor != unit:

@@ -83,7 +83,7 @@ def who_may_order(battle: Battle, by: str, unit: str) -> Refusal | None:
         return Refusal("combat_over")
     if unit not in battle.world:
         return Refusal("unknown_unit", unit=unit)
-    if by != GM and battle.controller_of(battle.faction_of(unit)) != by:
+    if by != GM and battle.controller_of_unit(unit) != by:
         return Refusal("not_your_unit", unit=unit)
     if battle.pending is not None:
         return Refusal("reaction_pending", reactor=battle.pending.reactor)

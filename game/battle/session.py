@@ -366,7 +366,7 @@ class Session:
             command = choose(self.battle, actor)
             if before is not None:
                 before(command)
-            outcome = self.submit(command, self.battle.controller_of(self.battle.faction_of(actor)))
+            outcome = self.submit(command, self.battle.controller_of_unit(actor))
             if not outcome.accepted:
                 fallback: cmd.Command = (
                     cmd.React(actor, take=False)
@@ -387,7 +387,7 @@ class Session:
         unit = b.pending.reactor if b.pending is not None else b.active
         if unit is None:
             return None
-        return unit if b.controller_of(b.faction_of(unit)) == "computer" else None
+        return unit if b.controller_of_unit(unit) == "computer" else None
 
 
 # ---------------------------------------------------------------- snapshots

@@ -106,6 +106,7 @@ class UnitSpec:
 
 _SETUP_FIELDS = (
     "map", "map_sha256", "ruleset", "seed", "players", "computer", "gm", "initiative_dice", "units",
+    "unit_players",
 )  # fmt: skip
 
 
@@ -115,6 +116,8 @@ class BattleSetup:
 
     `players` maps a player's name to the factions it commands; `computer` lists the factions
     the computer plays. A faction nobody commands is played by a player named after it.
+    `unit_players` splits a side among players, as at a table where each player runs their own
+    characters: unit id -> the player who commands that unit (the side's view is shared).
     """
 
     map_path: str
@@ -128,6 +131,7 @@ class BattleSetup:
     #: Physical dice the GM rolled for the opening initiative, one face per unit in listing
     #: order (P-CHK-4); missing faces are rolled by the machine.
     initiative_dice: tuple[int, ...] = ()
+    unit_players: Mapping[str, str] = field(default_factory=dict)
 
     @cached_property
     def factions(self) -> tuple[str, ...]:
@@ -139,7 +143,16 @@ class BattleSetup:
                 return player
         return faction
 
+    def player_of_unit(self, unit: UnitSpec) -> str:
+        """Who commands `unit` when its side is a people's side: its own player, if the side
+        is split, else the side's."""
+        return self.unit_players.get(unit.id) or self.player_of(unit.faction)
+
     def to_json(self) -> dict[str, Any]:
+        # Only a split side writes unit_players: headers of battles without one read as before.
+        split = (
+            {"unit_players": dict(sorted(self.unit_players.items()))} if self.unit_players else {}
+        )
         return {
             "map": self.map_path,
             "map_sha256": self.map_sha256,
@@ -150,6 +163,7 @@ class BattleSetup:
             "gm": self.gm,
             "initiative_dice": list(self.initiative_dice),
             "units": [u.to_json() for u in self.units],
+            **split,
         }
 
     @classmethod
@@ -169,6 +183,13 @@ class BattleSetup:
         )
         if not units:
             raise ScenarioError(f"{where}.units: a battle needs at least one unit")
+        split = as_object(obj.get("unit_players", {}), f"{where}.unit_players")
+        known = {u.id for u in units}
+        unit_players = {}
+        for unit, player in split.items():
+            if unit not in known:
+                raise ScenarioError(f"{where}.unit_players.{unit}: no such unit in the battle")
+            unit_players[unit] = as_str(player, f"{where}.unit_players.{unit}")
         return cls(
             map_path=as_str(obj.get("map"), f"{where}.map"),
             map_sha256=as_str(obj.get("map_sha256"), f"{where}.map_sha256"),
@@ -187,6 +208,7 @@ class BattleSetup:
                     as_list(obj.get("initiative_dice", []), f"{where}.initiative_dice")
                 )
             ),
+            unit_players=unit_players,
         )
 
 
@@ -201,6 +223,7 @@ def setup_from_map(
     computer: tuple[str, ...] = (),
     players: Mapping[str, tuple[str, ...]] | None = None,
     gm: bool = False,
+    unit_players: Mapping[str, str] | None = None,
 ) -> BattleSetup:
     """A battle on a loaded map with the map's own units."""
     return BattleSetup(
@@ -212,4 +235,5 @@ def setup_from_map(
         players=dict(players or {}),
         computer=tuple(sorted(computer)),
         gm=gm,
+        unit_players=dict(unit_players or {}),
     )

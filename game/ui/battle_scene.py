@@ -628,7 +628,7 @@ class BattleScene:
         pending = self.battle.pending
         if pending is None:
             return False
-        controller = self.battle.controller_of(self.battle.faction_of(pending.reactor))
+        controller = self.battle.controller_of_unit(pending.reactor)
         return controller != "computer" and (self.player == GM or controller == self.player)
 
     def _gm_ruling_due(self) -> bool:
@@ -1127,7 +1127,7 @@ class BattleScene:
         if b.over:
             return
         actor = b.pending.reactor if b.pending is not None else b.active
-        if actor is None or b.controller_of(b.faction_of(actor)) != "computer":
+        if actor is None or b.controller_of_unit(actor) != "computer":
             return
         self._computer_wait += dt
         if self._computer_wait < COMPUTER_PAUSE * (1 if self.animator.speed > 0 else 0):

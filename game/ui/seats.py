@@ -30,9 +30,7 @@ class Seats:
 
     def people(self, battle: Battle) -> list[str]:
         """Everyone who plays at this screen: the players commanding a side, and the GM."""
-        names = {battle.controller_of(f) for f in battle.setup.factions}
-        names.discard("computer")
-        return sorted(names) + ([GM] if battle.setup.gm else [])
+        return [*battle.players(), *([GM] if battle.setup.gm else [])]
 
     def shared(self, battle: Battle) -> bool:
         return len(self.people(battle)) > 1
@@ -48,7 +46,7 @@ class Seats:
         actor = battle.pending.reactor if battle.pending is not None else battle.active
         if actor is None:
             return None
-        controller = battle.controller_of(battle.faction_of(actor))
+        controller = battle.controller_of_unit(actor)
         if controller == "computer":
             return None
         return controller

@@ -32,10 +32,14 @@ RAIDERS, SECURITY = FACTION_COLOURS[0], FACTION_COLOURS[1]
 class Table:
     """A hot-seat battle at one headless window."""
 
-    def __init__(self, gm: bool, viewer: str) -> None:
+    def __init__(self, gm: bool, viewer: str, split: dict[str, str] | None = None) -> None:
         loaded = load_map(STATION)
         setup = setup_from_map(
-            loaded, seed=1, players={"Anna": ("raiders",), "Ben": ("station_security",)}, gm=gm
+            loaded,
+            seed=1,
+            players={"Anna": ("raiders",), "Ben": ("station_security",)},
+            gm=gm,
+            unit_players=split,
         )
         self.session = Session.new(setup, None)
         self.app = App((1280, 720))
@@ -86,8 +90,10 @@ def table() -> Iterator[list[Table]]:
     pygame.quit()
 
 
-def _table(tables: list[Table], gm: bool = False, viewer: str = "Anna") -> Table:
-    t = Table(gm, viewer)
+def _table(
+    tables: list[Table], gm: bool = False, viewer: str = "Anna", split: dict[str, str] | None = None
+) -> Table:
+    t = Table(gm, viewer, split)
     tables.append(t)
     return t
 
@@ -231,3 +237,30 @@ def test_a_player_may_not_undo_what_showed_them_something_but_the_gm_may(
     t.take_screen()
     t.scene._gm_act(GmAct(session="undo"))
     assert len(t.session.history) == before - 1
+
+
+def test_four_at_the_table_two_players_share_a_side_and_pass_the_screen_between_them(
+    table: list[Table],
+) -> None:
+    """Cara runs Rook and Sable of the raiders, Anna the rest, Ben security, and a GM: when
+    Rook's turn follows Anna's, the screen passes to Cara, who sees the raiders' view."""
+    t = _table(table, gm=True, viewer="Anna", split={"Rook": "Cara", "Sable": "Cara"})
+    assert t.scene.seats.people(t.battle) == ["Anna", "Ben", "Cara", GM]
+    order = [unit for unit, _total in t.scene.view.order]
+    seen: list[tuple[str, str]] = []
+    for _ in range(40):
+        if t.battle.round > 1 or t.battle.over:
+            break
+        if t.scene.seats.waiting_for is not None:
+            t.take_screen()
+            continue
+        active = t.battle.active
+        assert active is not None
+        seen.append((active, t.scene.player))
+        t.key(pygame.K_RETURN)
+    owners = {"Rook": "Cara", "Sable": "Cara", "Kask": "Anna", "Wisp": "Anna"}
+    for unit, person in seen:
+        if unit in owners:
+            assert person == owners[unit]
+    assert {p for _u, p in seen} >= {"Anna", "Cara", "Ben"}
+    assert "Rook" in order
