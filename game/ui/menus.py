@@ -412,6 +412,10 @@ class Player:
     name: str
 
 
+#: A side whose units are handed out one by one to the players (a character each).
+SPLIT = "split"
+
+
 @dataclass
 class Draft:
     """What the new-battle screen holds while it is filled in (it outlives a rebuild)."""
@@ -423,8 +427,10 @@ class Draft:
     typed_path: str = ""
     ruleset: str = "periferie"
     players: list[Player] = field(default_factory=list)
-    #: faction -> a player's key, or "computer".
+    #: faction -> a player's key, "computer", or SPLIT (each unit its own player).
     controllers: dict[str, str] = field(default_factory=dict)
+    #: unit -> a player's key, for the units of split sides.
+    unit_controllers: dict[str, str] = field(default_factory=dict)
     gm: bool = False
     dice_mode: bool = False
     seed: str = ""
@@ -439,6 +445,18 @@ class Draft:
         if self.loaded is None:
             return []
         return sorted({u.faction for u in self.loaded.units})
+
+    def units_of(self, faction: str) -> list[str]:
+        """The units of a side, in the map's listing order."""
+        if self.loaded is None:
+            return []
+        return [u.name for u in self.loaded.units if u.faction == faction]
+
+    def split_units(self) -> list[str]:
+        """The units of the sides split among players."""
+        return [
+            u for f in self.factions if self.controllers.get(f) == SPLIT for u in self.units_of(f)
+        ]
 
     def starting_units(self) -> list[tuple[str, str, bool]]:
         """(unit, faction, hidden) of every unit that rolls initiative as the battle begins,
@@ -566,6 +584,9 @@ class NewBattleScene(MenuScene):
         for faction, controller in d.controllers.items():
             if controller == key:
                 d.controllers[faction] = "computer"
+        for unit, controller in d.unit_controllers.items():
+            if controller == key and d.players:
+                d.unit_controllers[unit] = d.players[0].key
         self.rebuild()
 
     def rename(self, key: str, name: str) -> None:
@@ -575,7 +596,18 @@ class NewBattleScene(MenuScene):
         self._build_sides()
 
     def set_controller(self, faction: str, controller: str) -> None:
-        self.draft.controllers[faction] = controller
+        d = self.draft
+        was = d.controllers.get(faction)
+        d.controllers[faction] = controller
+        if controller == SPLIT:
+            first = d.players[0].key if d.players else "computer"
+            for unit in d.units_of(faction):
+                d.unit_controllers.setdefault(unit, first)
+        if SPLIT in (was, controller) and was != controller:
+            self.rebuild()  # the side's units appear or go: the rows below move
+
+    def set_unit_controller(self, unit: str, key: str) -> None:
+        self.draft.unit_controllers[unit] = key
 
     def toggle_gm(self) -> None:
         self.draft.gm = not self.draft.gm
@@ -617,13 +649,22 @@ class NewBattleScene(MenuScene):
                 name=reserved
             )
         else:
-            idle = [p.name for p in d.players if p.key not in d.controllers.values()]
+            playing = set(d.controllers.values()) | {
+                d.unit_controllers.get(u) for u in d.split_units()
+            }
+            idle = [p.name for p in d.players if p.key not in playing]
             if idle:
                 found["players"] = _("{name} plays no side: give them one or remove them.").format(
                     name=idle[0]
                 )
         keys = {p.key for p in d.players} | {"computer"}
-        nobody = [f for f in d.factions if d.controllers.get(f) not in keys]
+        nobody = [f for f in d.factions if d.controllers.get(f) not in keys | {SPLIT}]
+        nobody += [
+            f
+            for f in d.factions
+            if d.controllers.get(f) == SPLIT
+            and any(d.unit_controllers.get(u) not in keys - {"computer"} for u in d.units_of(f))
+        ]
         if nobody:
             found["sides"] = _("Nobody plays {side}.").format(side=side_name(nobody[0]))
         elif all(d.controllers.get(f) == "computer" for f in d.factions) and not d.gm:
@@ -651,13 +692,25 @@ class NewBattleScene(MenuScene):
         """The battle as filled in (call when `problems()` is empty)."""
         d = self.draft
         assert d.loaded is not None
+        names = {p.key: p.name.strip() for p in d.players}
+        owner = {}  # a split side belongs to the player of its first unit; the rest are named
+        for f in d.factions:
+            if d.controllers.get(f) == SPLIT:
+                owner[f] = d.unit_controllers[d.units_of(f)[0]]
+            else:
+                owner[f] = d.controllers.get(f, "computer")
         players = {
-            p.name.strip(): tuple(f for f in d.factions if d.controllers.get(f) == p.key)
-            for p in d.players
+            p.name.strip(): tuple(f for f in d.factions if owner[f] == p.key) for p in d.players
         }
-        computer = tuple(f for f in d.factions if d.controllers.get(f) == "computer")
+        unit_players = {u: names[d.unit_controllers[u]] for u in d.split_units()}
+        computer = tuple(f for f in d.factions if owner[f] == "computer")
         setup = setup_from_map(
-            d.loaded, seed=int(d.seed), computer=computer, players=players, gm=d.gm
+            d.loaded,
+            seed=int(d.seed),
+            computer=computer,
+            players=players,
+            gm=d.gm,
+            unit_players=unit_players,
         )
         setup = replace(setup, ruleset=d.ruleset)
         if d.dice_mode:
@@ -820,8 +873,8 @@ class NewBattleScene(MenuScene):
             pygame.Rect(x1, y, 180, ROW),
             _("Add player"),
             self.add_player,
-            enabled=len(d.players) < max(1, len(d.factions)),
-            tip=_("One player for each side at most"),
+            enabled=len(d.players) < max(1, len(d.loaded.units) if d.loaded else 1),
+            tip=_("A side may be split among players: each runs their own units"),
         )
         y += ROW + 2
         y += self._error(pygame.Rect(x1, y, col, 40), "players")
@@ -831,7 +884,7 @@ class NewBattleScene(MenuScene):
         self._sides_top = y
         self._sides_rect = (x1, col)
         self._build_sides()
-        y += (ROW + 4) * len(d.factions) + 2
+        y += (ROW + 4) * (len(d.factions) + len(d.split_units())) + 2
         y += self._error(pygame.Rect(x1, y, col, 40), "sides")
         # --- the GM and the initiative
         self.gm_button = self.button(
@@ -859,8 +912,8 @@ class NewBattleScene(MenuScene):
         self.side_menus, self._side_widgets = {}, []
         x1, col = self._sides_rect
         y = self._sides_top
-        options = [(p.name.strip() or _("(no name)"), p.key) for p in d.players]
-        options.append((_("Computer"), "computer"))
+        people = [(p.name.strip() or _("(no name)"), p.key) for p in d.players]
+        options = [*people, (_("Computer"), "computer"), (_("Split among players"), SPLIT)]
         for faction in d.factions:
             self._side_widgets.append(
                 self.label(pygame.Rect(x1, y, col // 2 - 4, ROW), side_name(faction), "#field")
@@ -874,6 +927,21 @@ class NewBattleScene(MenuScene):
             )
             self._side_widgets.append(self.side_menus[faction])
             y += ROW + 4
+            if current != SPLIT or not people:
+                continue
+            for unit in d.units_of(faction):
+                self._side_widgets.append(
+                    self.label(pygame.Rect(x1 + 24, y, col // 2 - 28, ROW), unit, "#field")
+                )
+                menu = self.dropdown(
+                    pygame.Rect(x1 + col // 2, y, col - col // 2, ROW),
+                    people,
+                    d.unit_controllers.get(unit, people[0][1]),
+                    lambda key, u=unit: self.set_unit_controller(u, key),  # type: ignore[misc]
+                )
+                self.side_menus[f"{faction}/{unit}"] = menu
+                self._side_widgets.append(menu)
+                y += ROW + 4
 
     def _type_path(self, text: str) -> None:
         self.draft.typed_path = text

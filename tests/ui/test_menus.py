@@ -178,6 +178,35 @@ def test_a_two_player_battle_with_a_gm_is_started_from_the_title_by_clicks_and_t
     assert saves.meta_path(journal).exists()  # the load screen's note, written as it opened
 
 
+def test_four_at_the_table_a_side_split_between_two_players_by_clicks(menus: Menus) -> None:
+    """Anna and Cara share the raiders (Cara runs Rook and Sable), Bruno plays security, a GM
+    sits at the table: four people at one screen."""
+    scene = _open_new_battle(menus)
+    menus.click(_map_button(scene, DEMO_MAP))
+    menus.type_into(scene.name_entries[0], "Anna")
+    for name in ("Bruno", "Cara"):
+        menus.click(scene.add_button)
+        scene = menus.menu()  # type: ignore[assignment]
+        menus.type_into(scene.name_entries[-1], name)
+    menus.choose(scene.side_menus["station_security"], "Bruno")
+    menus.choose(scene.side_menus["raiders"], "Split among players")
+    scene = menus.menu()  # type: ignore[assignment]
+    assert isinstance(scene, NewBattleScene)
+    assert "raiders/Kask" in scene.side_menus  # the side's units, each with its player
+    menus.choose(scene.side_menus["raiders/Rook"], "Cara")
+    menus.choose(scene.side_menus["raiders/Sable"], "Cara")
+    menus.click(scene.gm_button)
+    menus.click(scene.start_button)
+    battle = menus.wait_for_battle()
+    setup = battle.session.setup
+    assert setup.gm is True and setup.computer == ()
+    assert setup.unit_players["Rook"] == setup.unit_players["Sable"] == "Cara"
+    assert setup.unit_players["Kask"] == "Anna"
+    b = battle.session.battle
+    assert b.players() == ("Anna", "Bruno", "Cara")
+    assert b.controller_of_unit("Rook") == "Cara" and b.controller_of_unit("Wisp") == "Anna"
+
+
 def test_what_keeps_a_battle_from_starting_is_said_next_to_the_field(menus: Menus) -> None:
     scene = _open_new_battle(menus)
     menus.click(scene.add_button)
