@@ -73,8 +73,8 @@ SPARE_CHUNKS = 8
 
 @dataclass(frozen=True)
 class Token:
-    """A unit as the board draws it: where, whose, how hurt. `level_offset` < 0: below the
-    level in view (drawn dimmed)."""
+    """A unit as the board draws it: where, whose, how hurt (the board dims it below the level
+    in view and outlines it above)."""
 
     id: str
     cell: Cell

@@ -305,19 +305,37 @@ def play(
         except MapError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    app = _open_app(window.size)
-    if app is None:
-        return 2
-    director = _director(app, window, settings)
-    try:
+
+    def begin(director: Director) -> None:
         if continuing:
             assert journal is not None
             director.resume(journal)
         else:
             director.start(setup, journal or new_journal_path(map_path))
         if window.frames is not None:  # counted from the battle's first frame
+            app = director.app
             while app.running and director.session is None and director.failure is None:
                 app.step()
+
+    return _in_window(window, settings, begin)
+
+
+def menu(window: WindowOptions | None = None, settings: Settings | None = None) -> int:
+    """Open the window on the title screen (`tessera` once there are saves)."""
+    return _in_window(window or WindowOptions(), settings, Director.title)
+
+
+def _in_window(
+    window: WindowOptions, settings: Settings | None, begin: Callable[[Director], None]
+) -> int:
+    """Open the window, let `begin` show its first screen, run until it is closed (or for
+    `window.frames`), and answer the exit status: 2 when a battle could not be opened."""
+    app = _open_app(window.size)
+    if app is None:
+        return 2
+    director = _director(app, window, settings)
+    try:
+        begin(director)
         if director.failure is None or window.frames is None:
             app.run(window.frames)
         if window.screenshot is not None:
@@ -328,24 +346,6 @@ def play(
     if director.failure is not None:
         print(f"error: {director.failure}", file=sys.stderr)
         return 2
-    return 0
-
-
-def menu(window: WindowOptions | None = None, settings: Settings | None = None) -> int:
-    """Open the window on the title screen (`tessera` once there are saves)."""
-    window = window or WindowOptions()
-    app = _open_app(window.size)
-    if app is None:
-        return 2
-    director = _director(app, window, settings)
-    try:
-        director.title()
-        app.run(window.frames)
-        if window.screenshot is not None:
-            app.screenshot(window.screenshot)
-    finally:
-        director.close_battle()
-        app.close()
     return 0
 
 

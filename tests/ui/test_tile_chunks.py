@@ -10,33 +10,13 @@ from pathlib import Path
 import numpy as np
 import pygame
 import pytest
-from numpy.typing import NDArray
 
 from game.maps import FLIP_D, FLIP_H, FLIP_V, load_map
 from game.ui import tiles
 from game.ui.tiles import LevelRenderer
+from tests.ui.test_tiles import CORPUS, CORPUS_MAPS, REPO, SHIPPED, TEST_MAPS, Pixels, _pixels
 
-REPO = Path(__file__).resolve().parents[2]
-CORPUS = REPO.parent / "shared" / "tiled-corpus"
-MAPS = [
-    *sorted((REPO / "maps").glob("*.tmx")),
-    *sorted((REPO / "tests" / "maps" / "data").glob("*.tmx")),
-]
-CORPUS_MAPS = (
-    "mapeditor-tiled/examples/desert.tmx",
-    "mapeditor-tiled/examples/sewers.tmx",
-    "mapeditor-tiled/examples/orthogonal-outside.tmx",
-    "mapeditor-tiled/examples/rpg/island.tmx",
-    "mapeditor-rs-tiled/assets/tiled_flipped.tmx",
-    "bitcraft-pyscroll/apps/tutorial/data/grasslands.tmx",
-)
-
-Pixels = NDArray[np.int64]
-
-
-def _pixels(surface: pygame.Surface) -> Pixels:
-    rgba = np.dstack([pygame.surfarray.array3d(surface), pygame.surfarray.array_alpha(surface)])
-    return rgba.astype(np.int64)
+MAPS = [*SHIPPED, *TEST_MAPS]
 
 
 def _assembled(
