@@ -316,12 +316,12 @@ class _Reader:
         except (OSError, ValueError):
             real = str(path)
         if not any(_inside(real, root) for root in self.roots):
-            leads = "" if real == str(path) else f", which leads to {real}"
+            leads = "" if real == written else f" (it resolves to {real})"
             raise self.fail(
                 where,
-                f"{what} '{written}' ({path}{leads}) lies outside the map's folder; a map may "
-                f"only use files in its own folder, the folders inside it, and Tessera's "
-                f"assets folder ({ASSETS})",
+                f"{what} '{written}'{leads} lies outside the map's folder {self.dir}; a map "
+                "may only use files in its own folder, the folders inside it, and Tessera's "
+                f"assets folder {ASSETS}",
             )
         return path
 
@@ -501,7 +501,7 @@ class _Reader:
         if source is None:
             body = self._tileset_body(ref, base, where, None)
         else:
-            tsx = self.reference(base, source, where, "tileset")
+            tsx = self.reference(base, source, where, "file")
             key = os.path.realpath(tsx)
             cached = self._tileset_bodies.get(key)
             if cached is None:
@@ -649,7 +649,7 @@ class _Reader:
         if cached is not None:
             return cached
         where = f"{where}, template '{shown(written)}'"
-        path = self.reference(self.dir, written, where, "template")
+        path = self.reference(self.dir, written, where, "file")
         root = self.read_xml(path, written, where)
         obj = root.find("object")
         if root.tag != "template" or obj is None:
