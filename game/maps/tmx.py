@@ -2,7 +2,11 @@
 
 Everything a file can get wrong becomes a MapError naming the file, the place and the problem.
 Tile data is decoded here (csv, base64, base64 + zlib/gzip, legacy XML) with bounded
-decompression, so a hostile file cannot make us allocate more than its declared size.
+decompression, so a hostile file cannot make us allocate more than its declared size. A map from
+someone else is contained: it may only name files in its own folder tree or Tessera's assets/
+(checked before the file is touched, links followed), and the map with every file it uses is held
+to per-map budgets of bytes, XML elements, objects, tilesets and tileset tiles, counted while
+parsing; each external tileset or template is parsed once per map however often it is named.
 
 pytmx 3.32 is not used to read maps: it overwrites a tile property named `height` (which the
 heightmap convention needs) with the tile's pixel height, refuses object properties named `name`
