@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,12 +28,27 @@ from game.maps.model import (
     RenderObject,
     UnitPlacement,
 )
-from game.maps.tmx import TmxLayer, TmxMap, map_error, parse_bool, read_tmx, split_gids
+from game.maps.tmx import (
+    MAX_NAME_CHARS,
+    TmxLayer,
+    TmxMap,
+    cut_middle,
+    map_error,
+    parse_bool,
+    read_tmx,
+    shown,
+    split_gids,
+)
 from game.rules.stance import Stance
 
 #: Limits on the grid, checked before it is allocated (documented in docs/maps.md).
 MAX_LEVELS = 32
 MAX_CELLS = 4 * 2**20
+#: The map's description is at most this long; names (MAX_NAME_CHARS) are in game.maps.tmx.
+MAX_TEXT_CHARS = 1000
+#: Notices kept (each cut to MAX_NOTICE_CHARS); the rest are counted in one last notice.
+MAX_NOTICES = 100
+MAX_NOTICE_CHARS = 300
 
 UNITS = "units"
 UNIT_PROPERTIES = frozenset(
@@ -78,6 +94,22 @@ class _Values:
         if isinstance(value, Mapping):
             raise self.fail(where, "is a class property; expected text")
         return str(value).strip()
+
+    def name(self, value: PropertyValue, where: str) -> str:
+        """A name the players see and the battle keys on (a unit, a side, the map, a rules id):
+        bounded, on one line; refused, not cut, as two names cut alike would clash."""
+        text = self.text(value, where)
+        if len(text) > MAX_NAME_CHARS:
+            raise self.fail(
+                where,
+                f"the name is {len(text)} characters long; at most {MAX_NAME_CHARS} are allowed",
+            )
+        control = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+        if control is not None:
+            raise self.fail(
+                where, f"the name holds a control character (U+{ord(control):04X}): one line only"
+            )
+        return text
 
     def integer(self, value: PropertyValue, where: str, low: int, high: int | None = None) -> int:
         number: int | None = None
@@ -202,10 +234,18 @@ def load_map(path: str | Path) -> LoadedMap:
         levels=level_infos,
         render=render,
         properties=properties,
-        notices=tuple(notices),
+        notices=_bounded_notices(notices),
         group_tree=tuple(_node(layer, level_of) for layer in tmx.layers),
         source=tmx.path,
     )
+
+
+def _bounded_notices(notices: list[str]) -> tuple[str, ...]:
+    """At most MAX_NOTICES notices of at most MAX_NOTICE_CHARS each, the rest counted."""
+    kept = [cut_middle(n, MAX_NOTICE_CHARS) for n in notices[:MAX_NOTICES]]
+    if len(notices) > MAX_NOTICES:
+        kept.append(f"… and {len(notices) - MAX_NOTICES} more notices")
+    return tuple(kept)
 
 
 def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
@@ -226,13 +266,19 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
         gravity = values.number(props["gravity"], where("gravity"))
         if gravity < 0:
             raise values.fail(where("gravity"), f"{gravity} g is negative")
+    description = (
+        values.text(props["description"], where("description")) if "description" in props else ""
+    )
+    if len(description) > MAX_TEXT_CHARS:
+        raise values.fail(
+            where("description"),
+            f"the text is {len(description)} characters long; at most {MAX_TEXT_CHARS} are allowed",
+        )
     return MapProperties(
-        name=values.text(props["name"], where("name")) if "name" in props else tmx.path.stem,
-        description=(
-            values.text(props["description"], where("description"))
-            if "description" in props
-            else ""
+        name=(
+            values.name(props["name"], where("name")) if "name" in props else shown(tmx.path.stem)
         ),
+        description=description,
         ruleset=ruleset or KNOWN_RULESETS[0],
         gravity=gravity,
         pressurised=(
@@ -461,19 +507,19 @@ def _units(
     drafts: list[_Draft] = []
     for layer in layers:
         for obj in layer.objects:
-            where = f"object '{obj.name}' (id {obj.id}) in {layer.where}"
+            where = f"object '{shown(obj.name)}' (id {obj.id}) in {layer.where}"
             # A tile object's tile properties are defaults, as Tiled shows them on the object.
             props = {**tmx.tile_properties(obj.gid), **obj.properties}
             for key in sorted(set(obj.properties) - UNIT_PROPERTIES):
-                notices.append(f"{where}: '{key}' is not a unit property: ignored")
+                notices.append(f"{where}: '{shown(key)}' is not a unit property: ignored")
             if "faction" not in props:
                 raise values.fail(where, "a unit needs a 'faction' property")
-            faction = values.text(props["faction"], f"{where}, property 'faction'")
+            faction = values.name(props["faction"], f"{where}, property 'faction'")
             if not faction:
                 raise values.fail(f"{where}, property 'faction'", "is empty")
-            name = obj.name.strip()
+            name = values.name(obj.name, f"{where}, its Name field")
             if "name" in props:
-                name = values.text(props["name"], f"{where}, property 'name'")
+                name = values.name(props["name"], f"{where}, property 'name'")
             cell = _unit_cell(tmx, obj, level_of[layer.id], ground, where, values)
             arrives = (
                 values.integer(props["arrives_round"], f"{where}, property 'arrives_round'", 1)
@@ -569,7 +615,7 @@ def _placement(d: _Draft, values: _Values) -> UnitPlacement:
     def text(key: str) -> str | None:
         if key not in props:
             return None
-        return values.text(props[key], where(key)) or None
+        return values.name(props[key], where(key)) or None
 
     def flag(key: str) -> bool:
         return values.boolean(props[key], where(key)) if key in props else False

@@ -2,7 +2,11 @@
 
 Everything a file can get wrong becomes a MapError naming the file, the place and the problem.
 Tile data is decoded here (csv, base64, base64 + zlib/gzip, legacy XML) with bounded
-decompression, so a hostile file cannot make us allocate more than its declared size.
+decompression, so a hostile file cannot make us allocate more than its declared size. A map from
+someone else is contained: it may only name files in its own folder tree or Tessera's assets/
+(checked before the file is touched, links followed), and the map with every file it uses is held
+to per-map budgets of bytes, XML elements, objects, tilesets and tileset tiles, counted while
+parsing; each external tileset or template is parsed once per map however often it is named.
 
 pytmx 3.32 is not used to read maps: it overwrites a tile property named `height` (which the
 heightmap convention needs) with the tile's pixel height, refuses object properties named `name`
@@ -24,7 +28,7 @@ import xml.etree.ElementTree as ET
 import zlib
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +52,23 @@ MAX_SIDE = 512
 MAX_TILE_ENTRIES = 16 * 2**20
 MAX_NESTING = 32
 
+#: Budgets per map: the map and every file it reads, together (documented in docs/maps.md).
+#: Each tileset or template file is read and parsed once however often it is named.
+MAX_MAP_BYTES = 128 * 2**20
+MAX_ELEMENTS = 2**20
+MAX_OBJECTS = 2**16
+MAX_TILESETS = 1024
+MAX_TILESET_TILES = 2**20
+#: Names shown to the players (layers, groups, tilesets; units and sides are checked by the
+#: loader) are at most this long.
+MAX_NAME_CHARS = 64
+#: The place and the problem of an error message are each cut to this length (a map's text can
+#: be megabytes long; a message is read by a person).
+_MAX_MESSAGE_PART = 1000
+
+#: Tessera's own assets folder: a map may use files there besides those in its own folder.
+ASSETS = Path(os.path.realpath(Path(__file__).parents[2] / "assets"))
+
 _GID_FLIP_H = 0x80000000
 _GID_FLIP_V = 0x40000000
 _GID_FLIP_D = 0x20000000
@@ -63,8 +84,24 @@ Props = dict[str, PropertyValue]
 
 
 def map_error(file: Path | str, where: str, what: str) -> MapError:
-    """The one shape of every map error: `file: where: what`."""
+    """The one shape of every map error: `file: where: what`, the map's text in it bounded."""
+    where, what = cut_middle(where, _MAX_MESSAGE_PART), cut_middle(what, _MAX_MESSAGE_PART)
     return MapError(f"{file}: {where}: {what}" if where else f"{file}: {what}")
+
+
+def cut_middle(text: str, limit: int) -> str:
+    """`text` if at most `limit` characters, else its start and end around a "…"."""
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) // 2
+    return text[:head] + "…" + text[len(text) - (limit - 1 - head) :]
+
+
+def shown(name: str) -> str:
+    """A name from a map as shown to people: at most MAX_NAME_CHARS characters."""
+    if len(name) <= MAX_NAME_CHARS:
+        return name
+    return name[: MAX_NAME_CHARS - 1] + "…"
 
 
 def parse_bool(raw: str) -> bool:
@@ -154,13 +191,16 @@ class TmxMap:
     layers: list[TmxLayer]
     notices: list[str]
 
+    def __post_init__(self) -> None:
+        self._first_gids = [t.render.first_gid for t in self.tilesets]
+
     def all_layers(self) -> Iterator[TmxLayer]:
         for layer in self.layers:
             yield from layer.walk()
 
     def tile(self, gid: int) -> tuple[TmxTileset, int] | None:
         """The tileset owning `gid` (flip bits removed) and the local tile id, or None."""
-        i = bisect_right([t.render.first_gid for t in self.tilesets], gid) - 1
+        i = bisect_right(self._first_gids, gid) - 1
         if i < 0:
             return None
         tileset = self.tilesets[i]
@@ -190,6 +230,60 @@ class _Template:
     element: ET.Element
 
 
+@dataclass
+class _Budget:
+    """What one map has used so far of the per-map budgets."""
+
+    bytes: int = 0
+    elements: int = 0
+    objects: int = 0
+    tileset_tiles: int = 0
+
+
+class _OverBudget(Exception):
+    """Raised from inside the XML parser when a file takes the map over a budget."""
+
+
+class _CountingBuilder(ET.TreeBuilder):
+    """Builds the tree and stops the parse as soon as the map's element or object budget is
+    spent, so a file of millions of objects is refused before they are all in memory."""
+
+    def __init__(self, budget: _Budget) -> None:
+        super().__init__()
+        self.budget = budget
+
+    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
+        budget = self.budget
+        budget.elements += 1
+        if tag == "object":
+            budget.objects += 1
+            if budget.objects > MAX_OBJECTS:
+                raise _OverBudget(
+                    f"the map and the files it uses hold more than {MAX_OBJECTS} objects; "
+                    f"at most {MAX_OBJECTS} are read"
+                )
+        if budget.elements > MAX_ELEMENTS:
+            raise _OverBudget(
+                f"the map and the files it uses hold more than {MAX_ELEMENTS} XML elements; "
+                f"at most {MAX_ELEMENTS} are read (save tile layers as CSV or Base64, not XML)"
+            )
+        return super().start(tag, attrs)
+
+
+@dataclass(frozen=True)
+class _TilesetBody:
+    """An external tileset as parsed once, shared by every reference to it."""
+
+    render: RenderTileset
+    tile_properties: dict[int, Props]
+    ids: frozenset[int] | None
+
+
+def _inside(path: str, root: str) -> bool:
+    path, root = os.path.normcase(path), os.path.normcase(root)
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
 class _Reader:
     """Reads one map and the files it refers to; `file` is the map path as the user gave it."""
 
@@ -198,12 +292,42 @@ class _Reader:
         self.dir = path.parent
         self.notices: list[str] = []
         self.tilesets: list[TmxTileset] = []
+        self.budget = _Budget()
         self._templates: dict[Path, _Template] = {}
+        self._tileset_bodies: dict[str, _TilesetBody] = {}
+        # The map's own folder tree (as named and, if the map is a link, where it really is)
+        # and Tessera's assets: the only places a map may read from.
+        self.roots = sorted(
+            {
+                os.path.realpath(self.dir),
+                os.path.realpath(os.path.dirname(os.path.realpath(path))),
+                str(ASSETS),
+            }
+        )
 
     def fail(self, where: str, what: str) -> MapError:
         return map_error(self.file, where, what)
 
     # --- files -------------------------------------------------------------------------------
+
+    def reference(self, base: Path, written: str, where: str, what: str) -> Path:
+        """The file a map names (relative to `base`, as Tiled does), refused without being
+        touched when it lies outside the map's folder tree and Tessera's assets folder, links
+        followed: a map from someone else must not read other files of this machine."""
+        path = _resolve(base, written)
+        try:
+            real = os.path.realpath(path)
+        except (OSError, ValueError):
+            real = str(path)
+        if not any(_inside(real, root) for root in self.roots):
+            leads = "" if real == written else f" (it resolves to {real})"
+            raise self.fail(
+                where,
+                f"{what} '{written}'{leads} lies outside the map's folder {self.dir}; a map "
+                "may only use files in its own folder, the folders inside it, and Tessera's "
+                f"assets folder {ASSETS}",
+            )
+        return path
 
     def read_xml(self, path: Path, written: str | None, where: str) -> ET.Element:
         """Parse one XML file; `written` is how the map refers to it (None for the map itself)."""
@@ -220,13 +344,30 @@ class _Reader:
             raise self.fail(
                 where, f"{path} is {size} bytes; files of at most {MAX_FILE_BYTES} bytes are read"
             )
+        if self.budget.bytes + size > MAX_MAP_BYTES:
+            raise self.fail(
+                where,
+                f"the map and the files it uses are more than {MAX_MAP_BYTES} bytes together; "
+                f"at most {MAX_MAP_BYTES} are read",
+            )
         try:
-            data = path.read_bytes()
+            with path.open("rb") as f:
+                # At most one byte more than the limits allow: a file growing meanwhile is
+                # refused all the same.
+                data = f.read(min(MAX_FILE_BYTES, MAX_MAP_BYTES - self.budget.bytes) + 1)
         except OSError as e:
             raise self.fail(where, f"cannot read {path}: {e.strerror}") from None
+        self.budget.bytes += len(data)
+        if len(data) > MAX_FILE_BYTES or self.budget.bytes > MAX_MAP_BYTES:
+            raise self.fail(where, f"{path} grew while it was read")
         name = "" if written is None else f"{path}: "
         try:
-            return ET.fromstring(data)
+            parser = ET.XMLParser(target=_CountingBuilder(self.budget))
+            parser.feed(data)
+            root: ET.Element = parser.close()
+            return root
+        except _OverBudget as e:
+            raise self.fail(where, str(e)) from None
         except ET.ParseError as e:
             if data.lstrip().startswith(b"{"):
                 raise self.fail(
@@ -244,7 +385,7 @@ class _Reader:
             raise self.fail(where, f"{name}cannot be read as XML: {e}") from None
 
     def existing_file(self, base: Path, written: str, where: str, what: str) -> Path:
-        path = _resolve(base, written)
+        path = self.reference(base, written, where, what)
         try:
             found = path.is_file()
         except (OSError, ValueError):
@@ -322,7 +463,7 @@ class _Reader:
                 name = prop.get("name")
                 if name is None:
                     raise self.fail(where, "a property has no name")
-                props[name] = self._property(prop, f"{where}, property '{name}'", depth)
+                props[name] = self._property(prop, f"{where}, property '{shown(name)}'", depth)
         return props
 
     def _property(self, prop: ET.Element, where: str, depth: int) -> PropertyValue:
@@ -351,19 +492,52 @@ class _Reader:
     # --- tilesets and templates ---------------------------------------------------------------
 
     def tileset(self, ref: ET.Element, base: Path, first_gid: int | None = None) -> TmxTileset:
-        """A <tileset> reference (external or embedded) read relative to `base`."""
+        """A <tileset> reference (external or embedded) read relative to `base`; an external
+        tileset is read and parsed once per map however many references name it."""
         source = ref.get("source")
-        where = f"tileset '{source if source is not None else ref.get('name', '')}'"
+        where = f"tileset '{shown(source if source is not None else ref.get('name', ''))}'"
         if first_gid is None:
             first_gid = self.int_attr(ref, "firstgid", where, minimum=1, maximum=_GID_MASK)
-        tsx: Path | None = None
-        elem = ref
-        if source is not None:
-            tsx = _resolve(base, source)
-            elem = self.read_xml(tsx, source, where)
-            if elem.tag != "tileset":
-                raise self.fail(where, f"{tsx} is not a Tiled tileset: its root is <{elem.tag}>")
-            base = tsx.parent
+        if len(self.tilesets) >= MAX_TILESETS:
+            raise self.fail(
+                where, f"the map uses more than {MAX_TILESETS} tilesets; at most {MAX_TILESETS}"
+            )
+        if source is None:
+            body = self._tileset_body(ref, base, where, None)
+        else:
+            tsx = self.reference(base, source, where, "file")
+            key = os.path.realpath(tsx)
+            cached = self._tileset_bodies.get(key)
+            if cached is None:
+                elem = self.read_xml(tsx, source, where)
+                if elem.tag != "tileset":
+                    raise self.fail(
+                        where, f"{tsx} is not a Tiled tileset: its root is <{elem.tag}>"
+                    )
+                cached = self._tileset_body(elem, tsx.parent, where, tsx)
+                self._tileset_bodies[key] = cached
+            body = cached
+        self.budget.tileset_tiles += body.render.tile_count
+        if self.budget.tileset_tiles > MAX_TILESET_TILES:
+            raise self.fail(
+                where,
+                f"the map's tilesets hold more than {MAX_TILESET_TILES} tiles together (each "
+                f"reference to a tileset counting its tiles); at most {MAX_TILESET_TILES}",
+            )
+        render = body.render
+        if source is not None and render.source != _resolve(base, source):
+            # The same file named another way (a link, ./x.tsx): keep the path as named here.
+            render = replace(render, source=_resolve(base, source))
+        tileset = TmxTileset(
+            replace(render, first_gid=first_gid), where, body.tile_properties, body.ids
+        )
+        self.tilesets.append(tileset)
+        return tileset
+
+    def _tileset_body(
+        self, elem: ET.Element, base: Path, where: str, tsx: Path | None
+    ) -> _TilesetBody:
+        """A <tileset> element's content, independent of the gids a reference gives it."""
         tile_w = self.int_attr(elem, "tilewidth", where, minimum=1)
         tile_h = self.int_attr(elem, "tileheight", where, minimum=1)
         margin = self.int_attr(elem, "margin", where, default=0, minimum=0)
@@ -418,10 +592,10 @@ class _Reader:
             ids = frozenset(tile_images)
             columns = self.int_attr(elem, "columns", where, default=0, minimum=0)
             tile_count = max(ids) + 1 if ids else 0
-        tileset = TmxTileset(
+        return _TilesetBody(
             RenderTileset(
-                name=elem.get("name", ""),
-                first_gid=first_gid,
+                name=shown(elem.get("name", "")),
+                first_gid=0,
                 tile_count=tile_count,
                 tile_size=(tile_w, tile_h),
                 image=image,
@@ -435,12 +609,9 @@ class _Reader:
                 animations=animations,
                 source=tsx,
             ),
-            where,
             props,
             ids,
         )
-        self.tilesets.append(tileset)
-        return tileset
 
     def _grid_of(
         self,
@@ -481,7 +652,8 @@ class _Reader:
         cached = self._templates.get(path)
         if cached is not None:
             return cached
-        where = f"{where}, template '{written}'"
+        where = f"{where}, template '{shown(written)}'"
+        path = self.reference(self.dir, written, where, "file")
         root = self.read_xml(path, written, where)
         obj = root.find("object")
         if root.tag != "template" or obj is None:
@@ -525,11 +697,11 @@ class _Reader:
             if elem.get("id") is None:
                 missing.append(elem)
                 continue
-            where = f"layer '{elem.get('name', '')}'"
+            where = f"layer '{shown(elem.get('name', ''))}'"
             layer_id = self.int_attr(elem, "id", where, minimum=0)
             if layer_id in seen:
                 raise self.fail(where, f"id {layer_id} is also the id of layer '{seen[layer_id]}'")
-            seen[layer_id] = elem.get("name", "")
+            seen[layer_id] = shown(elem.get("name", ""))
             ids[id(elem)] = layer_id
         fresh = max([next_id, *(i + 1 for i in seen)])
         for elem in missing:
@@ -547,7 +719,8 @@ class _Reader:
     ) -> TmxLayer:
         kind = _LAYER_KINDS[elem.tag]
         layer_id = ids[id(elem)]
-        name = elem.get("name", "")
+        # Layer and group names are only shown (a level's name is its group's): cut, not refused.
+        name = shown(elem.get("name", ""))
         where = _layer_where(kind, name, layer_id)
         props = self.properties(elem, where)
         visible = self.bool_attr(elem, "visible", where, True)
@@ -709,7 +882,7 @@ class _Reader:
 
     def object(self, elem: ET.Element, layer_where: str) -> RenderObject:
         object_id = self.int_attr(elem, "id", layer_where, default=0, minimum=0)
-        where = f"object '{elem.get('name', '')}' (id {object_id}) in {layer_where}"
+        where = f"object '{shown(elem.get('name', ''))}' (id {object_id}) in {layer_where}"
         attrs = dict(elem.attrib)
         props: Props = {}
         shape_elem = elem
@@ -772,7 +945,7 @@ def _layer_elements(elem: ET.Element, depth: int, reader: _Reader) -> Iterator[E
         if child.tag == "group":
             if depth + 1 >= MAX_NESTING:
                 raise reader.fail(
-                    f"group '{child.get('name', '')}'",
+                    f"group '{shown(child.get('name', ''))}'",
                     f"groups nested more than {MAX_NESTING} deep",
                 )
             yield from _layer_elements(child, depth + 1, reader)
@@ -879,6 +1052,6 @@ def _check_gids(tmx: TmxMap, reader: _Reader) -> None:
         for obj in layer.objects:
             if obj.gid and tmx.tile(obj.gid) is None:
                 raise reader.fail(
-                    f"object '{obj.name}' (id {obj.id}) in {layer.where}",
+                    f"object '{shown(obj.name)}' (id {obj.id}) in {layer.where}",
                     f"gid {obj.gid} is in no tileset (the tilesets hold gids {covered})",
                 )

@@ -1120,3 +1120,104 @@ def test_p_heal_1_p_init_7_medkits_and_outside_combat_unit_properties_are_read_a
     bad = point(1, "a", 24, 24, {"faction": "red", "medkits": -1})
     with pytest.raises(MapError, match="property 'medkits'"):
         load_map(unit_map(workdir, bad, name="bad.tmx"))
+
+
+# --- names and texts from maps are bounded ----------------------------------------------------
+
+HUGE = "x" * 200_000
+
+
+def _refusal(path: Path) -> str:
+    with pytest.raises(MapError) as caught:
+        load_map(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ")
+    # A map's text never makes a message longer than a person reads (the path, then two parts
+    # of at most 1000 characters each).
+    assert len(message) < len(str(path)) + 2100
+    return message
+
+
+def test_a_map_name_of_200000_characters_is_refused_with_its_length(workdir: Path) -> None:
+    path = write_map(workdir, tile_layer(1, "floor", ground()), properties={"name": HUGE})
+    message = _refusal(path)
+    assert "map, property 'name': the name is 200000 characters long; at most 64" in message
+
+
+def test_a_map_name_of_64_characters_is_kept_whole(workdir: Path) -> None:
+    name = "Ardea station, deck 7 — " + "n" * 40
+    assert len(name) == 64
+    path = write_map(workdir, tile_layer(1, "floor", ground()), properties={"name": name})
+    assert load_map(path).properties.name == name
+
+
+def test_a_map_description_over_1000_characters_is_refused(workdir: Path) -> None:
+    properties = {"description": "d" * 1001}
+    path = write_map(workdir, tile_layer(1, "floor", ground()), properties=properties)
+    assert "property 'description': the text is 1001 characters long" in _refusal(path)
+
+
+def test_a_long_file_name_gives_a_default_map_name_cut_to_64_characters(workdir: Path) -> None:
+    path = write_map(workdir, tile_layer(1, "floor", ground()), name="m" * 100 + ".tmx")
+    name = load_map(path).properties.name
+    assert name == "m" * 63 + "…"
+
+
+@pytest.mark.parametrize(
+    ("obj_name", "props", "place"),
+    [
+        ("ada", {"faction": "red", "name": HUGE}, "property 'name'"),
+        (HUGE, {"faction": "red"}, "its Name field"),
+        ("ada", {"faction": HUGE}, "property 'faction'"),
+        ("ada", {"faction": "red", "weapon": HUGE}, "property 'weapon'"),
+        ("ada", {"faction": "red", "template": HUGE}, "property 'template'"),
+        ("ada", {"faction": "red", "armour": HUGE}, "property 'armour'"),
+    ],
+    ids=["name", "object-name", "faction", "weapon", "template", "armour"],
+)
+def test_unit_and_side_names_over_64_characters_are_refused_naming_the_unit(
+    workdir: Path, obj_name: str, props: dict[str, object], place: str
+) -> None:
+    message = _refusal(unit_map(workdir, point(1, obj_name, 8, 8, props)))
+    assert f"(id 1) in layer 'units' (id 20), {place}: the name is 200000 characters" in message
+    # The object's own name is shown cut in the place, never whole.
+    assert ("x" * 63 + "…'") in message if obj_name == HUGE else "object 'ada'" in message
+
+
+def test_a_unit_name_on_two_lines_is_refused(workdir: Path) -> None:
+    path = unit_map(workdir, point(1, "ada", 8, 8, {"faction": "red", "name": "ada&#10;bo"}))
+    assert "control character (U+000A)" in _refusal(path)
+
+
+def test_an_error_about_an_object_with_a_huge_name_stays_short(workdir: Path) -> None:
+    path = unit_map(workdir, point(1, HUGE, 8, 8, {"faction": "red", "stance": "sideways"}))
+    assert "property 'name'" not in _refusal(path)
+
+
+def test_an_error_quoting_a_huge_value_stays_short(workdir: Path) -> None:
+    path = write_map(workdir, tile_layer(1, "floor", ground()), properties={"gravity": HUGE})
+    assert "property 'gravity'" in _refusal(path)
+
+
+def test_layer_and_level_names_over_64_characters_are_cut_with_an_ellipsis(workdir: Path) -> None:
+    body = group(10, HUGE, tile_layer(1, "y" * 65, ground()), {"level": 0})
+    loaded = load_map(write_map(workdir, body))
+    (level,) = loaded.levels
+    assert level.group_name == "x" * 63 + "…"
+    assert [layer.name for layer in level.layers] == ["y" * 63 + "…"]
+    assert loaded.group_tree[0].name == "x" * 63 + "…"
+
+
+def test_notices_are_bounded_in_number_and_length(workdir: Path) -> None:
+    objects = "".join(
+        point(i + 1, f"u{i}", 8 + 16 * (i % 3), 8 + 16 * (i // 3), {"faction": "red", HUGE: 1})
+        for i in range(6)
+    )
+    loaded = load_map(unit_map(workdir, objects))
+    assert all(len(n) <= 300 for n in loaded.notices)
+    # Each nested group with a level property gives a notice (only top-level groups are levels).
+    nested = "".join(group(30 + i, f"n{i}", "", {"level": 0}) for i in range(150))
+    body = tile_layer(1, "floor", ground()) + group(10, "top", nested)
+    loaded = load_map(write_map(workdir, body, name="many.tmx"))
+    assert len(loaded.notices) == 101
+    assert loaded.notices[-1].startswith("… and ")
