@@ -1057,7 +1057,8 @@ class Battle:
     ) -> Refusal:
         """Why a leg cannot reach `to`, naming the rule that forbids it (P-MOV-4, G-3,
         P-JUMP-1/3) before the points left, which are the last reason."""
-        left = max(0, max(request.budgets.values()) - spent)
+        points = request.budgets.get("jump", 0) if request.mode == "jump" else None
+        left = max(0, (max(request.budgets.values()) if points is None else points) - spent)
         there = known.occupancy.at(to)
         passed = (
             waypoint and there is not None and relation(me.occupant, there) is not Relation.ENEMY

@@ -15,7 +15,7 @@ from game.grid import movement_kernels as mk
 from game.grid.geometry import chebyshev, require_in_map
 from game.grid.model import TERRAIN_ROUGH, TERRAIN_WATER, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Relation, relation
-from game.rules.jump import jump_dc, max_jump_height
+from game.rules.jump import drop_dc, jump_dc, max_jump_height
 from game.rules.movement import MODES
 from game.rules.notes import Note, Value
 
@@ -587,7 +587,7 @@ def _explain_drop(plan: _Plan, a: Cell, b: Cell, points: int, total: int) -> Ste
     depth = a[2] - b[2]
     assert plan.n_max is not None  # drops happen under gravity
     values: dict[str, Value] = {"depth": depth, "n_max": plan.n_max}
-    dc = jump_dc(depth, plan.athletics, plan.gravity)
+    dc = drop_dc(depth, plan.athletics, plan.gravity)
     if dc is not None:
         values["dc"] = dc
     parts = (Note(CostNote.DROP, values),)
