@@ -1063,7 +1063,7 @@ class Battle:
         passed = (
             waypoint and there is not None and relation(me.occupant, there) is not Relation.ENEMY
         )
-        if to != me.cell and there is not None and not passed:
+        if there is not None and there.id != me.id and not passed:
             return Refusal("cell_occupied", at=to)  # P-MOV-4: never ending on someone
         gravity = not self.grid.microgravity
         hold = self.grid.standable[to] or (request.mode != "jump" and _climbable(self.grid, to))

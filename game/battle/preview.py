@@ -117,7 +117,8 @@ def reach(
         dashed, _ = search(True)
         dash_cells = {c: cost for c, cost in dashed.items() if c not in cells}
     check_cells: dict[Cell, int] = {}
-    if not battle.grid.microgravity:  # P-JUMP-1/3: the heights past n_max, with the check
+    ground = mode in (None, "walk", "swim", "climb", "jump")
+    if ground and not battle.grid.microgravity:  # P-JUMP-1/3: past n_max, with the check
         checked, _ = search(state.dashed, True)
         check_cells = {c: cost for c, cost in checked.items() if c not in cells}
     return ReachPreview(cells, dash_cells, allow, check_cells)
