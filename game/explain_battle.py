@@ -366,6 +366,10 @@ _WHY: dict[Why, Callable[[], str]] = {
         "A jump lands no lower than it starts; walk off the edge to drop to {at} (P-JUMP-3)."
     ),
     Why.JUMP_BLOCKED: lambda: _("No jump reaches {at}: its flight is blocked at every height."),
+    Why.DROP_TOO_DEEP: lambda: _(
+        "{at} is down a drop of {depth} levels, costing {depth} points: {left} jump points left"
+        " (P-JUMP-3)."
+    ),
     Why.JUMP_TOO_HIGH: lambda: _(
         "{at} needs a jump {apex} high, costing {apex} points: {left} movement points left"
         " (P-JUMP-1)."

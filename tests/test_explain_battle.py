@@ -119,7 +119,7 @@ def test_every_kind_of_event_is_worded_in_both_languages_with_its_values(
 @pytest.mark.parametrize("code", sorted(Why))
 def test_every_refusal_code_reads_as_a_sentence_in_both_languages(code: Why) -> None:
     values = {"unit": "Ada", "at": (3, 4, 0), "left": 2, "used": "attack", "stance": "prone"}
-    values.update({"reactor": "Bo", "ally": "Cy", "active": "Bo", "apex": 3})
+    values.update({"reactor": "Bo", "ally": "Cy", "active": "Bo", "apex": 3, "depth": 5})
     english = why_text(code, values)
     with speaking("it"):
         italian = why_text(code, values)

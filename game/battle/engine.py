@@ -1083,6 +1083,17 @@ class Battle:
             if far.cost is None:
                 return Refusal("jump_blocked", at=to)
             return Refusal("jump_too_high", at=to, apex=far.cost - spent, left=left)
+        if gravity and to[2] < me.cell[2] and request.max_cells is None:
+            # P-JUMP-3, P-MOV-1: is it the drop that costs more jump points than are left?
+            deep = {**request.budgets, "jump": spent + self.grid.shape[2]}
+            down = find_path(
+                self.grid, known.occupancy, me.occupant, replace(request, budgets=deep), to,
+                waypoint=waypoint,
+            )  # fmt: skip
+            drops = [s.start[2] - s.end[2] for s in down.steps if s.move is StepKind.DROP]
+            jump_left = max(0, request.budgets.get("jump", 0) - spent)
+            if drops and max(drops) > jump_left:
+                return Refusal("drop_too_deep", at=to, depth=max(drops), left=jump_left)
         return Refusal("unreachable", at=to, left=left)
 
     def _far_jump(

@@ -37,6 +37,7 @@ class Why(StrEnum):
     JUMP_LANDS_LOWER = "jump_lands_lower"  # a jump lands no lower than it starts: drop instead
     JUMP_BLOCKED = "jump_blocked"  # no clear flight at any apex (P-JUMP-1)
     JUMP_TOO_HIGH = "jump_too_high"  # the apex it needs costs more than the points left
+    DROP_TOO_DEEP = "drop_too_deep"  # the drop costs more than the jump points left
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"

@@ -504,8 +504,9 @@ def _straightest(found: _Found, plan: _Plan, j: int) -> list[int]:
     checks = mk.step_checks(plan.kind, sx, sy)
     start = found.local(plan.start)
     assert start is not None
-    a = np.array(found.cell(start), dtype=np.int64)
-    line = np.array(found.cell(j), dtype=np.int64) - a
+    a = found.cell(start)
+    end = found.cell(j)
+    line = (end[0] - a[0], end[1] - a[1], end[2] - a[2])
     chain = [j]
     after: tuple[int, int, int] | None = None
     while chain[-1] != start:
@@ -530,9 +531,8 @@ def _straightest(found: _Found, plan: _Plan, j: int) -> list[int]:
                 continue
             if mode != int(found.via[here]):
                 continue
-            off = np.array(cell, dtype=np.int64) - np.array((dx, dy, dz)) - a
-            cross = np.cross(off, line)
-            key = (int(cross @ cross), 0 if (dx, dy, dz) == after else 1)
+            off = (cell[0] - dx - a[0], cell[1] - dy - a[1], cell[2] - dz - a[2])
+            key = (_off_line(off, line), 0 if (dx, dy, dz) == after else 1)
             if best_key is None or key < best_key:
                 best, best_key = (dx, dy, dz), key
         if best is None:  # cannot happen on a settled path; keep the search's own
@@ -552,6 +552,14 @@ def _line(a: Cell, d: Cell, length: int) -> list[Cell]:
         )
         for k in range(1, length + 1)
     ]
+
+
+def _off_line(p: Cell, d: Cell) -> int:
+    """|p × d|²: how far p lies from the line through the origin along d (scaled by |d|²)."""
+    cx = p[1] * d[2] - p[2] * d[1]
+    cy = p[2] * d[0] - p[0] * d[2]
+    cz = p[0] * d[1] - p[1] * d[0]
+    return cx * cx + cy * cy + cz * cz
 
 
 def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell, ...], Step]:

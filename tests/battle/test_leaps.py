@@ -182,6 +182,19 @@ def test_refusals_name_the_rule_a_jump_breaks_while_points_remain(battle: Make) 
     assert "nowhere to land" in refusal_text(air)
 
 
+def test_p_jump_3_a_drop_deeper_than_the_jump_points_left_is_refused_by_name(
+    battle: Make,
+) -> None:
+    # From a 5-high column the drop costs 5 points; the jump speed is 4 (P-MOV-1's switch).
+    b = battle([UnitSpec("ada", "red", (2, 3, 5)), FAR_BO], blocks({(2, 3): 5}))
+    deep = b.apply(cmd.Move("ada", (1, 3, 0)), "red").refusal
+    assert deep is not None and deep.code == "drop_too_deep"
+    assert (deep.values["depth"], deep.values["left"]) == (5, 4)
+    # A jump mode landing below the start is told to walk off the edge instead.
+    low = b.apply(cmd.Move("ada", (1, 3, 0), mode="jump"), "red").refusal
+    assert low is not None and low.code == "jump_lands_lower"
+
+
 def test_p_mov_6_a_mortally_wounded_unit_is_told_why_it_cannot_move(make_battle: Make) -> None:
     # As in test_commands: two pistol hits, each a grave wound (d100 10; 2d6 7, then 6 read at
     # 6 + 2 = 8), make a mortal wound (P-VUL-2); bo's death save d20 15 at its turn's start.
