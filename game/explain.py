@@ -397,7 +397,19 @@ def part_text(part: Note) -> str:
         case CostNote.CRAWLING:
             return _("crawling +1")
         case CostNote.APEX:
+            if "dc" in part.values:  # P-JUMP-1: above n_max, with the check
+                return _(
+                    "apex {apex} (n_max {n_max}): gravità muscolare (atletica) check DC {dc},"
+                    " on a failure the jump is only {n_max} high"
+                ).format(**part.values)
             return _("apex {apex} (n_max {n_max})").format(**part.values)
+        case CostNote.DROP:
+            if "dc" in part.values:  # P-JUMP-3: deeper than n_max
+                return _(
+                    "drop {depth} (n_max {n_max}): gravità muscolare (atletica) check DC {dc},"
+                    " on a failure it lands prone"
+                ).format(**part.values)
+            return _("drop {depth} (n_max {n_max})").format(**part.values)
         case CostNote.HORIZONTAL:
             return _("horizontal {length} ≤ {apex} + 2×{run_up}").format(**part.values)
         case CostNote.STRAIGHT_LINE:
@@ -416,6 +428,7 @@ def step_kind_name(kind: StepKind) -> str:
         StepKind.CLIMB_DOWN: _("climb down"),
         StepKind.JUMP: _("jump"),
         StepKind.MICROGRAVITY_JUMP: _("microgravity jump"),
+        StepKind.DROP: _("drop"),
     }
     return names[kind]
 

@@ -121,6 +121,23 @@ def _death_save(d: Mapping[str, Any]) -> str:
     )
 
 
+def _jump_check(d: Mapping[str, Any]) -> str:
+    """P-JUMP-1/3: a jump above or a drop below n_max, and what came of its check."""
+    values = {"unit": d["unit"], "height": d["height"], "dc": d["dc"], "n_max": d["n_max"]}
+    if d["kind"] == "drop":
+        if d["success"]:
+            return _("{unit} drops {height} levels: athletics check DC {dc} made.").format(**values)
+        return _(
+            "{unit} drops {height} levels: athletics check DC {dc} failed, lands prone."
+        ).format(**values)
+    if d["success"]:
+        return _("{unit} jumps {height} high: athletics check DC {dc} made.").format(**values)
+    return _(
+        "{unit} tries a jump {height} high: athletics check DC {dc} failed, jumps only"
+        " {n_max} high."
+    ).format(**values)
+
+
 def _medkit(d: Mapping[str, Any]) -> str:
     results = {
         "healed": _("wound healed"),
@@ -220,6 +237,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.COASTING: lambda d: _("{unit} keeps its velocity {velocity}: dampers off.").format(
         unit=d["unit"], velocity=cell_text(d["velocity"])
     ),
+    Happened.JUMP_CHECK: _jump_check,
     Happened.DASHED: lambda d: _("{unit} dashes: double movement this turn.").format(
         unit=d["unit"]
     ),
@@ -343,6 +361,19 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.DAMPERS_NEED_THRUSTERS: lambda: _(
         "Only a move with thrusters can keep the dampers off (P-ZERO-2)."
     ),
+    Why.NO_LANDING: lambda: _("Nobody can stand or hang at {at} (G-3): nowhere to land."),
+    Why.JUMP_LANDS_LOWER: lambda: _(
+        "A jump lands no lower than it starts; walk off the edge to drop to {at} (P-JUMP-3)."
+    ),
+    Why.JUMP_BLOCKED: lambda: _("No jump reaches {at}: its flight is blocked at every height."),
+    Why.DROP_TOO_DEEP: lambda: _(
+        "{at} is down a drop of {depth} levels, costing {depth} points: {left} jump points left"
+        " (P-JUMP-3)."
+    ),
+    Why.JUMP_TOO_HIGH: lambda: _(
+        "{at} needs a jump {apex} high, costing {apex} points: {left} movement points left"
+        " (P-JUMP-1)."
+    ),
     Why.SELF_TARGET: lambda: _("Nobody targets themself."),
     Why.NO_WEAPON: lambda: _("No weapon in hand."),
     Why.BLINDED: lambda: _("Blinded: no attacks (P-VUL-3)."),
@@ -397,6 +428,17 @@ _VALUE_WORDS: dict[str, Callable[[str], str]] = {
 }
 
 
+def _still_text(code: str) -> str:
+    """Why a unit has no movement at all (the `because` of `cannot_move`)."""
+    words = {
+        "mortal_wound": lambda: _("A mortal wound stops all movement (P-MOV-6)."),
+        "turn_lost": lambda: _("It has no turn, so no movement (P-VUL-3)."),
+        "no_speed": lambda: _("Its speed is 0 this turn."),
+    }
+    word = words.get(code)
+    return word() if word is not None else code
+
+
 def why_text(code: str, values: Mapping[str, object]) -> str:
     """A refusal's reason as a sentence; values fill it ({unit}, {at}, ...)."""
     try:
@@ -411,6 +453,9 @@ def why_text(code: str, values: Mapping[str, object]) -> str:
         text = template.format(**words)
     except (KeyError, IndexError):
         text = template.replace("{", "").replace("}", "")
+    because = values.get("because")
+    if isinstance(because, str):
+        text += " " + _still_text(because)
     extra = values.get("why")
     if isinstance(extra, Sequence) and not isinstance(extra, str) and extra:
         text += " " + " ".join(str(w) for w in extra)

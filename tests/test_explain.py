@@ -98,6 +98,8 @@ ANY_VALUES = {
     "relation": "ally",
     "id": "bo",
     "apex": 2,
+    "depth": 3,
+    "dc": 12,
     "length": 3,
     "attacker": "ada",
     "long_range": 9,

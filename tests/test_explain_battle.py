@@ -36,6 +36,14 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "stopped": False,
     },
     Happened.COASTING: {"unit": "Ada", "velocity": [2, -2, 0]},
+    Happened.JUMP_CHECK: {
+        "unit": "Ada",
+        "kind": "drop",
+        "height": 3,
+        "n_max": 2,
+        "dc": 12,
+        "success": False,
+    },
     Happened.DASHED: {"unit": "Ada"},
     Happened.ATTACK: {
         "unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True,
@@ -111,7 +119,7 @@ def test_every_kind_of_event_is_worded_in_both_languages_with_its_values(
 @pytest.mark.parametrize("code", sorted(Why))
 def test_every_refusal_code_reads_as_a_sentence_in_both_languages(code: Why) -> None:
     values = {"unit": "Ada", "at": (3, 4, 0), "left": 2, "used": "attack", "stance": "prone"}
-    values.update({"reactor": "Bo", "ally": "Cy", "active": "Bo"})
+    values.update({"reactor": "Bo", "ally": "Cy", "active": "Bo", "apex": 3, "depth": 5})
     english = why_text(code, values)
     with speaking("it"):
         italian = why_text(code, values)

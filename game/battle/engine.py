@@ -54,15 +54,19 @@ from game.ecs.systems import (
 )
 from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
-from game.grid.model import Cell, Grid
+from game.grid.model import Cell, Grid, Terrain
 from game.grid.movement import (
+    CostNote,
     MoveRequest,
+    PathResult,
+    StepKind,
     find_path,
     on_surface,
     reaction_exits,
+    short_jump,
     straight_flight,
 )
-from game.grid.occupants import Size
+from game.grid.occupants import Relation, Size, relation
 from game.rules import checknames
 from game.rules.checks import passive_perception
 from game.rules.data import RulesData, Weapon
@@ -995,6 +999,7 @@ class Battle:
         cells: list[Cell] = [sheet.cell]
         totals: list[int] = [turn.movement_spent]
         leg_ends: list[int] = []
+        checks: dict[int, LeapCheck] = {}
         jump = mode == "jump" and self.grid.microgravity
         speed = 0
         for leg, leg_end in enumerate([*via, to]):
@@ -1007,7 +1012,21 @@ class Battle:
             )
             request = replace(request, spent=totals[-1])
             speed = request.budgets.get("jump", 0)
-            path = find_path(self.grid, known.occupancy, start_sheet.occupant, request, leg_end)
+            if max(request.budgets.values(), default=0) == 0:
+                raise Refusal("cannot_move", unit=unit, because=_why_still(sheet))
+            waypoint = leg < len(via)  # P-MOV-4: passing an ally's cell, not ending there
+            path = find_path(
+                self.grid, known.occupancy, start_sheet.occupant, request, leg_end,
+                waypoint=waypoint,
+            )  # fmt: skip
+            if path.cost is None and not self.grid.microgravity:
+                # P-JUMP-1/3: a jump higher or a drop deeper than n_max, with the check, only
+                # where no move without one gets there.
+                request = replace(request, checked=True)
+                path = find_path(
+                    self.grid, known.occupancy, start_sheet.occupant, request, leg_end,
+                    waypoint=waypoint,
+                )  # fmt: skip
             if path.cost is None and jump and not via:
                 far = self._far_jump(known, start_sheet, request, leg_end)
                 if far is not None:
@@ -1015,21 +1034,67 @@ class Battle:
                         [*cells, *far[0]], [*totals, *far[1]], [len(far[0])], to, speed
                     )
             if path.cost is None:
-                if not request.budgets:
-                    raise Refusal("cannot_move", unit=unit)
-                raise Refusal(
-                    "unreachable",
-                    at=leg_end,
-                    left=max(0, max(request.budgets.values()) - totals[-1]),
-                )
+                raise self._unreachable(known, start_sheet, request, leg_end, totals[-1], waypoint)
             step_totals = [s.total for s in path.steps]
             if len(step_totals) != len(path.cells) - 1:  # a jump: one step for the whole flight
                 step_totals = [path.cost] * (len(path.cells) - 1)
+            checks.update(_leap_checks(path, len(cells) - 1))
             cells.extend(path.cells[1:])
             totals.extend(step_totals)
             leg_ends.append(len(cells) - 1)
         # A leap is one straight line: a jump through waypoints is hops, each landing.
-        return PlannedMove(cells, totals, leg_ends, to if jump and not via else None, speed)
+        flight_to = to if jump and not via else None
+        return PlannedMove(cells, totals, leg_ends, flight_to, speed, checks)
+
+    def _unreachable(
+        self,
+        known: Battlefield,
+        me: EntitySheet,
+        request: MoveRequest,
+        to: Cell,
+        spent: int,
+        waypoint: bool,
+    ) -> Refusal:
+        """Why a leg cannot reach `to`, naming the rule that forbids it (P-MOV-4, G-3,
+        P-JUMP-1/3) before the points left, which are the last reason."""
+        points = request.budgets.get("jump", 0) if request.mode == "jump" else None
+        left = max(0, (max(request.budgets.values()) if points is None else points) - spent)
+        there = known.occupancy.at(to)
+        passed = (
+            waypoint and there is not None and relation(me.occupant, there) is not Relation.ENEMY
+        )
+        if there is not None and there.id != me.id and not passed:
+            return Refusal("cell_occupied", at=to)  # P-MOV-4: never ending on someone
+        gravity = not self.grid.microgravity
+        hold = self.grid.standable[to] or (request.mode != "jump" and _climbable(self.grid, to))
+        if gravity and not hold:
+            return Refusal("no_landing", at=to)  # G-3
+        if gravity and request.mode == "jump" and request.max_cells is None:
+            if to[2] < me.cell[2]:
+                return Refusal("jump_lands_lower", at=to)
+            # With points enough, could the jump be made at all? An apex needing more points
+            # than are left is a matter of points; no flight at any apex is the jump's rule.
+            # Above the map's top there is open air: no apex beyond it or beyond the
+            # horizontal length helps.
+            across = max(abs(to[0] - me.cell[0]), abs(to[1] - me.cell[1]))
+            budgets = {**request.budgets, "jump": spent + max(across, self.grid.shape[2])}
+            roomy = replace(request, budgets=budgets)
+            far = find_path(self.grid, known.occupancy, me.occupant, roomy, to)
+            if far.cost is None:
+                return Refusal("jump_blocked", at=to)
+            return Refusal("jump_too_high", at=to, apex=far.cost - spent, left=left)
+        if gravity and to[2] < me.cell[2] and request.max_cells is None:
+            # P-JUMP-3, P-MOV-1: is it the drop that costs more jump points than are left?
+            deep = {**request.budgets, "jump": spent + self.grid.shape[2]}
+            down = find_path(
+                self.grid, known.occupancy, me.occupant, replace(request, budgets=deep), to,
+                waypoint=waypoint,
+            )  # fmt: skip
+            drops = [s.start[2] - s.end[2] for s in down.steps if s.move is StepKind.DROP]
+            jump_left = max(0, request.budgets.get("jump", 0) - spent)
+            if drops and max(drops) > jump_left:
+                return Refusal("drop_too_deep", at=to, depth=max(drops), left=jump_left)
+        return Refusal("unreachable", at=to, left=left)
 
     def _far_jump(
         self, known: Battlefield, me: EntitySheet, request: MoveRequest, to: Cell
@@ -1109,7 +1174,10 @@ class Battle:
                 about=[unit],
                 rules=("P-ZERO-1",),
             )
-        self._walk(unit, plan.cells, plan.totals, plan.leg_ends, command, offered, stealth)
+        self._walk(
+            unit, plan.cells, plan.totals, plan.leg_ends, command, offered, stealth,
+            checks=plan.checks,
+        )  # fmt: skip
 
     def _fly_on(self, unit: str, offered: tuple[str, ...], *, react: bool = True) -> None:
         """A jump in flight goes on after a reaction, as far as this turn's jump budget goes
@@ -1147,10 +1215,12 @@ class Battle:
         stealth: bool,
         *,
         react: bool = True,
+        checks: Mapping[int, LeapCheck] | None = None,
     ) -> None:
         """Go step by step; stop where a reaction is offered (P-OA-1, P-OA-2); roll stealth
         against each enemy whose sight the move crosses in the open (P-STL-1). A jump in
-        flight lands at its surface, or stops against a unit it runs into (P-ZERO-1)."""
+        flight lands at its surface, or stops against a unit it runs into (P-ZERO-1). A jump
+        or drop beyond n_max rolls its check as it leaves the ground (P-JUMP-1/3)."""
         turn = self._turn(unit)
         start = cells[0]
         mover_faction = self.faction_of(unit)
@@ -1168,6 +1238,13 @@ class Battle:
                         rest = _rest_via(command.via, leg_ends, k - 1)
                         self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
                         return
+            leap = (checks or {}).get(k - 1)
+            fell = leap is not None and not self._leap_check(unit, leap)
+            if fell and leap is not None and leap.kind == "jump":
+                # P-JUMP-1: the jump still happens, only n_max high.
+                self._stop(unit, start, a, totals[k - 1])
+                self._short_jump(unit, a, cells[leap.land], leap, command, offered, stealth, react)
+                return
             blocker = self._in_cell(b)
             if blocker is not None and blocker != unit:
                 if self.sees(mover_faction, blocker) or self._relation_ok(
@@ -1184,6 +1261,10 @@ class Battle:
                 return
             self._place(unit, b)
             self._run(unit, a, b)
+            if fell:  # P-JUMP-3: a failed deep drop lands prone, and the move ends there
+                self._stop(unit, start, b, totals[k])
+                self._set(unit, Posture(Stance.PRONE))
+                return
             for enemy in self.bf.entities:
                 if enemy.faction == mover_faction or enemy.neutral or enemy.id in offered:
                     continue
@@ -1213,6 +1294,55 @@ class Battle:
         flight = self.world.get(unit, Motion).flight
         if flight is not None and cells[-1] == flight[1]:
             self._stop_flight(unit)  # landed (P-ZERO-1)
+
+    def _leap_check(self, unit: str, leap: LeapCheck) -> bool:
+        """Roll a jump's or a drop's `gravità muscolare (atletica)` check (P-JUMP-1/3)."""
+        bonus = checknames.bonus(self.sheet(unit).checks, checknames.ATHLETICS)
+        record = self.roller.d20(
+            f"{leap.kind} {unit}", bonus, self._advantage(unit, None), dc=leap.dc
+        )
+        self._spend_help(unit)
+        success = record.outcome == "success"
+        self._emit(
+            "jump_check",
+            {
+                "unit": unit,
+                "kind": leap.kind,
+                "height": leap.height,
+                "n_max": leap.n_max,
+                "dc": leap.dc,
+                "success": success,
+            },
+            about=[unit],
+            rolls=(record,),
+            rules=("P-JUMP-1", "P-CHK-1") if leap.kind == "jump" else ("P-JUMP-3", "P-CHK-1"),
+        )
+        return success
+
+    def _short_jump(
+        self,
+        unit: str,
+        at: Cell,
+        toward: Cell,
+        leap: LeapCheck,
+        command: cmd.Move,
+        offered: tuple[str, ...],
+        stealth: bool,
+        react: bool,
+    ) -> None:
+        """P-JUMP-1: a failed check's jump, n_max high toward where it was aimed; it costs
+        that apex (movement.short_jump says where it comes down)."""
+        me = self.sheet(unit)
+        known = self.known_field(me.faction)
+        jump = short_jump(self.grid, known.occupancy, me.occupant, toward, leap.n_max)
+        spent = self._turn(unit).movement_spent
+        cells = [at, *jump.cells]
+        totals = [spent] + [spent + jump.apex] * len(jump.cells)
+        if not jump.cells:
+            self._stop(unit, at, at, spent + jump.apex)
+            return
+        rest = replace(command, to=cells[-1], via=())
+        self._walk(unit, cells, totals, [len(cells) - 1], rest, offered, stealth, react=react)
 
     def _run(self, unit: str, a: Cell, b: Cell) -> None:
         """This turn's last straight run grows by the step a -> b, or starts again with it
@@ -1382,6 +1512,55 @@ class PlannedMove:
     leg_ends: list[int]
     flight_to: Cell | None = None
     speed: int = 0
+    #: By the index in `cells` of the cell a jump or drop starts from: the check it needs.
+    checks: Mapping[int, LeapCheck] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LeapCheck:
+    """P-JUMP-1/3: a jump higher or a drop deeper than n_max needs a `gravità muscolare
+    (atletica)` check at `dc`; `height` is the apex or the levels dropped, `land` the index in
+    the move's cells of where it lands."""
+
+    kind: str  # "jump" or "drop"
+    height: int
+    dc: int
+    n_max: int
+    land: int
+
+
+def _leap_checks(path: PathResult, first: int) -> dict[int, LeapCheck]:
+    """The checks a found path needs, keyed by the index in the whole move's cells of the cell
+    each jump or drop starts from (the path's start is at `first`)."""
+    found: dict[int, LeapCheck] = {}
+    if len(path.steps) == 1 and path.steps[0].move is StepKind.JUMP:
+        indices = [first]
+        lands = [first + len(path.cells) - 1]
+    else:
+        indices = list(range(first, first + len(path.steps)))
+        lands = [k + 1 for k in indices]
+    for k, land, step in zip(indices, lands, path.steps, strict=True):
+        for part in step.parts:
+            if part.code in (CostNote.APEX, CostNote.DROP) and "dc" in part.values:
+                height = part.values["apex" if part.code is CostNote.APEX else "depth"]
+                kind = "jump" if part.code is CostNote.APEX else "drop"
+                dc, n_max = part.values["dc"], part.values["n_max"]
+                assert isinstance(height, int) and isinstance(dc, int) and isinstance(n_max, int)
+                found[k] = LeapCheck(kind, height, dc, n_max, land)
+    return found
+
+
+def _why_still(sheet: EntitySheet) -> str:
+    """Why a unit has no movement at all this turn, for the `cannot_move` refusal."""
+    if sheet.health.mortal:
+        return "mortal_wound"  # P-MOV-6
+    if turn_lost_to(sheet.health):
+        return "turn_lost"  # P-VUL-3
+    return "no_speed"
+
+
+def _climbable(grid: Grid, cell: Cell) -> bool:
+    return bool(int(grid.terrain[cell]) & int(Terrain.CLIMBABLE))
 
 
 def _minus(b: Cell, a: Cell) -> Cell:

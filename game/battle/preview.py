@@ -6,11 +6,12 @@ commands run (tactics, the battle's own path planning), from what the player's s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from game import tactics
-from game.battle.engine import GM, Battle, Refusal
+from game.battle.engine import GM, Battle, LeapCheck, Refusal
 from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Motion, Status
 from game.grid.los import LosResult
@@ -27,6 +28,9 @@ class ReachPreview:
     cells: Mapping[Cell, int]
     dash_cells: Mapping[Cell, int]
     allowance: MoveAllowance
+    #: Cells reached only by a jump higher or a drop deeper than n_max, each with the
+    #: `gravità muscolare (atletica)` check a Move there rolls (P-JUMP-1/3), and their totals.
+    check_cells: Mapping[Cell, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,12 @@ class PathPreview:
     #: Enemies the player knows of that would see the unit at the destination.
     seen_by: tuple[str, ...] = ()
     refusal: Refusal | None = None
+    #: The checks the move rolls on the way: a jump above or a drop below n_max (P-JUMP-1/3);
+    #: each `land` indexes `cells`.
+    checks: tuple[LeapCheck, ...] = ()
+    #: A thrusters move with the dampers off: the velocity the unit keeps into its next turn,
+    #: its last straight run (P-ZERO-2); None otherwise.
+    velocity: Cell | None = None
 
 
 @dataclass(frozen=True)
@@ -92,13 +102,13 @@ def reach(
     mover = replace(sheet, velocity=(0, 0, 0)) if keep else sheet
     adrift = (sheet.in_flight or any(sheet.velocity)) and not sheet.thrusters
 
-    def search(dash: bool) -> tuple[dict[Cell, int], MoveAllowance]:
+    def search(dash: bool, checked: bool = False) -> tuple[dict[Cell, int], MoveAllowance]:
         request, allow = tactics.move_request(
             known, mover, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
         )
         if adrift or (not dampers and mode != "thrusters"):
             return {}, allow
-        request = replace(request, spent=state.movement_spent)
+        request = replace(request, spent=state.movement_spent, checked=checked)
         return reachable(battle.grid, known.occupancy, sheet.occupant, request), allow
 
     cells, allow = search(state.dashed)
@@ -106,7 +116,12 @@ def reach(
     if state.action is None:
         dashed, _ = search(True)
         dash_cells = {c: cost for c, cost in dashed.items() if c not in cells}
-    return ReachPreview(cells, dash_cells, allow)
+    check_cells: dict[Cell, int] = {}
+    ground = mode in (None, "walk", "swim", "climb", "jump")
+    if ground and not battle.grid.microgravity:  # P-JUMP-1/3: past n_max, with the check
+        checked, _ = search(state.dashed, True)
+        check_cells = {c: cost for c, cost in checked.items() if c not in cells}
+    return ReachPreview(cells, dash_cells, allow, check_cells)
 
 
 def _stealthy(battle: Battle, unit: str) -> bool:
@@ -163,7 +178,24 @@ def path(
     )
     seen_by = tuple(e.id for e in enemies if tactics.sight(there, e, arrived).clear)
     cost = totals[-1] - turn.movement_spent
-    return PathPreview(tuple(cells), cost, totals[-1], tuple(warnings), seen_by)
+    velocity = None
+    if not dampers and mode == "thrusters":
+        velocity = carried_run(battle.world.get(unit, Motion).run, cells)
+    checks = tuple(plan.checks[k] for k in sorted(plan.checks))
+    return PathPreview(
+        tuple(cells), cost, totals[-1], tuple(warnings), seen_by, None, checks, velocity
+    )
+
+
+def carried_run(run: Cell, cells: Sequence[Cell]) -> Cell:
+    """The turn's last straight run after moving along `cells`, from the run so far: what the
+    dampers off keep as the velocity (P-ZERO-2), as the battle counts it step by step."""
+    for a, b in pairwise(cells):
+        step = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
+        length = max(abs(v) for v in run)
+        same = length > 0 and all(r == d * length for r, d in zip(run, step, strict=True))
+        run = (run[0] + step[0], run[1] + step[1], run[2] + step[2]) if same else step
+    return run
 
 
 def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview | None:

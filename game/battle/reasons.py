@@ -33,6 +33,11 @@ class Why(StrEnum):
     CANNOT_MOVE = "cannot_move"
     IN_FLIGHT = "in_flight"  # a jump not yet landed, and no thrusters to steer (P-ZERO-1)
     DAMPERS_NEED_THRUSTERS = "dampers_need_thrusters"  # only thrusters have dampers (P-ZERO-2)
+    NO_LANDING = "no_landing"  # nobody can stand or hang there (G-3)
+    JUMP_LANDS_LOWER = "jump_lands_lower"  # a jump lands no lower than it starts: drop instead
+    JUMP_BLOCKED = "jump_blocked"  # no clear flight at any apex (P-JUMP-1)
+    JUMP_TOO_HIGH = "jump_too_high"  # the apex it needs costs more than the points left
+    DROP_TOO_DEEP = "drop_too_deep"  # the drop costs more than the jump points left
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -100,6 +105,7 @@ class Happened(StrEnum):
     FLYING = "flying"  # a microgravity jump that lands in a later turn (P-ZERO-1)
     DRIFTED = "drifted"  # a carried velocity or a jump in flight carries a unit on (P-ZERO-1/2)
     COASTING = "coasting"  # dampers off: the turn ends with a velocity kept (P-ZERO-2)
+    JUMP_CHECK = "jump_check"  # a jump above or a drop below n_max (P-JUMP-1/3)
     DASHED = "dashed"
     ATTACK = "attack"
     REACTION_ATTACK = "reaction_attack"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import pairwise
 from weakref import WeakKeyDictionary
@@ -15,9 +15,9 @@ from game.grid import movement_kernels as mk
 from game.grid.geometry import chebyshev, require_in_map
 from game.grid.model import TERRAIN_ROUGH, TERRAIN_WATER, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Relation, relation
-from game.rules.jump import max_jump_height
+from game.rules.jump import drop_dc, jump_dc, max_jump_height
 from game.rules.movement import MODES
-from game.rules.notes import Note
+from game.rules.notes import Note, Value
 
 _MODE_IDS = {
     "walk": mk.MODE_WALK,
@@ -62,6 +62,10 @@ class MoveRequest:
     has_thrusters: bool = False
     #: At most this many cells entered this turn: 1 for a blinded entity (P-VUL-3), else None.
     max_cells: int | None = None
+    #: P-JUMP-1/3: jumps higher and drops deeper than n_max are searched too, each needing the
+    #: `gravità muscolare (atletica)` check (the battle rolls it); False lists only moves that
+    #: need no check.
+    checked: bool = False
 
     def __post_init__(self) -> None:
         for name, value in self.budgets.items():
@@ -112,6 +116,7 @@ class StepKind(StrEnum):
     CLIMB_DOWN = "climb down"
     JUMP = "jump"
     MICROGRAVITY_JUMP = "microgravity jump"
+    DROP = "drop"  # stepping off an edge to a standable cell below (P-JUMP-3)
 
 
 class CostNote(StrEnum):
@@ -124,8 +129,10 @@ class CostNote(StrEnum):
     #: values: relation ("ally" or "neutral"), id: passing through its cell (P-MOV-4).
     PASS_THROUGH = "pass_through"
     CRAWLING = "crawling"  # P-MOV-2
-    #: values: apex, n_max (P-JUMP-1).
+    #: values: apex, n_max, and dc when the apex is above n_max (P-JUMP-1: a check).
     APEX = "apex"
+    #: values: depth, n_max, and dc when deeper than n_max (P-JUMP-3: a drop needing a check).
+    DROP = "drop"
     #: values: length, apex, run_up (P-JUMP-1: length <= apex + 2 × run_up).
     HORIZONTAL = "horizontal"
     #: values: length, the cells of a microgravity jump (P-ZERO-1).
@@ -206,6 +213,12 @@ class _Plan:
     end_rule: int
     summary: MoveSummary
     one_step: bool = False
+    #: The deepest drop off an edge a ground search allows (P-JUMP-3; 0: none).
+    drop_limit: int = 0
+    #: P-JUMP-1 n_max under gravity (the drop and apex heights needing no check), else None.
+    n_max: int | None = None
+    athletics: int = 0
+    gravity: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -237,7 +250,9 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
             f"occupancy shape {occupancy.index.shape} does not match the map {grid.shape}"
         )
     there = occupancy.at(start)
-    if there is not None and there.id != mover.id:
+    # A move through waypoints may pause on an ally's or neutral's cell it passes (P-MOV-4).
+    passing = there is not None and relation(mover, there) in (Relation.ALLY, Relation.NEUTRAL)
+    if there is not None and there.id != mover.id and not passing:
         raise MovementError(f"mover {mover.id!r} cell {start} holds {there.id!r}")
     crawling = request.crawling or request.mode == "crawl"  # a prone entity crawls (P-MOV-2)
     base = mk.MODE_CRAWL if crawling else mk.MODE_WALK
@@ -265,7 +280,8 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         notes.append(Note(SearchNote.VELOCITY, {"velocity": request.velocity, "points": speed}))
     spent = request.spent + speed
     jump_left = int(budgets[mk.MODE_JUMP]) - spent  # negative: no jump this turn
-    n_max: int | None = None
+    n_max = max_jump_height(request.athletics, grid.gravity)  # None in microgravity
+    drop_limit = 0
     run_up = 0
     radius = 0
     used: tuple[int, ...] = ()  # the modes a search's steps may take (P-MOV-1)
@@ -277,9 +293,10 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         rules.append("P-ZERO-1")
         notes.append(Note(SearchNote.MICROGRAVITY_JUMP))
     elif request.mode == "jump":
-        n_max = max_jump_height(request.athletics, grid.gravity)
         assert n_max is not None  # not microgravity
-        kind, end, search, radius = mk.KIND_JUMP, mk.END_ANY, "jump", min(n_max, jump_left)
+        # P-JUMP-1: higher apexes need the check; searched only when the caller will roll it.
+        apex = jump_left if request.checked else min(n_max, jump_left)
+        kind, end, search, radius = mk.KIND_JUMP, mk.END_ANY, "jump", apex
         run_up = request.run_up
         rules.append("P-JUMP-1")
         if run_up:
@@ -311,19 +328,28 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
             kind, end, search = mk.KIND_FLY, mk.END_ANY, "adrift"
             notes.append(Note(SearchNote.ADRIFT))
     else:
+        assert n_max is not None  # not microgravity
         kind, end, search = mk.KIND_GROUND, mk.END_HOLD, "ground"
         used = (base, mk.MODE_SWIM, mk.MODE_CLIMB)
+        # P-JUMP-3: stepping off an edge is a jump down, in the jump budget (P-MOV-1); deeper
+        # than n_max only with the check.
+        drop_limit = max(0, jump_left if request.checked else min(n_max, jump_left))
+        if drop_limit:
+            used = (*used, mk.MODE_JUMP)
     if used:
         radius = max(int(budgets[m]) for m in used) - spent
     one_step = request.max_cells == 1
     if one_step:
         rules.append("P-VUL-3")
+        drop_limit = 0  # a drop enters two cells at least, like a jump
         if kind in (mk.KIND_JUMP, mk.KIND_LAUNCH):
             radius = 0  # a jump crosses several cells: not for one who may enter only one
             notes.append(Note(SearchNote.BLINDED_NO_JUMP))
         else:
             notes.append(Note(SearchNote.BLINDED))
-    summary = MoveSummary(search, tuple(rules), tuple(notes), n_max)
+    summary = MoveSummary(
+        search, tuple(rules), tuple(notes), n_max if kind == mk.KIND_JUMP else None
+    )
     return _Plan(
         start,
         kind,
@@ -336,6 +362,10 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         end,
         summary,
         one_step,
+        drop_limit,
+        n_max,
+        request.athletics,
+        grid.gravity,
     )
 
 
@@ -373,7 +403,7 @@ def _search(
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
         *_arrays(grid, occupancy, mover), *plan.start, plan.kind, plan.base_mode,
         plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
-        plan.one_step,
+        plan.one_step, plan.drop_limit,
     )  # fmt: skip
     return _Found((ox, oy, oz), (wx, wy, wz), info, dist, pred, via, ends)
 
@@ -421,32 +451,95 @@ def find_path(
     to: Cell,
     *,
     kernel: Kernel = mk.movement_kernel,
+    waypoint: bool = False,
 ) -> PathResult:
     """The cheapest path start → `to` (both included), explained step by step; its cost is the
-    one `reachable` lists for `to`, from the same search."""
+    one `reachable` lists for `to`, from the same search.
+
+    A `waypoint` is a cell the move passes on its way, not where it ends: it may be an ally's
+    or a neutral's cell (P-MOV-4 forbids only ending there). Flights (thrusters) take, among
+    the cheapest paths, the one nearest the straight line to `to`, so that the run the dampers
+    keep is the one the player aimed (P-ZERO-2)."""
     target = require_in_map(grid.shape, to, "path target")
     plan = _plan(grid, occupancy, mover, request)
     found = _search(grid, occupancy, mover, plan, kernel)
     info = plan.summary
     j = found.local(target)
-    if j is None or target == plan.start or not _ends_at(found, plan, j):
+    if j is None or target == plan.start or not _ends_at(found, plan, j, waypoint=waypoint):
         return PathResult(None, (), notes=info.notes, rules=info.rules)
     cost = int(found.dist[j])
     if plan.kind in (mk.KIND_JUMP, mk.KIND_LAUNCH):
         cells, step = _explain_jump(plan, plan.start, target, cost)
         steps: tuple[Step, ...] = (step,)
     else:
-        chain = [j]
-        while found.pred[chain[-1]] >= 0:
-            chain.append(int(found.pred[chain[-1]]))
+        chain = _straightest(found, plan, j) if plan.kind == mk.KIND_FLY else _chain(found, j)
         cells = tuple(found.cell(i) for i in reversed(chain))
         steps = _explain_walk(grid, occupancy, mover, plan, found, cells)
     rules = tuple(dict.fromkeys([*info.rules, *(r for s in steps for r in s.rules)]))
     return PathResult(cost, cells, steps, info.notes, rules)
 
 
-def _ends_at(found: _Found, plan: _Plan, j: int) -> bool:
-    return bool(found.dist[j] >= 0 and mk.can_end(int(found.info[j]), plan.end_rule))
+def _ends_at(found: _Found, plan: _Plan, j: int, *, waypoint: bool = False) -> bool:
+    facts = int(found.info[j])
+    if waypoint and not facts & mk.F_BLOCK:
+        facts &= ~mk.F_OCC  # an ally's or neutral's cell on the way (P-MOV-4)
+    return bool(found.dist[j] >= 0 and mk.can_end(facts, plan.end_rule))
+
+
+def _chain(found: _Found, j: int) -> list[int]:
+    """Window cells from j back to the start, as the search recorded them."""
+    chain = [j]
+    while found.pred[chain[-1]] >= 0:
+        chain.append(int(found.pred[chain[-1]]))
+    return chain
+
+
+def _straightest(found: _Found, plan: _Plan, j: int) -> list[int]:
+    """Like `_chain`, but each step back goes to the neighbour, among those on a cheapest path,
+    nearest the straight line from the start to j (then the one keeping the step's direction):
+    a tie-break among paths of equal cost (P-ZERO-2)."""
+    (_, wy, wz) = found.shape
+    sy = wz
+    sx = wy * sy
+    checks = mk.step_checks(plan.kind, sx, sy)
+    start = found.local(plan.start)
+    assert start is not None
+    a = found.cell(start)
+    end = found.cell(j)
+    line = (end[0] - a[0], end[1] - a[1], end[2] - a[2])
+    chain = [j]
+    after: tuple[int, int, int] | None = None
+    while chain[-1] != start:
+        here = chain[-1]
+        cell = found.cell(here)
+        best: tuple[int, int, int] | None = None
+        best_key: tuple[int, int] | None = None
+        for dx, dy, dz in mk.STEPS.tolist():
+            p = here - (dx * sx + dy * sy + dz)
+            if not 0 <= p < found.dist.size or found.dist[p] < 0:
+                continue
+            if plan.one_step and p != start:
+                continue
+            points, mode = mk.step_rule(
+                plan.kind, plan.base_mode, plan.crawling, int(found.info[p]),
+                int(found.info[here]), dx, dy, dz,
+            )  # fmt: skip
+            corner = mk.step_corner(found.info, checks, p, mk.direction_index(dx, dy, dz))
+            if points < 0 or corner < 0:
+                continue
+            if int(found.dist[p]) + points + corner != int(found.dist[here]):
+                continue
+            if mode != int(found.via[here]):
+                continue
+            off = (cell[0] - dx - a[0], cell[1] - dy - a[1], cell[2] - dz - a[2])
+            key = (_off_line(off, line), 0 if (dx, dy, dz) == after else 1)
+            if best_key is None or key < best_key:
+                best, best_key = (dx, dy, dz), key
+        if best is None:  # cannot happen on a settled path; keep the search's own
+            return [*chain[:-1], *_chain(found, here)]
+        after = best
+        chain.append(here - (best[0] * sx + best[1] * sy + best[2]))
+    return chain
 
 
 def _line(a: Cell, d: Cell, length: int) -> list[Cell]:
@@ -459,6 +552,14 @@ def _line(a: Cell, d: Cell, length: int) -> list[Cell]:
         )
         for k in range(1, length + 1)
     ]
+
+
+def _off_line(p: Cell, d: Cell) -> int:
+    """|p × d|²: how far p lies from the line through the origin along d (scaled by |d|²)."""
+    cx = p[1] * d[2] - p[2] * d[1]
+    cy = p[2] * d[0] - p[0] * d[2]
+    cz = p[0] * d[1] - p[1] * d[0]
+    return cx * cx + cy * cy + cz * cz
 
 
 def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell, ...], Step]:
@@ -477,12 +578,28 @@ def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell,
     down = [(b[0], b[1], z) for z in range(apex[2] - 1, b[2] - 1, -1)]
     n_max = plan.summary.n_max
     assert n_max is not None  # a jump under gravity
+    apex_values: dict[str, Value] = {"apex": points, "n_max": n_max}
+    dc = jump_dc(points, plan.athletics, plan.gravity)
+    if dc is not None:
+        apex_values["dc"] = dc
     parts = (
-        Note(CostNote.APEX, {"apex": points, "n_max": n_max}),
+        Note(CostNote.APEX, apex_values),
         Note(CostNote.HORIZONTAL, {"length": length, "apex": points, "run_up": plan.run_up}),
     )
     step = Step(a, b, StepKind.JUMP, "jump", parts, points, cost, ("P-JUMP-1",))
     return (a, *up, *across, *down), step
+
+
+def _explain_drop(plan: _Plan, a: Cell, b: Cell, points: int, total: int) -> Step:
+    """P-JUMP-3: a step off an edge down to b, costing its vertical cells only."""
+    depth = a[2] - b[2]
+    assert plan.n_max is not None  # drops happen under gravity
+    values: dict[str, Value] = {"depth": depth, "n_max": plan.n_max}
+    dc = drop_dc(depth, plan.athletics, plan.gravity)
+    if dc is not None:
+        values["dc"] = dc
+    parts = (Note(CostNote.DROP, values),)
+    return Step(a, b, StepKind.DROP, "jump", parts, points, total, ("P-JUMP-3", "P-MOV-1"))
 
 
 def _cell_parts(
@@ -520,6 +637,9 @@ def _explain_walk(
         points, total = int(found.dist[j]) - total, int(found.dist[j])
         mode = int(found.via[j])
         rules: list[str] = []
+        if plan.kind == mk.KIND_GROUND and mode == mk.MODE_JUMP:
+            steps.append(_explain_drop(plan, a, b, points, total))
+            continue
         if plan.kind == mk.KIND_GROUND and dz != 0:
             climb = dx == dy == 0
             if climb:
@@ -653,6 +773,81 @@ def straight_flight(
     return Flight(tuple(flown))
 
 
+@dataclass(frozen=True)
+class ShortJump:
+    """A jump made lower than aimed (P-JUMP-1: a failed check jumps n_max high): the cells
+    flown after the start, the landing last, and the apex reached, which is what it costs."""
+
+    cells: tuple[Cell, ...]
+    apex: int
+
+
+def short_jump(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, toward: Cell, height: int, run_up: int = 0
+) -> ShortJump:
+    """P-JUMP-1: the jump toward `toward` made only `height` high. It rises up the start's column
+    as far as the air is clear, flies straight at that apex toward `toward` as far as
+    apex + 2 × run-up reaches (stopping before an obstacle, an enemy or a P-MOV-3 corner), and
+    comes down its column to the first free standable cell; a column with nowhere to land
+    sends it back along its line, to the start's own column at worst."""
+    a = require_in_map(grid.shape, mover.cell, f"mover {mover.id!r} cell")
+    top = grid.shape[2]
+    apex = 0
+    for k in range(1, max(height, 0) + 1):
+        cell = (a[0], a[1], a[2] + k)
+        if cell[2] < top and (
+            grid.obstacle[cell] or grid.floor[cell] or _enemy(occupancy, mover, cell)
+        ):
+            break
+        apex = k
+    up = [(a[0], a[1], a[2] + k) for k in range(1, apex + 1)]
+    high = (a[0], a[1], a[2] + apex)
+    d = (toward[0] - a[0], toward[1] - a[1], 0)
+    length = max(abs(d[0]), abs(d[1]))
+    reach = min(length, apex + 2 * run_up)
+    if reach == 0:
+        across: list[Cell] = []
+    elif high[2] >= top:  # above the map's top level: open air (as the search reads it)
+        across = _line(high, d, length)[:reach]
+    else:
+        flight = straight_flight(
+            grid,
+            occupancy,
+            replace(mover, cell=high),
+            (high[0] + d[0], high[1] + d[1], high[2]),
+            reach,
+        )
+        across = list(flight.cells)
+    columns = [high, *across]
+    while columns:
+        x, y, z = columns[-1]
+        landing = _landing(grid, occupancy, mover, (x, y, min(z, top - 1)))
+        if landing is not None:
+            down = [(x, y, h) for h in range(z - 1, landing[2] - 1, -1)]
+            return ShortJump((*up, *across[: len(columns) - 1], *down), apex)
+        columns.pop()
+    return ShortJump((), 0)
+
+
+def _enemy(occupancy: Occupancy, mover: Occupant, cell: Cell) -> bool:
+    other = occupancy.at(cell)
+    return other is not None and relation(mover, other) is Relation.ENEMY
+
+
+def _landing(grid: Grid, occupancy: Occupancy, mover: Occupant, cell: Cell) -> Cell | None:
+    """The first standable cell down from `cell` (itself included), if it is free (the mover's
+    own cell is), before anything blocks the fall; else None."""
+    x, y, z = cell
+    for h in range(z, -1, -1):
+        here = (x, y, h)
+        if grid.obstacle[here] or _enemy(occupancy, mover, here):
+            return None
+        if grid.standable[here]:
+            other = occupancy.at(here)
+            return here if other is None or other.id == mover.id else None
+    return None
+
+
 __all__ = [
     "CostNote",
     "Flight",
@@ -663,12 +858,14 @@ __all__ = [
     "OpportunityExit",
     "PathResult",
     "SearchNote",
+    "ShortJump",
     "Step",
     "StepKind",
     "find_path",
     "reachable",
     "reachable_rows",
     "reaction_exits",
+    "short_jump",
     "straight_flight",
     "summarize",
 ]

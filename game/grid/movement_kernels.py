@@ -313,6 +313,99 @@ def open_level(
 
 
 @njit
+def _settle(
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    via: NDArray[np.int8],
+    head: NDArray[np.int32],
+    nxt: NDArray[np.int32],
+    prv: NDArray[np.int32],
+    i: int,
+    j: int,
+    total: int,
+    mode: int,
+) -> None:
+    """Inside the search: reach j from i for `total` if that is cheaper than its best so far,
+    moving it to the bucket of its new cost."""
+    old = dist[j]
+    if old <= total:
+        return
+    if old != UNREACHED:  # a cheaper way: move j to its new bucket
+        if prv[j] >= 0:
+            nxt[prv[j]] = nxt[j]
+        else:
+            head[old] = nxt[j]
+        if nxt[j] >= 0:
+            prv[nxt[j]] = prv[j]
+    dist[j] = total
+    pred[j] = i
+    via[j] = mode
+    prv[j] = -1
+    nxt[j] = head[total]
+    if head[total] >= 0:
+        prv[head[total]] = j
+    head[total] = j
+
+
+@njit
+def _drops(
+    info: NDArray[np.int32],
+    levels: NDArray[np.int8],
+    grid: GridArrays,
+    origin: tuple[int, int, int],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    via: NDArray[np.int8],
+    head: NDArray[np.int32],
+    nxt: NDArray[np.int32],
+    prv: NDArray[np.int32],
+    offsets: NDArray[np.int64],
+    checks: NDArray[np.int64],
+    start: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    i: int,
+    c: int,
+    budgets: NDArray[np.int64],
+    limit: int,
+    drop_limit: int,
+) -> None:
+    """P-JUMP-3: from standable cell i (reached for c points), step off an edge into a free
+    cell beside it that cannot be stood in (P-MOV-3's corners checked at this level) and fall
+    down its column to the first standable cell, at most `drop_limit` levels below. A drop is
+    a jump down: only its vertical cells cost, in the jump budget (P-MOV-1's switch); it never
+    ends on someone (it would land on them) and an obstacle or an enemy in the column stops it."""
+    sy = wz + 2
+    ox, oy, oz = origin
+    for k in range(len(STEPS)):
+        dx, dy, dz = STEPS[k, 0], STEPS[k, 1], STEPS[k, 2]
+        if dz != 0:
+            continue
+        q = i + offsets[k]
+        if info[q] & (F_BLOCK | F_STAND):
+            continue  # a wall, or a plain step: no edge to step off
+        if step_corner(info, checks, i, direction_index(dx, dy, 0)) < 0:
+            continue
+        for depth in range(1, drop_limit + 1):
+            total = c + depth
+            if total > limit or total > budgets[MODE_JUMP]:
+                break
+            q -= 1
+            pq = q % sy  # the padded level; 0 is the padding under the window
+            if levels[pq] < 0:
+                levels[pq] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, pq - 1, False)
+                open_level(info, dist, start, wx, wy, wz, pq - 1)
+            below = info[q]
+            if below & F_BLOCK:
+                break
+            if below & F_STAND:
+                if not below & F_OCC:
+                    _settle(dist, pred, via, head, nxt, prv, i, q, total, MODE_JUMP)
+                break
+
+
+@njit
 def _dijkstra(
     info: NDArray[np.int32],
     levels: NDArray[np.int8],
@@ -332,12 +425,14 @@ def _dijkstra(
     budgets: NDArray[np.int64],
     limit: int,
     one_step: bool,
+    drop_limit: int = 0,
 ) -> None:
     """Least total points to every window cell; steps cost 1..8, so buckets of a doubly linked
     list per cost level replace a heap (Dial's algorithm). Levels of `info` are filled when
     first needed (`levels`, by padded level: -1 not yet, else 1 if it has climbable or stairs
     cells; the padding levels are 0). With `one_step` only the start is expanded: every end is
-    one cell away (blinded, P-VUL-3)."""
+    one cell away (blinded, P-VUL-3). On the ground, a standable cell may also step off an edge
+    and drop to the first standable cell below, at most `drop_limit` levels down (P-JUMP-3)."""
     sy = wz + 2
     sx = (wy + 2) * sy
     offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
@@ -386,24 +481,12 @@ def _dijkstra(
                 total = c + points + corner
                 if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
                     continue
-                old = dist[j]
-                if old <= total:
-                    continue
-                if old != UNREACHED:  # a cheaper way: move j to its new bucket
-                    if prv[j] >= 0:
-                        nxt[prv[j]] = nxt[j]
-                    else:
-                        head[old] = nxt[j]
-                    if nxt[j] >= 0:
-                        prv[nxt[j]] = prv[j]
-                dist[j] = total
-                pred[j] = i
-                via[j] = mode
-                prv[j] = -1
-                nxt[j] = head[total]
-                if head[total] >= 0:
-                    prv[head[total]] = j
-                head[total] = j
+                _settle(dist, pred, via, head, nxt, prv, i, j, total, mode)
+            if drop_limit > 0 and kind == KIND_GROUND and info[i] & F_STAND:
+                _drops(
+                    info, levels, grid, origin, dist, pred, via, head, nxt, prv, offsets, checks,
+                    start, wx, wy, wz, i, c, budgets, limit, drop_limit,
+                )  # fmt: skip
     for i in range(dist.size):
         if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
             dist[i] = -1
@@ -563,6 +646,7 @@ def movement_kernel(
     run_up: int,
     end_rule: int,
     one_step: bool = False,
+    drop_limit: int = 0,
 ) -> KernelResult:
     """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it.
 
@@ -570,7 +654,8 @@ def movement_kernel(
     cell (flat, x-major): the packed facts, the least total points (-1 unreached), the previous
     cell (-1 none), the mode of the step into it (-1 none, jumps included); then the end cells
     as rows (x, y, z, points). For KIND_JUMP `radius` is the highest apex allowed and `run_up`
-    the run-up; for KIND_LAUNCH `radius` is the reach in cells.
+    the run-up; for KIND_LAUNCH `radius` is the reach in cells. For KIND_GROUND `drop_limit`
+    is the deepest drop off an edge allowed (P-JUMP-3; 0: none).
     """
     grid = (obstacle, terrain, floor, standable, occ_index, codes)
     w, h, d = obstacle.shape
@@ -602,7 +687,7 @@ def movement_kernel(
     else:
         _dijkstra(
             info, levels, grid, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
-            base_mode, crawling, spent, budgets, spent + radius, one_step,
+            base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
         )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)
     count = 0

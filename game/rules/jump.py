@@ -1,4 +1,5 @@
-"""Jumps (P-JUMP-1, P-JUMP-2) and microgravity jumps (P-ZERO-1), in exact arithmetic."""
+"""Jumps (P-JUMP-1, P-JUMP-2), drops (P-JUMP-3) and microgravity jumps (P-ZERO-1), in exact
+arithmetic."""
 
 from __future__ import annotations
 
@@ -62,6 +63,20 @@ def jump_height_reached(height: int, athletics: int, gravity: Gravity, succeeded
     if n_max is None or succeeded or height <= n_max:
         return height
     return n_max
+
+
+def drop_dc(depth: int, athletics: int, gravity: Gravity) -> int | None:
+    """P-JUMP-3: DC of the `gravità muscolare (atletica)` check for stepping off an edge
+    `depth` levels down: none up to n_max, deeper P-JUMP-1's DC "by the levels dropped"."""
+    if depth < 1:
+        raise ValueError(f"drop_dc: a drop is at least 1 level deep, got {depth}")
+    return jump_dc(depth, athletics, gravity)
+
+
+def drop_lands_prone(depth: int, athletics: int, gravity: Gravity, succeeded: bool) -> bool:
+    """P-JUMP-3: a drop that needed the check and failed it lands prone (no falling damage
+    unless the GM rules it)."""
+    return drop_dc(depth, athletics, gravity) is not None and not succeeded
 
 
 def horizontal_reach(vertical: int, run_up: int) -> int:

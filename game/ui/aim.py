@@ -175,6 +175,20 @@ class Aim:
             shown.lines.append(
                 _red(text.format(enemy=w.enemy, cell=cell_text(w.cell), rule=rule), ORANGE)
             )
+        for leap in path.checks:
+            text = (
+                _("Jump {height} high: athletics check DC {dc}, else only {n_max} high (P-JUMP-1)")
+                if leap.kind == "jump"
+                else _("Drop {height} levels: athletics check DC {dc}, else prone (P-JUMP-3)")
+            )
+            shown.lines.append(
+                _red(text.format(height=leap.height, dc=leap.dc, n_max=leap.n_max), ORANGE)
+            )
+        if path.velocity is not None:
+            kept = _("Velocity kept into the next turn: {velocity} (P-ZERO-2)").format(
+                velocity=cell_text(path.velocity)
+            )
+            shown.lines.append(hud.esc(kept))
         if path.seen_by:
             seen = _("Seen there by: {units}").format(units=", ".join(path.seen_by))
             shown.lines.append(hud.esc(seen))

@@ -25,6 +25,7 @@ import pytest
 
 from game import tactics
 from game.battle import commands as cmd
+from game.battle import preview
 from game.battle.engine import GM, Battle
 from game.battle.setup import BattleSetup, UnitSpec
 from game.battle.view import view_for
@@ -321,3 +322,21 @@ def test_p_zero_2_a_thrusters_move_that_runs_into_a_hidden_unit_keeps_no_velocit
     assert events(outcome, "ambushed")[0]["at"] == [5, 5, 0]
     ended = ok(b, cmd.EndTurn("ada"), "red")
     assert events(ended, "coasting") == [] and motion(b, "ada").velocity == (0, 0, 0)
+
+
+def test_p_zero_2_thrusters_without_waypoints_fly_straight_and_the_preview_shows_the_kept_velocity(
+    battle,
+) -> None:
+    # (2,5,2) -> (6,5,2) with no waypoint in open space, dampers off: of the paths of 4 points,
+    # the straight one is flown, so the velocity kept is the run the player aimed, (4, 0, 0);
+    # the preview says so before the move.
+    b: Battle = battle([marine("ada", "red", (2, 5, 2)), BO], space((20, 12, 5)), (15, 5))
+    shown = preview.path(b, "red", "ada", (6, 5, 2), mode="thrusters", dampers=False)
+    assert shown is not None and shown.refusal is None
+    assert shown.cells == ((2, 5, 2), (3, 5, 2), (4, 5, 2), (5, 5, 2), (6, 5, 2))
+    assert shown.velocity == (4, 0, 0)
+    ok(b, cmd.Move("ada", (6, 5, 2), mode="thrusters", dampers=False), "red")
+    ended = ok(b, cmd.EndTurn("ada"), "red")
+    assert events(ended, "coasting") == [{"unit": "ada", "velocity": [4, 0, 0]}]
+    # With the dampers on, nothing is kept: the preview has no velocity to show.
+    assert preview.path(b, "blue", "bo", (17, 10, 0), mode="thrusters").velocity is None

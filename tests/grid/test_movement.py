@@ -26,9 +26,11 @@ from game.grid.movement import (
     MovementError,
     MoveRequest,
     OpportunityExit,
+    StepKind,
     find_path,
     reachable,
     reaction_exits,
+    short_jump,
     summarize,
 )
 from game.grid.movement_kernels import movement_kernel
@@ -717,3 +719,163 @@ def test_p_jump_1_on_a_one_level_map_a_jump_clears_a_crate_through_the_open_air_
         (2, 0, 1),
         (2, 0, 0),
     )
+
+
+# --- P-JUMP-1 higher jumps and P-JUMP-3 drops (issue 13) -------------------------------------
+
+
+def platform_grid(height: int, gravity: float = 0.2) -> Grid:
+    """A column at x=2 `height` blocks high in a (6, 1, 5) map: its top (2,0,height) is where the
+    mover stands; the floor z=0 lies on either side."""
+    return make_grid(
+        (6, 1, 5), obstacles={(2, 0, z): OBSTACLE_FULL for z in range(height)}, gravity=gravity
+    )
+
+
+def stand(points: int = 5, jump: int = 4, **kw: object) -> MoveRequest:
+    return MoveRequest({"walk": points, "jump": jump}, **kw)  # type: ignore[arg-type]
+
+
+@KERNELS
+def test_p_jump_3_a_unit_on_a_one_level_platform_steps_off_its_edge_for_1_point(
+    kernel: Kernel,
+) -> None:
+    # P-JUMP-3: "stepping off an edge to a standable cell up to n_max levels below is a jump
+    # down: only its vertical cells cost movement, no check". n_max = floor(2 × 0.2/0.2) = 2, the
+    # drop is 1 level: 1 point, in the jump budget (P-MOV-1); then walking on, 1 a cell.
+    grid = platform_grid(1)
+    me = me_at((2, 0, 1))
+    occ = Occupancy(grid.shape, [me])
+    cells = reachable(grid, occ, me, stand(), kernel=kernel)
+    assert cells == {(1, 0, 0): 1, (0, 0, 0): 2, (3, 0, 0): 1, (4, 0, 0): 2, (5, 0, 0): 3}
+    path = find_path(grid, occ, me, stand(), (0, 0, 0), kernel=kernel)
+    assert path.cells == ((2, 0, 1), (1, 0, 0), (0, 0, 0))
+    drop = path.steps[0]
+    assert (drop.move, drop.mode, drop.points) == (StepKind.DROP, "jump", 1)
+    assert "P-JUMP-3" in drop.rules
+    assert drop.parts[0].values == {"depth": 1, "n_max": 2}  # no dc: no check
+
+
+@KERNELS
+def test_p_jump_3_a_drop_deeper_than_n_max_is_searched_only_with_the_check_at_its_dc(
+    kernel: Kernel,
+) -> None:
+    # From a 3-high column: n_max = 2 with athletics 0, so the 3-level drop needs the check, DC
+    # floor((3 × 2 + 6) × 0.2/0.2) = 12 (P-JUMP-1's DC "by the levels dropped"); it costs 3.
+    grid = platform_grid(3)
+    me = me_at((2, 0, 3))
+    occ = Occupancy(grid.shape, [me])
+    assert reachable(grid, occ, me, stand(), kernel=kernel) == {}
+    checked = stand(checked=True)
+    assert reachable(grid, occ, me, checked, kernel=kernel)[(1, 0, 0)] == 3
+    path = find_path(grid, occ, me, checked, (1, 0, 0), kernel=kernel)
+    assert path.steps[0].parts[0].values == {"depth": 3, "n_max": 2, "dc": 12}
+    # Athletics +1: n_max = floor(3 × 0.2/0.2) = 3, no check.
+    fit = stand(athletics=1)
+    assert reachable(grid, occ, me, fit, kernel=kernel)[(1, 0, 0)] == 3
+    # At 0.4 g: n_max = floor(2 × 0.2/0.4) = 1; a 2-level drop has DC floor(10 × 0.5) = 5.
+    heavy = platform_grid(2, gravity=0.4)
+    me2 = me_at((2, 0, 2))
+    occ2 = Occupancy(heavy.shape, [me2])
+    assert reachable(heavy, occ2, me2, stand(), kernel=kernel) == {}
+    path = find_path(heavy, occ2, me2, stand(checked=True), (3, 0, 0), kernel=kernel)
+    assert path.cost == 2
+    assert path.steps[0].parts[0].values == {"depth": 2, "n_max": 1, "dc": 5}
+
+
+@KERNELS
+def test_p_jump_3_a_drop_is_paid_from_the_jump_budget_and_not_by_a_prone_or_blind_unit(
+    kernel: Kernel,
+) -> None:
+    grid = platform_grid(2)
+    me = me_at((2, 0, 2))
+    occ = Occupancy(grid.shape, [me])
+    # P-MOV-1's switch: 3 points spent, the jump speed 4 leaves 1: a 2-level drop is too much.
+    assert reachable(grid, occ, me, stand(spent=3), kernel=kernel) == {}
+    # 2 spent: the drop makes 4 of 4 jump points, then one walking step more, 5 of 5.
+    after = {(1, 0, 0): 4, (3, 0, 0): 4, (0, 0, 0): 5, (4, 0, 0): 5}
+    assert reachable(grid, occ, me, stand(spent=2), kernel=kernel) == after
+    # Prone (crawl only) or blinded (one cell entered, P-VUL-3): no drop.
+    prone = MoveRequest({"crawl": 5, "swim": 5}, crawling=True)
+    assert reachable(grid, occ, me, prone, kernel=kernel) == {}
+    assert reachable(grid, occ, me, stand(max_cells=1), kernel=kernel) == {}
+
+
+@KERNELS
+def test_p_jump_1_a_higher_jump_is_searched_with_the_check_at_dc_12_for_a_3_high_ledge(
+    kernel: Kernel,
+) -> None:
+    # A 3-high ledge with n_max 2: apex 3, costing 3 of the jump speed 4, DC
+    # floor((3 × 2 + 6) × 0.2/0.2) = 12 (P-JUMP-1).
+    grid = ledge_grid(3)
+    me = me_at((1, 0, 0))
+    occ = Occupancy(grid.shape, [me])
+    request = MoveRequest({"jump": 4}, mode="jump", checked=True)
+    assert reachable(grid, occ, me, request, kernel=kernel)[(3, 0, 3)] == 3
+    path = find_path(grid, occ, me, request, (3, 0, 3), kernel=kernel)
+    assert path.steps[0].parts[0].values == {"apex": 3, "n_max": 2, "dc": 12}
+    # The neighbours still need only apex 1, and no check.
+    near = find_path(grid, occ, me, request, (0, 0, 0), kernel=kernel)
+    assert near.steps[0].parts[0].values == {"apex": 1, "n_max": 2}
+
+
+def test_p_jump_1_a_failed_check_jumps_n_max_high_and_comes_down_before_the_ledge() -> None:
+    # Aimed at the 3-high ledge's top, made only 2 high: up (1,0,1), (1,0,2), across to
+    # (2,0,2), where the ledge's side at (3,0,2) stops it, and down to (2,0,0). It costs 2.
+    grid = ledge_grid(3)
+    me = me_at((1, 0, 0))
+    occ = Occupancy(grid.shape, [me])
+    jump = short_jump(grid, occ, me, (3, 0, 3), 2)
+    assert jump.apex == 2
+    assert jump.cells == ((1, 0, 1), (1, 0, 2), (2, 0, 2), (2, 0, 1), (2, 0, 0))
+    # Nowhere to land beside it (an ally stands there): back down its own column.
+    ally = Occupant("al", (2, 0, 0), "red")
+    crowded = Occupancy(grid.shape, [me, ally])
+    back = short_jump(grid, crowded, me, (3, 0, 3), 2)
+    assert back.cells == ((1, 0, 1), (1, 0, 2), (1, 0, 1), (1, 0, 0))
+
+
+@KERNELS
+def test_p_mov_4_a_waypoint_may_be_an_allys_cell_and_a_path_may_start_there(
+    kernel: Kernel,
+) -> None:
+    # P-MOV-4: passing through an ally's cell costs +1; only ending there is forbidden. A
+    # waypoint is passed, not ended on: (1,0,0) for 1, the ally's (2,0,0) for 1 + 1: 3.
+    grid = make_grid((5, 1, 1))
+    me = me_at((0, 0, 0))
+    ally = Occupant("al", (2, 0, 0), "red")
+    occ = Occupancy(grid.shape, [me, ally])
+    assert find_path(grid, occ, me, walk(), (2, 0, 0), kernel=kernel).cost is None
+    via = find_path(grid, occ, me, walk(), (2, 0, 0), kernel=kernel, waypoint=True)
+    assert via.cost == 3
+    # The next leg starts on the ally's cell: 2 more cells east, 1 each.
+    on = me_at((2, 0, 0))
+    rest = find_path(grid, occ, on, walk(spent=3), (4, 0, 0), kernel=kernel)
+    assert rest.cost == 5
+    enemy = Occupant("en", (2, 0, 0), "blue")
+    hostile = Occupancy(grid.shape, [me, enemy])
+    blocked = find_path(grid, hostile, me, walk(), (2, 0, 0), kernel=kernel, waypoint=True)
+    assert blocked.cost is None  # never through an enemy
+
+
+@KERNELS
+@pytest.mark.parametrize(
+    ("to", "line"),
+    [
+        ((6, 2, 2), ((3, 2, 2), (4, 2, 2), (5, 2, 2), (6, 2, 2))),
+        ((2, 2, 5), ((2, 2, 3), (2, 2, 4), (2, 2, 5))),
+        ((5, 3, 2), ((3, 2, 2), (4, 3, 2), (5, 3, 2))),
+    ],
+)
+def test_p_zero_2_thrusters_take_the_straight_line_among_paths_of_equal_cost(
+    kernel: Kernel, to: Cell, line: tuple[Cell, ...]
+) -> None:
+    # In open space every path of Chebyshev length costs the same; the one flown is the
+    # straight line (for (5,3,2) the flight line's own cells, halves rounded up), so the run the
+    # dampers keep is the aimed one (P-ZERO-2).
+    space = make_grid((8, 8, 8), gravity=0.0)
+    me = me_at((2, 2, 2))
+    occ = Occupancy(space.shape, [me])
+    path = find_path(space, occ, me, thrusters(), to, kernel=kernel)
+    assert path.cells == ((2, 2, 2), *line)
+    assert path.cost == len(line)

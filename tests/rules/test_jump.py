@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.rules.jump import (
+    drop_dc,
+    drop_lands_prone,
     gravity_of,
     horizontal_reach,
     is_microgravity,
@@ -127,3 +129,38 @@ def test_p_jump_1_dc_is_needed_exactly_above_n_max(athletics: int, g: Fraction) 
     assert n_max is not None
     assert jump_dc(n_max, athletics, g) is None
     assert jump_dc(n_max + 1, athletics, g) is not None
+
+
+# P-JUMP-3: "stepping off an edge to a standable cell up to n_max levels below is a jump down ...
+# no check. Deeper drops need the same check as a higher jump (DC by the levels dropped); on a
+# failure the entity lands prone."
+
+
+def test_p_jump_3_athletics_0_at_0_2_g_drops_2_freely_and_3_at_dc_12() -> None:
+    # n_max = floor((2 + 0) × 0.2/0.2) = 2; DC(3) = floor((3 × 2 + 6) × 1) = 12,
+    # DC(4) = floor(14 × 1) = 14.
+    assert drop_dc(1, 0, 0.2) is None
+    assert drop_dc(2, 0, 0.2) is None
+    assert drop_dc(3, 0, 0.2) == 12
+    assert drop_dc(4, 0, 0.2) == 14
+
+
+def test_p_jump_3_athletics_2_at_0_2_g_drops_4_freely_and_5_at_dc_16() -> None:
+    # n_max = floor(4 × 1) = 4; DC(5) = floor((10 + 6) × 1) = 16.
+    assert drop_dc(4, 2, 0.2) is None
+    assert drop_dc(5, 2, 0.2) == 16
+
+
+def test_p_jump_3_at_0_4_g_athletics_0_drops_1_freely_and_2_at_dc_5() -> None:
+    # n_max = floor(2 × 0.2/0.4) = 1; DC(2) = floor((4 + 6) × 0.5) = 5, DC(3) = floor(6) = 6.
+    assert drop_dc(1, 0, 0.4) is None
+    assert drop_dc(2, 0, 0.4) == 5
+    assert drop_dc(3, 0, 0.4) == 6
+
+
+def test_p_jump_3_only_a_failed_check_lands_prone() -> None:
+    assert drop_lands_prone(3, 0, 0.2, succeeded=False) is True
+    assert drop_lands_prone(3, 0, 0.2, succeeded=True) is False
+    assert drop_lands_prone(2, 0, 0.2, succeeded=False) is False  # no check was needed
+    with pytest.raises(ValueError, match="at least 1 level"):
+        drop_dc(0, 0, 0.2)

@@ -280,3 +280,16 @@ def test_each_unanswerable_query_answers_an_error_and_the_rest_are_still_answere
     assert r[4]["reachable"] == []
     assert "P-VUL-3" in r[4]["rules"]
     assert r[5]["cells"] == 1
+
+
+def test_p_jump_3_a_unit_on_a_one_level_platform_reaches_the_floor_by_dropping() -> None:
+    # ada stands on a 1-high block at (2,0): stepping off either side is a 1-level drop, within
+    # n_max = floor(2 × 0.2/0.2) = 2: 1 point, no check (P-JUMP-3); then 1 a cell walking. `top`
+    # stands on a 3-high column at (4,0): its 3-level drop needs the check (DC 12, as the jump
+    # query says for 3 cells), so `reachable`, which lists moves without a check, has nothing.
+    answers = results("drops.json")
+    assert answers[0]["reachable"] == [[1, 0, 0, 1], [3, 0, 0, 1], [0, 0, 0, 2]]
+    assert answers[1]["cost"] == 2 and answers[1]["path"] == [[2, 0, 1], [1, 0, 0], [0, 0, 0]]
+    assert "drop 1 (n_max 2)" in answers[1]["why"] and "P-JUMP-3" in answers[1]["why"]
+    assert answers[2]["reachable"] == []
+    assert (answers[3]["n_max"], answers[3]["dc"]) == (2, 12)
