@@ -137,7 +137,8 @@ def read_save(path: Path) -> SaveInfo:
     setup = contents.setup
     commands = 0
     for entry in contents.entries:  # undo and redo markers move along the history
-        commands += -1 if entry.marker == "undo" else 1
+        if entry.marker != "seen":  # a player taking the screen changes nothing
+            commands += -1 if entry.marker == "undo" else 1
     info = SaveInfo(
         path,
         played,
