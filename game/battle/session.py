@@ -510,21 +510,29 @@ def _measured(battle: Battle, command: cmd.Command, by: str) -> tuple[Outcome, b
     """Apply `command`; answer the outcome and whether it showed `by` (a player) something they
     did not know (`_news`)."""
     factions = frozenset() if by in _NO_LOOK else battle.factions_of(by)
-    before = {f: battle.vision.factions[f].units for f in factions}
+    before = _known(battle, factions)
     outcome = battle.apply(command, by)
     return outcome, outcome.accepted and _news(battle, factions, before, outcome.events)
+
+
+def _known(battle: Battle, factions: frozenset[str]) -> dict[str, tuple[frozenset[str], set[str]]]:
+    """What each of `factions` knows of where units are: those it sees, and its ghosts (units
+    it saw and lost, and where: `last_known`)."""
+    sights = {f: battle.vision.factions[f] for f in factions}
+    return {f: (s.units, set(s.last_known) - s.units) for f, s in sights.items()}
 
 
 def _news(
     battle: Battle,
     factions: frozenset[str],
-    before: dict[str, frozenset[str]],
+    before: dict[str, tuple[frozenset[str], set[str]]],
     events: Sequence[Event],
 ) -> bool:
     """Whether a command showed a player commanding `factions` something they did not know: a
-    die they saw rolled (theirs, or an enemy's they may see), a unit they now see, or any
-    event they may see that names a unit of another side (a reaction offered them, an ambush,
-    a unit drifting at its turn's start) but for the turn passing along the order."""
+    die they saw rolled (theirs, or an enemy's they may see), a unit they now see, a ghost gone
+    (the unit is no longer where they last saw it), or any event they may see that names a unit
+    of another side (a reaction offered them, an ambush, a unit drifting at its turn's start)
+    but for the turn passing along the order."""
     for event in events:
         if not event.visible_to(factions):
             continue
@@ -535,9 +543,11 @@ def _news(
         named = _unit_names(event.data)
         if any(u in battle.world and battle.faction_of(u) not in factions for u in named):
             return True
-    for faction in factions:
-        fresh = battle.vision.factions[faction].units - before.get(faction, frozenset())
-        if any(battle.faction_of(u) not in factions for u in fresh):
+    for faction, (units, ghosts) in _known(battle, factions).items():
+        units_before, ghosts_before = before[faction]
+        if ghosts_before - ghosts - units:
+            return True
+        if any(battle.faction_of(u) not in factions for u in units - units_before):
             return True
     return False
 

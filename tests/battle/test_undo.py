@@ -188,6 +188,33 @@ def test_dice_the_player_saw_lock_their_undo_as_before_and_the_refusal_tells_not
     assert answers[0][1] == "It cannot be undone: it showed you something new (only the GM may)."
 
 
+def test_a_ghost_gone_is_news_to_the_player_who_looked_at_its_cell(sessions: list[Session]) -> None:
+    """Ada (2, 9) and bo (9, 9) see each other. Ada steps behind the wall to (2, 4): bo is a
+    ghost at (9, 9) for red. Bo slips to (5, 4), behind the wall's other face; round 2, ada
+    walks back to (2, 9) and sees (9, 9) empty without seeing bo: she learned that bo left."""
+    ada = UnitSpec("ada", "red", (2, 9, 0), weapon="pistol")
+    bo = UnitSpec("bo", "blue", (9, 9, 0), weapon="pistol")
+    setup = BattleSetup(
+        map_path="<test>", map_sha256="", seed=7, units=(ada, bo), initiative_dice=(15, 5)
+    )
+    session = Session(setup, ascii_grid(WALLED), load_rules(), None)
+    sessions.append(session)
+    for command, by in [
+        (cmd.Move("ada", (2, 4, 0)), "red"),
+        (cmd.EndTurn("ada"), "red"),
+        (cmd.Move("bo", (5, 4, 0)), "blue"),
+        (cmd.EndTurn("bo"), "blue"),
+    ]:
+        assert session.submit(command, by).accepted
+    red = session.battle.vision.factions["red"]
+    assert "bo" not in red.units and red.last_known == {"bo": (9, 9, 0)}
+    outcome = session.submit(cmd.Move("ada", (2, 9, 0)), "red")
+    assert outcome.accepted and not outcome.rolls and not outcome.sighted
+    assert "bo" not in red.units and "bo" not in red.last_known
+    refusal = session.undo("red")
+    assert refusal is not None and refusal.code == "undo_would_hide_what_was_seen"
+
+
 def test_a_reaction_offered_by_a_hidden_enemy_shows_the_mover_something_and_its_dice_are_the_enemys_command(  # noqa: E501
     sessions: list[Session],
 ) -> None:
