@@ -53,7 +53,7 @@ class SaveInfo:
     computer: tuple[str, ...] = ()
     gm: bool = False
     seed: int | None = None
-    #: Journal lines after the header: commands, undos and redos.
+    #: Journal lines after the header: commands, undos, redos, seen markers.
     lines: int = 0
     #: Commands in effect (undone ones left out).
     commands: int = 0

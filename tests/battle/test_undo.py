@@ -295,6 +295,18 @@ def test_a_look_is_journaled_and_holds_after_the_battle_is_continued(tmp_path: P
     reopened.close()
 
 
+def test_a_seen_marker_is_a_journal_line_but_no_command_in_the_saves_list(tmp_path: Path) -> None:
+    from game.saves import read_save
+
+    journal = tmp_path / "battle.jsonl"
+    session = _station(journal)
+    assert session.submit(cmd.Move("Kask", (7, 14, 0)), "raiders").accepted
+    session.seen_by("station_security")
+    session.close()
+    info = read_save(journal)
+    assert (info.lines, info.commands) == (2, 1)
+
+
 def test_without_a_look_the_undo_is_allowed_after_the_battle_is_continued(tmp_path: Path) -> None:
     journal = tmp_path / "battle.jsonl"
     session = _station(journal)
