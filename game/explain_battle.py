@@ -416,7 +416,10 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NOTHING_TO_REDO: lambda: _("Nothing to redo."),
     Why.UNDO_NOT_YOURS: lambda: _("Only who gave the last command (or the GM) may take it back."),
     Why.UNDO_WOULD_HIDE_WHAT_WAS_SEEN: lambda: _(
-        "It cannot be undone: it rolled dice or showed a unit (only the GM may)."
+        "It cannot be undone: it showed you something new (only the GM may)."
+    ),
+    Why.UNDO_SEEN_BY_ANOTHER: lambda: _(
+        "It cannot be undone: another player has had the screen since (only the GM may)."
     ),
 }
 

@@ -53,7 +53,7 @@ class SaveInfo:
     computer: tuple[str, ...] = ()
     gm: bool = False
     seed: int | None = None
-    #: Journal lines after the header: commands, undos and redos.
+    #: Journal lines after the header: commands, undos, redos, seen markers.
     lines: int = 0
     #: Commands in effect (undone ones left out).
     commands: int = 0
@@ -137,7 +137,8 @@ def read_save(path: Path) -> SaveInfo:
     setup = contents.setup
     commands = 0
     for entry in contents.entries:  # undo and redo markers move along the history
-        commands += -1 if entry.marker == "undo" else 1
+        if entry.marker != "seen":  # a player taking the screen changes nothing
+            commands += -1 if entry.marker == "undo" else 1
     info = SaveInfo(
         path,
         played,

@@ -235,6 +235,7 @@ def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
                 },
             )
             return
+        session.seen_by(who)  # headless, asking for a player's view is taking the screen
         _out(out, {"event": "view", "view": player_view(session.battle, who)})
         return
     try:

@@ -55,9 +55,9 @@ class JournalError(ValueError):
 
 @dataclass(frozen=True)
 class Entry:
-    """One line after the header: a command (with its dice, the hash after it and whether a
-    player may take it back: None when a version-1 journal did not say), or an undo or redo
-    marker (`command` None, `marker` "undo"/"redo")."""
+    """One line after the header: a command (with its dice, the hash after it and whether it
+    was private: None when a version-1 journal did not say), or an undo, redo or seen marker
+    (`command` None, `marker` "undo"/"redo"/"seen": a player took the screen)."""
 
     line: int
     by: str
@@ -316,7 +316,7 @@ def _entry(name: str, number: int, value: dict[str, Any]) -> Entry:
     by = value.get("by")
     if not isinstance(by, str) or not by:
         raise JournalError(f"{where}: field 'by': expected who gave the command")
-    for marker in ("undo", "redo"):
+    for marker in ("undo", "redo", "seen"):
         if marker in value:
             if set(value) - {"n", "by", marker}:
                 raise JournalError(f"{where}: unexpected fields beside {marker!r}")

@@ -83,7 +83,8 @@ class Why(StrEnum):
     NOTHING_TO_UNDO = "nothing_to_undo"
     NOTHING_TO_REDO = "nothing_to_redo"
     UNDO_NOT_YOURS = "undo_not_yours"
-    UNDO_WOULD_HIDE_WHAT_WAS_SEEN = "undo_would_hide_what_was_seen"
+    UNDO_WOULD_HIDE_WHAT_WAS_SEEN = "undo_would_hide_what_was_seen"  # what the undoer saw
+    UNDO_SEEN_BY_ANOTHER = "undo_seen_by_another"  # another player has had the screen since
 
 
 class Happened(StrEnum):

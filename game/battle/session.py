@@ -6,12 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Outcome, Refusal, SnapshotError
+from game.battle.events import Event
 from game.battle.journal import (
     Entry,
     JournalContents,
@@ -21,6 +22,7 @@ from game.battle.journal import (
     read_journal,
     snapshot_line,
 )
+from game.battle.reasons import Happened
 from game.battle.setup import BattleSetup, file_sha256
 from game.maps import MapError, load_map
 from game.rules.data import RulesData, load_rules
@@ -33,12 +35,17 @@ SNAPSHOT_EVERY = 100
 
 @dataclass(frozen=True)
 class Step:
-    """One command in effect: who gave it, and whether a player may take it back (it rolled
-    no dice and showed no unit to anyone)."""
+    """One command in effect: who gave it, whether it was private (it rolled no dice and showed
+    no unit to anyone: journaled), whether it showed its giver something they did not know
+    (`news`, see `_news`; None: not known yet, a step read from the journal below a snapshot
+    and not carried out in this session), and the players who have had the screen since it was
+    given (`seen`: while it was the last step, or a step after it since undone)."""
 
     by: str
     command: cmd.Command
     private: bool
+    news: bool | None = None
+    seen: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -171,6 +178,9 @@ class Session:
 
     def _replay_entry(self, journal: Path, entry: Entry) -> None:
         where = f"{journal}:{entry.line}"
+        if entry.marker == "seen":
+            _looked(self.history, entry.by)
+            return
         if entry.marker == "undo":
             if not self._undo_steps(entry.by):
                 raise JournalError(f"{where}: an undo with nothing that {entry.by} may undo")
@@ -178,6 +188,7 @@ class Session:
         if entry.marker == "redo":
             if not self.undone:
                 raise JournalError(f"{where}: a redo with nothing to redo")
+            _looked(self.history, entry.by)
             self._redo_step()
             return
         assert entry.command is not None
@@ -190,6 +201,7 @@ class Session:
                 f"{where}: the battle refuses this command ({outcome.refusal.code}): "
                 "the journal does not match this version of the rules"
             )
+        _looked(self.history, entry.by, below=1)
         if [list(d) for d in entry.dice] != dice_of(outcome.rolls):
             raise JournalError(f"{where}: the dice differ from those the journal recorded")
         if entry.state_hash and entry.state_hash != self.battle.state_hash():
@@ -202,10 +214,10 @@ class Session:
     # ------------------------------------------------------------ playing
 
     def _apply(self, command: cmd.Command, by: str) -> Outcome:
-        outcome = self.battle.apply(command, by)
+        outcome, news = _measured(self.battle, command, by)
         if outcome.accepted:
             private = not outcome.rolls and not outcome.sighted
-            self.history.append(Step(by, command, private))
+            self.history.append(Step(by, command, private, news))
             self.undone.clear()
         return outcome
 
@@ -221,6 +233,7 @@ class Session:
             return Outcome(refusal=Refusal("bad_die_face", why=str(exc)))
         if not outcome.accepted:
             return outcome
+        _looked(self.history, by, below=1)  # who gives a command has the screen
         state_hash = ""
         if self.writer is not None:
             state_hash = self.battle.state_hash()
@@ -258,8 +271,32 @@ class Session:
         return again
 
     def can_undo(self, by: str) -> Refusal | None:
-        """None when `by` may undo the last command; else why not."""
-        return _undo_refusal(self.history, by)
+        """None when `by` may undo the last command; else why not. The GM may undo anything. A
+        player may take back their own last command unless it showed them something they did
+        not know (`_news`: a die they saw, a unit they now see, what another side's unit did),
+        or another player has had the screen since (`seen_by`). What only another side learned
+        from it, while none of its players has looked, goes with it: whether anybody learned
+        anything never decides the answer, which depends only on what `by` saw and on who had
+        the screen, both known to `by` (docs/battle.md, "Undo and redo")."""
+        refusal = _undo_refusal(self.history, by)
+        if refusal is not None or by == GM:
+            return refusal
+        if self._last_news():
+            return Refusal("undo_would_hide_what_was_seen")
+        if self.history[-1].seen - {by}:
+            return Refusal("undo_seen_by_another")
+        return None
+
+    def seen_by(self, player: str) -> None:
+        """`player` takes the screen now (the window's hand-over; `tessera run`'s `view`): they
+        have looked at everything their view holds, so no player may take back a command in
+        effect now that they did not give (it would take back what that person saw). The GM's
+        and the computer's sight lock nothing. Journaled as a `seen` marker, so that it holds
+        after the battle is saved and continued; giving a command, an undo or a redo counts as
+        having the screen too, and their own lines say so."""
+        looked = _looked(self.history, player)
+        if looked and self.writer is not None and self.writer.version >= 2:
+            self.writer.write({"n": len(self.history), "by": player, "seen": True})
 
     def undo(self, by: str) -> Refusal | None:
         refusal = self.can_undo(by)
@@ -275,6 +312,7 @@ class Session:
             return Refusal("nothing_to_redo")
         if by != GM and self.undone[-1].by != by:
             return Refusal("undo_not_yours")
+        _looked(self.history, by)
         self._redo_step()
         if self.writer is not None:
             self.writer.write({"n": len(self.history), "by": by, "redo": True})
@@ -282,9 +320,13 @@ class Session:
         return None
 
     def _undo_steps(self, by: str) -> bool:
-        if self.can_undo(by) is not None:
+        """Take the last step back (a journal's undo marker is replayed as written: the rules
+        for players' undo in force when it was written decided it; only whose it was is
+        checked)."""
+        if _undo_refusal(self.history, by) is not None:
             return False
-        step = self.history.pop()
+        _looked(self.history, by)
+        step = _popped(self.history)
         undone = [*self.undone, step]
         self._snapshots = [s for s in self._snapshots if s.n <= len(self.history)]
         self._rebuild()
@@ -297,7 +339,38 @@ class Session:
         outcome = self._apply(step.command, step.by)
         if not outcome.accepted:  # the battle replays exactly: this cannot happen
             raise AssertionError(f"redo of {step.command.KIND} was refused")
+        # What it shows is what it showed: those who saw it then have seen it.
+        self.history[-1] = replace(self.history[-1], seen=step.seen)
         self.undone = undone
+
+    def _last_news(self) -> bool:
+        """Whether the last step showed its giver something they did not know."""
+        last = self.history[-1]
+        if last.news is None:
+            last = replace(last, news=self._news_replayed(len(self.history) - 1))
+            self.history[-1] = last
+        return bool(last.news)
+
+    def _news_replayed(self, index: int) -> bool:
+        """`news` of step `index`, read from the journal below its snapshot and not carried out
+        in this session: the steps up to it are carried out again on a battle of its own (from
+        the latest snapshot below it)."""
+        battle, start = None, 0
+        for snapshot in reversed(self._snapshots):
+            if snapshot.n <= index:
+                battle = _restore(self.setup, self._grid, self.rules, snapshot)
+                if battle is not None:
+                    start = snapshot.n
+                    break
+        if battle is None:
+            battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
+        try:
+            for step in self.history[start:index]:
+                battle.apply(step.command, step.by)
+            step = self.history[index]
+            return _measured(battle, step.command, step.by)[1]
+        finally:
+            battle.close()
 
     def _rebuild(self) -> None:
         """The battle as `history` leaves it: restored from the latest snapshot of it and the
@@ -394,16 +467,100 @@ class Session:
 
 
 def _undo_refusal(history: Sequence[Step], by: str) -> Refusal | None:
+    """Whether `by` may take the last step back at all: the GM any, a player their own.
+    (What it showed, and to whom, is `Session.can_undo`'s.)"""
     if not history:
         return Refusal("nothing_to_undo")
     if by == GM:
         return None
-    last = history[-1]
-    if last.by != by:
+    if history[-1].by != by:
         return Refusal("undo_not_yours")
-    if not last.private:
-        return Refusal("undo_would_hide_what_was_seen")
     return None
+
+
+#: Whose sight locks no undo: the GM (the referee, who sees every side and plays none) and the
+#: computer (nobody looks).
+_NO_LOOK = frozenset({GM, "computer"})
+#: Events that tell a player nothing they could not tell already: the turn passing along the
+#: order they see.
+_TURN_ORDER = frozenset({Happened.TURN_STARTED, Happened.TURN_ENDED, Happened.ROUND_STARTED})
+
+
+def _looked(history: list[Step], by: str, below: int = 0) -> bool:
+    """`by` has the screen with the first len(history) - `below` steps in effect: the last of
+    them is marked (and, through it, every step before it: see `_popped`). True when that is
+    new."""
+    index = len(history) - 1 - below
+    if by in _NO_LOOK or index < 0 or by in history[index].seen:
+        return False
+    history[index] = replace(history[index], seen=history[index].seen | {by})
+    return True
+
+
+def _popped(history: list[Step]) -> Step:
+    """Take the last step off; whoever had the screen while it was in effect saw the steps
+    before it in effect too."""
+    step = history.pop()
+    if history and step.seen - history[-1].seen:
+        history[-1] = replace(history[-1], seen=history[-1].seen | step.seen)
+    return step
+
+
+def _measured(battle: Battle, command: cmd.Command, by: str) -> tuple[Outcome, bool]:
+    """Apply `command`; answer the outcome and whether it showed `by` (a player) something they
+    did not know (`_news`)."""
+    factions = frozenset() if by in _NO_LOOK else battle.factions_of(by)
+    before = _known(battle, factions)
+    outcome = battle.apply(command, by)
+    return outcome, outcome.accepted and _news(battle, factions, before, outcome.events)
+
+
+def _known(battle: Battle, factions: frozenset[str]) -> dict[str, tuple[frozenset[str], set[str]]]:
+    """What each of `factions` knows of where units are: those it sees, and its ghosts (units
+    it saw and lost, and where: `last_known`)."""
+    sights = {f: battle.vision.factions[f] for f in factions}
+    return {f: (s.units, set(s.last_known) - s.units) for f, s in sights.items()}
+
+
+def _news(
+    battle: Battle,
+    factions: frozenset[str],
+    before: dict[str, tuple[frozenset[str], set[str]]],
+    events: Sequence[Event],
+) -> bool:
+    """Whether a command showed a player commanding `factions` something they did not know: a
+    die they saw rolled (theirs, or an enemy's they may see), a unit they now see, a ghost gone
+    (the unit is no longer where they last saw it), or any event they may see that names a unit
+    of another side (a reaction offered them, an ambush, a unit drifting at its turn's start)
+    but for the turn passing along the order."""
+    for event in events:
+        if not event.visible_to(factions):
+            continue
+        if event.rolls:
+            return True
+        if event.kind in _TURN_ORDER:
+            continue
+        named = _unit_names(event.data)
+        if any(u in battle.world and battle.faction_of(u) not in factions for u in named):
+            return True
+    for faction, (units, ghosts) in _known(battle, factions).items():
+        units_before, ghosts_before = before[faction]
+        if ghosts_before - ghosts - units:
+            return True
+        if any(battle.faction_of(u) not in factions for u in units - units_before):
+            return True
+    return False
+
+
+def _unit_names(value: Any) -> set[str]:
+    """Every string in an event's data (those that are unit ids are the units it names)."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return {n for v in value.values() for n in _unit_names(v)}
+    if isinstance(value, list | tuple):
+        return {n for v in value for n in _unit_names(v)}
+    return set()
 
 
 def _chain(digest: str, step: Step) -> str:
@@ -460,22 +617,27 @@ def _plan(journal: Path, contents: JournalContents) -> _Plan:
             break
         entry = entries[index]
         where = f"{journal}:{entry.line}"
-        if entry.marker == "undo":
+        if entry.marker == "seen":
+            _looked(history, entry.by)
+        elif entry.marker == "undo":
             if _undo_refusal(history, entry.by) is not None:
                 raise JournalError(f"{where}: an undo with nothing that {entry.by} may undo")
-            undone.append((history.pop(), hashes.pop()))
+            _looked(history, entry.by)
+            undone.append((_popped(history), hashes.pop()))
             digests.pop()
             valid = [v for v in valid if v[0].n <= len(history)]
         elif entry.marker == "redo":
             if not undone:
                 raise JournalError(f"{where}: a redo with nothing to redo")
             step, state_hash = undone.pop()
+            _looked(history, entry.by)
             digests.append(_chain(digests[-1] if digests else "", step))
             history.append(step)
             hashes.append(state_hash)
         else:
             assert entry.command is not None and entry.private is not None
             step = Step(entry.by, entry.command, entry.private)
+            _looked(history, entry.by)
             digests.append(_chain(digests[-1] if digests else "", step))
             history.append(step)
             hashes.append(entry.state_hash)

@@ -758,6 +758,7 @@ class BattleScene:
 
     def _take_screen(self) -> None:
         self.player = self.seats.take()
+        self.session.seen_by(self.player)  # what this player now sees, no other may undo
         self.selected = None
         self.status = ""
         self.stealth = False

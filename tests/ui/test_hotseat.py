@@ -17,6 +17,7 @@ from game.battle import commands as cmd
 from game.battle.engine import GM
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
+from game.battle.view import view_for
 from game.ecs.components import Visibility
 from game.maps import load_map
 from game.ui.app import App, post_key
@@ -264,3 +265,58 @@ def test_four_at_the_table_two_players_share_a_side_and_pass_the_screen_between_
             assert person == owners[unit]
     assert {p for _u, p in seen} >= {"Anna", "Cara", "Ben"}
     assert "Rook" in order
+
+
+# Kask's move to (7, 14, 0) lets station security see Sable, and shows the raiders nothing new;
+# to (10, 14, 0) it shows nobody anything (tests/battle/test_undo.py has the rule itself).
+SEEN_BY_SECURITY, SEEN_BY_NOBODY = (7, 14, 0), (10, 14, 0)
+
+
+def _ctrl_z(t: Table) -> None:
+    post_key(pygame.K_z, pygame.KMOD_CTRL)
+    t.frames(2)
+
+
+def test_a_player_takes_back_a_move_only_the_other_side_saw_and_it_leaves_them_no_trace(
+    table: list[Table],
+) -> None:
+    t = _table(table)
+    ben_before = [e.to_json() for e in view_for(t.battle, "Ben").log]
+    outcome = t.scene.submit(cmd.Move("Kask", SEEN_BY_SECURITY))
+    t.frames(2)
+    assert outcome.accepted and outcome.sighted  # Ben's side saw Sable: final until issue 13
+    assert len(t.session.history) == 1
+    _ctrl_z(t)
+    assert t.session.history == [] and t.scene.status == ""
+    assert [e.to_json() for e in view_for(t.battle, "Ben").log] == ben_before
+    assert "Sable" not in t.battle.vision.factions["station_security"].units
+
+
+def _undo_after_ben_had_the_screen(t: Table, to: tuple[int, int, int]) -> str:
+    """Anna moves Kask and ends its turn; the screen goes to Ben, who calls the GM; the GM takes
+    Kask's turn end back and gives the screen back to Anna, who presses Ctrl+Z."""
+    assert t.scene.submit(cmd.Move("Kask", to)).accepted
+    t.frames(2)
+    t.key(pygame.K_RETURN)  # Kask ends its turn: Okafor (Ben's) acts next
+    assert t.take_screen() == "Ben"
+    t.scene._gm_button()
+    assert t.take_screen() == GM
+    t.scene._gm_act(GmAct(session="undo"))
+    assert t.battle.active == "Kask" and len(t.session.history) == 1
+    t.scene._gm_button()  # the GM gives the screen back: to Anna, whose Kask acts
+    assert t.take_screen() == "Anna"
+    _ctrl_z(t)
+    assert len(t.session.history) == 1  # refused
+    return t.scene.status
+
+
+def test_once_the_other_player_has_had_the_screen_the_undo_is_refused_in_words_that_tell_nothing(
+    table: list[Table],
+) -> None:
+    seen = _undo_after_ben_had_the_screen(_table(table, gm=True), SEEN_BY_SECURITY)
+    unseen = _undo_after_ben_had_the_screen(_table(table, gm=True), SEEN_BY_NOBODY)
+    assert (
+        seen
+        == unseen
+        == ("It cannot be undone: another player has had the screen since (only the GM may).")
+    )
