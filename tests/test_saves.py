@@ -4,6 +4,7 @@ with the reason they cannot be loaded."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -94,7 +95,7 @@ def test_saves_are_listed_newest_first_with_map_players_round_and_time(tmp_path:
     assert dict(first.players) == {"Anna": ("raiders",)}
     assert first.computer == ("station_security",)
     assert first.played == datetime(2024, 5, 2, 21, 0)
-    assert first.commands == 9 and first.lines == 9
+    assert first.commands == 9
     assert first.round == _replayed_round(new) and first.round is not None
     assert first.over is False and first.loadable
     assert saves[1].map_name == "Ardea Station, deck 7: cargo hall"
@@ -126,17 +127,17 @@ def test_a_sidecar_left_behind_by_a_later_command_is_stale_and_not_believed(
     session.close()
     info = read_save(journal)
     assert info.round is None
-    assert info.commands == 2 and info.lines == 2
+    assert info.commands == 2
     assert info.map_name == "Ardea Station, deck 7: cargo hall"  # the name is still good
 
 
-def test_undone_commands_are_not_counted_but_their_lines_are(tmp_path: Path) -> None:
+def test_undone_commands_are_not_counted(tmp_path: Path) -> None:
     journal = tmp_path / "station_interior_u.jsonl"
     session = _battle(journal, turns=2, gm=True, meta=False)
     assert session.undo(GM) is None
     session.close()
     info = read_save(journal)
-    assert (info.lines, info.commands) == (3, 1)
+    assert info.commands == 1  # two commands, one undone: the undo line says n = 1
 
 
 def test_a_battle_the_gm_ended_is_finished_even_without_a_sidecar(tmp_path: Path) -> None:
@@ -225,6 +226,9 @@ def test_the_sidecar_is_written_whole_with_the_battle_state(tmp_path: Path) -> N
     session = _battle(journal, turns=1)
     data = json.loads(meta_path(journal).read_text(encoding="utf-8"))
     assert data["round"] == session.battle.round and data["active"] == session.battle.active
-    assert data["lines"] == 1 and data["commands"] == 1 and data["over"] is False
+    assert data["commands"] == 1 and data["over"] is False
+    assert data["size"] == journal.stat().st_size
+    header = journal.read_bytes().split(b"\n")[0]
+    assert data["header"] == hashlib.sha256(header).hexdigest()
     session.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == [journal.name, meta_path(journal).name]
