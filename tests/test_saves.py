@@ -1,6 +1,7 @@
 """The saves list: journals in the saves folder, newest first, with what the load screen shows;
-the round from a fresh sidecar, what the journal alone tells without it, and damaged saves listed
-with the reason they cannot be loaded."""
+the round from a sidecar that agrees with its journal, what the journal alone tells without it,
+and damaged saves listed with the reason they cannot be loaded. Listing reads a journal's header
+and last lines only; a FIFO or a link to /dev/zero is never read; names are clipped."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from game import saves
 from game.battle import commands as cmd
 from game.battle.engine import GM
+from game.battle.journal import MAX_LINE, JournalError
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.maps import load_map
@@ -27,6 +30,7 @@ from game.saves import (
     saves_dir,
     write_meta,
 )
+from game.text import MESSAGE, NAME
 
 REPO = Path(__file__).resolve().parents[1]
 STATION = REPO / "maps" / "station_interior.tmx"
@@ -232,3 +236,254 @@ def test_the_sidecar_is_written_whole_with_the_battle_state(tmp_path: Path) -> N
     assert data["header"] == hashlib.sha256(header).hexdigest()
     session.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == [journal.name, meta_path(journal).name]
+
+
+# ---------------------------------------------------------------- listing reads only the ends
+
+
+def _garbage_in_the_middle(journal: Path, garbage: int) -> None:
+    """`garbage` bytes of lines that are not JSON put after the header and the first command:
+    opening the journal finds them, listing (header and last lines) does not read them."""
+    lines = journal.read_bytes().splitlines(keepends=True)
+    junk = (b"this is not a journal line " * 37 + b"\n") * (garbage // 1000 + 1)
+    journal.write_bytes(b"".join(lines[:2]) + junk + b"".join(lines[2:]))
+
+
+def test_a_journal_is_listed_from_its_header_and_its_last_lines_never_its_middle(
+    tmp_path: Path,
+) -> None:
+    """A journal of 5 MB whose middle is garbage still lists as it was (map, players, command
+    count from its last line): listing never reached the middle. Opening it, which reads every
+    line, finds the damage and names it, and nothing is lost."""
+    journal = tmp_path / "station_interior_big.jsonl"
+    _battle(journal, turns=12).close()
+    before = read_save(journal)
+    _garbage_in_the_middle(journal, 5_000_000)
+    assert journal.stat().st_size > 5_000_000
+    info = read_save(journal)
+    assert info.loadable and info.commands == 12 == before.commands
+    assert info.map_name == "Ardea Station, deck 7: cargo hall"
+    assert dict(info.players) == {"Anna": ("raiders",)}
+    assert info.round is None  # the sidecar was written for the journal before: not believed
+    with pytest.raises(JournalError, match=rf"{journal}:3: damaged line"):
+        Session.open(journal, for_append=False)
+
+
+def test_listing_a_big_journal_reads_a_few_kilobytes_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every byte listing reads passes through the file `open_regular` gives: counted."""
+    journal = tmp_path / "station_interior_big.jsonl"
+    _battle(journal, turns=12).close()
+    _garbage_in_the_middle(journal, 20_000_000)
+    read: list[int] = []
+    real_open = saves.open_regular
+
+    class Counted:
+        def __init__(self, path: Path) -> None:
+            self.handle = real_open(path)
+
+        def __enter__(self) -> Counted:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.handle.close()
+
+        def read(self, size: int = -1) -> bytes:
+            data = self.handle.read(size)
+            read.append(len(data))
+            return data
+
+        def seek(self, offset: int, whence: int = 0) -> int:
+            return self.handle.seek(offset, whence)
+
+        def fileno(self) -> int:
+            return self.handle.fileno()
+
+    monkeypatch.setattr(saves, "open_regular", Counted)
+    (info,) = list_saves(tmp_path)
+    assert info.loadable and info.commands == 12
+    assert 0 < sum(read) < 200_000  # of 20 MB: the header, and 64 KB from the end
+
+
+def test_a_journal_ending_in_a_snapshot_counts_the_commands_of_the_line_before_it(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "station_interior_s.jsonl"
+    loaded = load_map(STATION)
+    first, *rest = sorted({u.faction for u in loaded.units})
+    setup = setup_from_map(loaded, seed=5, computer=tuple(rest), players={"Anna": (first,)})
+    session = Session.new(setup, journal, snapshot_every=3)
+    for _ in range(3):
+        _end_turn(session)
+    write_meta(journal, session)
+    session.close()
+    last = journal.read_bytes().splitlines()[-1]
+    assert last.startswith(b'{"n":3,"snapshot":')  # the snapshot is the last line
+    info = read_save(journal)
+    assert info.commands == 3 and info.round == 1 and info.loadable
+
+
+# ---------------------------------------------------------------- the sidecar is checked
+
+
+def _rewrite_meta(journal: Path, **changes: object) -> None:
+    data = json.loads(meta_path(journal).read_text(encoding="utf-8"))
+    data.update(changes)
+    meta_path(journal).write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_a_sidecar_of_another_battle_is_not_believed(tmp_path: Path) -> None:
+    """Same size, same command count, but another battle's header (another seed): the sidecar
+    tells nothing about this journal."""
+    ours, theirs = tmp_path / "station_interior_a.jsonl", tmp_path / "station_interior_b.jsonl"
+    _battle(ours, turns=1).close()
+    _battle(theirs, map_path=HULL, turns=1).close()
+    _rewrite_meta(ours, header=json.loads(meta_path(theirs).read_text())["header"])
+    info = read_save(ours)
+    assert info.loadable and info.round is None and info.over is None
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        {"commands": 5},  # the journal's last line says 2
+        {"size": 1},  # written when the journal was another length
+        {"round": 40},  # 40 rounds in 2 commands cannot be
+        {"round": -1},
+        {"over": "yes"},
+        {"round": True},
+    ],
+)
+def test_a_sidecar_that_disagrees_with_its_journal_is_not_believed(
+    tmp_path: Path, claims: dict[str, object]
+) -> None:
+    journal = tmp_path / "station_interior_c.jsonl"
+    _battle(journal, turns=2).close()
+    assert read_save(journal).round == 1  # believed as written
+    _rewrite_meta(journal, **claims)
+    info = read_save(journal)
+    assert info.loadable and info.round is None and info.commands == 2
+
+
+def test_a_sidecar_saying_a_battle_the_gm_ended_goes_on_is_not_believed(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_e.jsonl"
+    session = _battle(journal, gm=True)
+    assert session.submit(cmd.EndCombat(), GM).accepted
+    write_meta(journal, session)
+    session.close()
+    assert read_save(journal).finished
+    _rewrite_meta(journal, over=False)
+    assert read_save(journal).finished  # the journal's last command ended it
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder", "huge"])
+def test_a_sidecar_that_is_not_a_small_regular_file_is_not_read(tmp_path: Path, kind: str) -> None:
+    """A FIFO (reading it would wait for a writer for ever), a link to /dev/zero (reading it
+    would never end), a folder, or a file of a megabyte: listing goes on without it, from the
+    journal alone. The test has no timer: a listing that waited would never finish."""
+    journal = tmp_path / "station_interior_f.jsonl"
+    _battle(journal, turns=1, meta=False).close()
+    sidecar = meta_path(journal)
+    if kind == "fifo":
+        os.mkfifo(sidecar)
+    elif kind == "zero":
+        sidecar.symlink_to("/dev/zero")
+    elif kind == "folder":
+        sidecar.mkdir()
+    else:
+        sidecar.write_text(" " * 1_000_000 + "{}", encoding="utf-8")
+    (info,) = list_saves(tmp_path)
+    assert info.loadable and info.commands == 1 and info.round is None
+    assert info.map_name == "Ardea Station, deck 7: cargo hall"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_journal_that_is_not_a_regular_file_is_listed_as_damaged_and_not_read(
+    tmp_path: Path, kind: str
+) -> None:
+    journal = tmp_path / "station_interior_2024-01-01_10-00-00.jsonl"
+    if kind == "fifo":
+        os.mkfifo(journal)
+    else:
+        journal.symlink_to("/dev/zero")
+    (info,) = list_saves(tmp_path)
+    assert not info.loadable and "not a regular file" in (info.error or "")
+    assert info.map_name == "station_interior"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+def test_a_journal_whose_map_is_a_fifo_cannot_be_loaded_and_is_not_read(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_m.jsonl"
+    _battle(journal).close()
+    data = journal.read_bytes().split(b"\n", 1)
+    header = json.loads(data[0])
+    os.mkfifo(tmp_path / "pipe.tmx")
+    header["setup"]["map"] = "pipe.tmx"
+    journal.write_bytes(json.dumps(header).encode() + b"\n" + data[1])
+    info = read_save(journal)
+    assert not info.loadable and "not a regular file" in (info.error or "")
+
+
+# ---------------------------------------------------------------- names are bounded
+
+
+def test_a_map_named_with_200000_characters_is_listed_and_noted_by_a_clipped_name(
+    tmp_path: Path,
+) -> None:
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    (tmp_path / "assets").symlink_to(REPO / "assets")
+    long_map = maps / "station_interior.tmx"
+    text = STATION.read_text(encoding="utf-8")
+    long_map.write_text(
+        text.replace("Ardea Station, deck 7: cargo hall", "Ardea " + "x" * 200_000),
+        encoding="utf-8",
+    )
+    journal = tmp_path / "station_interior_long.jsonl"
+    _battle(journal, map_path=long_map, turns=1).close()
+    assert meta_path(journal).stat().st_size < 2_000  # the sidecar keeps the clipped name
+    info = read_save(journal)
+    assert info.loadable and info.round == 1
+    assert info.map_name.startswith("Ardea xxx") and len(info.map_name) == NAME
+    meta_path(journal).unlink()  # without the sidecar, the name is the map's: clipped too
+    assert len(read_save(journal).map_name) == NAME
+
+
+def test_a_sidecar_that_claims_a_long_name_is_clipped(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_n.jsonl"
+    _battle(journal, turns=1).close()
+    _rewrite_meta(journal, map_name="y" * 50_000, active="z" * 10_000)
+    info = read_save(journal)
+    assert info.map_name == "y" * (NAME - 1) + "…" and info.round == 1
+    assert info.active is not None and len(info.active) == NAME
+
+
+def test_a_header_with_a_huge_value_is_damaged_with_a_message_of_bounded_length(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "notes_2024-01-01_10-00-00.jsonl"
+    journal.write_text(json.dumps({"format": "x" * 300_000}) + "\n", encoding="utf-8")
+    (info,) = list_saves(tmp_path)
+    assert not info.loadable and "not a Tessera journal" in (info.error or "")
+    assert len(info.error or "") <= MESSAGE
+
+
+def test_a_header_line_longer_than_a_journal_line_may_be_is_damaged_without_reading_on(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "notes_2024-01-01_10-00-00.jsonl"
+    journal.write_bytes(b"{" + b" " * (MAX_LINE + 10))  # no end of line, ever
+    info = read_save(journal)
+    assert not info.loadable and "longer than" in (info.error or "")
+
+
+def test_deleting_a_save_whose_sidecar_is_a_folder_removes_the_journal(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_d.jsonl"
+    _battle(journal, meta=False).close()
+    meta_path(journal).mkdir()
+    assert delete_save(journal) is None
+    assert not journal.exists()
+    assert list_saves(tmp_path) == []  # a sidecar without its journal is not listed
