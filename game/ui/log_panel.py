@@ -85,7 +85,7 @@ class Log:
         if details:
             text += (
                 "<br><font size=2 color='#9aa4b2'>"
-                + "<br>".join(hud.esc(d) for d in details)
+                + "<br>".join(hud.esc(d, ENTRY) for d in details)
                 + "</font>"
             )
         return text

@@ -369,7 +369,7 @@ class TitleScene(MenuScene):
         if self.last is not None:
             when = self.last.played.strftime("%Y-%m-%d %H:%M")
             what = _("{map}, round {round}, {time}").format(
-                map=self.last.map_name,
+                map=clip(self.last.map_name),
                 round=self.last.round if self.last.round is not None else "?",
                 time=when,
             )
@@ -1165,7 +1165,7 @@ class LoadScene(MenuScene):
         else:
             state = _("finished") if info.finished else _("in progress")
         return [
-            info.map_name,
+            clip(info.map_name),
             ", ".join(people) if info.loadable else "",
             str(info.round) if info.round is not None else "?",
             info.played.strftime("%Y-%m-%d %H:%M"),
@@ -1176,7 +1176,7 @@ class LoadScene(MenuScene):
         info = self.selected
         if info is None:
             return ""
-        lines = [f"<b>{hud.esc(info.map_name)}</b> — {hud.esc(info.path.name)}"]
+        lines = [f"<b>{hud.esc(clip(info.map_name))}</b> — {hud.esc(info.path.name)}"]
         if not info.loadable:
             lines.append(
                 "<font color='#ff8a7a'>"
@@ -1228,7 +1228,7 @@ class LoadScene(MenuScene):
         UITextBox(
             hud.esc(
                 _("Delete the battle on {map} ({file})? This cannot be undone.").format(
-                    map=info.map_name, file=info.path.name
+                    map=clip(info.map_name), file=info.path.name
                 )
             ),
             pygame.Rect(8, 8, 440, 100),
