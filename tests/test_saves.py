@@ -487,3 +487,11 @@ def test_deleting_a_save_whose_sidecar_is_a_folder_removes_the_journal(tmp_path:
     assert delete_save(journal) is None
     assert not journal.exists()
     assert list_saves(tmp_path) == []  # a sidecar without its journal is not listed
+
+
+def test_a_save_that_cannot_be_deleted_says_why_and_is_left_whole(tmp_path: Path) -> None:
+    journal = tmp_path / "station_interior_x.jsonl"
+    journal.mkdir()  # unlink refuses a folder, as a read-only saves folder would refuse a file
+    problem = delete_save(journal)
+    assert problem is not None and str(journal) in problem and "cannot delete" in problem
+    assert journal.is_dir()

@@ -1036,6 +1036,8 @@ class LoadScene(MenuScene):
         self.rows: list[tuple[saves.SaveInfo, list[UIButton]]] = []
         #: The first save shown in the list (the rows from it on that fit are built).
         self.first = 0
+        #: Why the last save asked to be deleted could not be (a read-only folder).
+        self.problem: str | None = None
         self.confirm_panel: UIPanel | None = None
         super().__init__(size, director)
 
@@ -1174,9 +1176,14 @@ class LoadScene(MenuScene):
 
     def _details_html(self) -> str:
         info = self.selected
+        problem = (
+            []
+            if self.problem is None
+            else [f"<font color='#ff8a7a'>{hud.esc(self.problem)}</font>"]
+        )
         if info is None:
-            return ""
-        lines = [f"<b>{hud.esc(clip(info.map_name))}</b> — {hud.esc(info.path.name)}"]
+            return "".join(problem)
+        lines = [*problem, f"<b>{hud.esc(clip(info.map_name))}</b> — {hud.esc(info.path.name)}"]
         if not info.loadable:
             lines.append(
                 "<font color='#ff8a7a'>"
@@ -1244,8 +1251,9 @@ class LoadScene(MenuScene):
         self.confirm_panel = panel
 
     def delete(self) -> None:
+        self.problem = None
         if self.selected is not None:
-            saves.delete_save(self.selected.path)
+            self.problem = saves.delete_save(self.selected.path)
         self.saves = saves.list_saves(self.director.saves_folder())
         self.selected = self.saves[0] if self.saves else None
         self.confirming = False
