@@ -30,6 +30,7 @@ from game.saves import (
     saves_dir,
     write_meta,
 )
+from game.settings import open_regular
 from game.text import MESSAGE, NAME
 
 REPO = Path(__file__).resolve().parents[1]
@@ -277,11 +278,10 @@ def test_listing_a_big_journal_reads_a_few_kilobytes_of_it(
     _battle(journal, turns=12).close()
     _garbage_in_the_middle(journal, 20_000_000)
     read: list[int] = []
-    real_open = saves.open_regular
 
     class Counted:
         def __init__(self, path: Path) -> None:
-            self.handle = real_open(path)
+            self.handle = open_regular(path)
 
         def __enter__(self) -> Counted:
             return self

@@ -219,9 +219,9 @@ class MenuScene:
         *,
         container: IContainerLikeInterface | None = None,
     ) -> UIDropDownMenu:
-        options = [(clip(text, LINE), key) for text, key in options]
-        start = next((o for o in options if o[1] == current), options[0])
-        made = UIDropDownMenu(options, start, rect, manager=self.ui, container=container)
+        shown: list[str | tuple[str, str]] = [(clip(text, LINE), key) for text, key in options]
+        start = next((o for o in shown if o[1] == current), shown[0])
+        made = UIDropDownMenu(shown, start, rect, manager=self.ui, container=container)
         self._choices[made] = on_choose
         return made
 
