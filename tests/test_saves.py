@@ -322,6 +322,13 @@ def test_a_journal_ending_in_a_snapshot_counts_the_commands_of_the_line_before_i
     assert last.startswith(b'{"n":3,"snapshot":')  # the snapshot is the last line
     info = read_save(journal)
     assert info.commands == 3 and info.round == 1 and info.loadable
+    # A snapshot line written another way (a key before it holding an object) is still told
+    # for what it is when parsed: listed as before, not as damaged.
+    lines = journal.read_bytes().splitlines(keepends=True)
+    lines[-1] = b'{"later":{"a":1},' + lines[-1][1:]
+    journal.write_bytes(b"".join(lines))
+    info = read_save(journal)
+    assert info.loadable and info.commands == 3
 
 
 # ---------------------------------------------------------------- the sidecar is checked
