@@ -679,3 +679,39 @@ def test_the_load_screen_builds_only_the_rows_in_sight_and_scrolls_through_300_s
     assert scene.page_label.text == f"{301 - shown}–300 / 300"
     menus.click(scene.rows[-2][1][0])  # a click on a row in sight selects it
     assert menus.menu().selected is many[-2]  # type: ignore[attr-defined]
+
+
+def test_a_map_naming_itself_its_sides_and_units_at_length_is_shown_clipped(
+    menus: Menus, tmp_path: Path
+) -> None:
+    """A map whose name, description, a side and a unit have 200,000 characters each (the map
+    loader may refuse or cut such names; whatever it lets through is clipped where drawn)."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "assets").symlink_to(REPO / "assets")
+    long_map = tmp_path / "maps" / "station_interior.tmx"
+    text = DEMO_MAP.read_text(encoding="utf-8")
+    for short, long in (
+        ("Ardea Station, deck 7: cargo hall", "Ardea " + "m" * 200_000),
+        ("Raiders cut in", "Raiders " + "d" * 200_000),
+        ('value="station_security"', f'value="security{"s" * 200_000}"'),
+        ('name="Bruno"', f'name="Bruno{"b" * 200_000}"'),
+    ):
+        assert short in text
+        text = text.replace(short, long)
+    long_map.write_text(text, encoding="utf-8")
+    scene = _open_new_battle(menus)
+    menus.click(_map_button(scene, None))  # type: ignore[arg-type]
+    scene = menus.menu()  # type: ignore[assignment]
+    menus.type_into(scene.path_entry, str(long_map))
+    menus.click(scene.open_button)
+    scene = menus.menu()  # type: ignore[assignment]
+    assert _longest_text(scene) < 2_000
+    if scene.draft.loaded is None:  # refused by the loader: its message is clipped too
+        return
+    assert "Ardea mmm" in scene.map_info.html_text
+    menus.choose(scene.initiative_menu, "Physical dice")
+    scene = menus.menu()  # type: ignore[assignment]
+    menus.click(scene.start_button)  # "Next: initiative dice": every unit by its name
+    scene = menus.menu()  # type: ignore[assignment]
+    assert scene.draft.step == "dice" and _longest_text(scene) < 2_000
+    assert any(t.startswith("Brunobbb") for t in scene.texts())
