@@ -249,7 +249,7 @@ def _header_bytes(handle: BinaryIO, name: str) -> bytes:
     while True:
         piece = handle.read(64 * 1024)
         end = piece.find(b"\n")
-        if end >= 0:
+        if end >= 0 and len(data) + end <= MAX_LINE:
             return data + piece[:end]
         data += piece
         if len(data) > MAX_LINE:
@@ -462,11 +462,15 @@ def _read_meta(journal: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=64)
-def _map_facts(map_path: str, mtime_ns: int) -> tuple[str, str, str | None]:
-    """The sha256 of a map file, its name, and why it does not load (None when it does)."""
+def _map_facts(map_path: str, mtime_ns: int, size: int) -> tuple[str, str, str | None]:
+    """The sha256 of a map file, its name, and why it does not load (None when it does). A
+    file larger than a map may be is not read ("" for its digest)."""
     from game.battle.setup import file_sha256
     from game.maps import MapError, load_map
+    from game.maps.tmx import MAX_FILE_BYTES
 
+    if size > MAX_FILE_BYTES:
+        return "", "", f"{map_path}: larger than a map may be ({MAX_FILE_BYTES} bytes)"
     digest = file_sha256(Path(map_path))
     try:
         return digest, load_map(Path(map_path)).properties.name, None
@@ -479,8 +483,8 @@ def _facts(map_path: str) -> tuple[str, str, str | None] | None:
     named by a journal is never read)."""
     try:
         with open_regular(Path(map_path)) as handle:
-            mtime = os.fstat(handle.fileno()).st_mtime_ns
-        return _map_facts(map_path, mtime)
+            info = os.fstat(handle.fileno())
+        return _map_facts(map_path, info.st_mtime_ns, info.st_size)
     except OSError:
         return None
 
@@ -497,6 +501,8 @@ def _map_error(journal: Path, map_path: str, sha256: str) -> str | None:
     facts = _facts(map_path)
     if facts is None:
         return f"{journal}:1: the battle's map {map_path} is missing (or not a regular file)"
+    if not facts[0] and facts[2] is not None:
+        return f"{journal}:1: the battle's map cannot be loaded: {facts[2]}"
     if facts[0] != sha256:
         return (
             f"{journal}:1: the map {map_path} has changed since the battle began "

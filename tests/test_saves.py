@@ -502,3 +502,20 @@ def test_a_save_that_cannot_be_deleted_says_why_and_is_left_whole(tmp_path: Path
     problem = delete_save(journal)
     assert problem is not None and str(journal) in problem and "cannot delete" in problem
     assert journal.is_dir()
+
+
+def test_a_journal_whose_map_is_larger_than_a_map_may_be_is_not_hashed(tmp_path: Path) -> None:
+    """A map file of more than 64 MB (sparse here: nothing is written) is refused by its size,
+    before it is read to be hashed."""
+    from game.maps.tmx import MAX_FILE_BYTES
+
+    journal = tmp_path / "station_interior_big.jsonl"
+    _battle(journal).close()
+    first, rest = journal.read_bytes().split(b"\n", 1)
+    header = json.loads(first)
+    with (tmp_path / "huge.tmx").open("wb") as huge:
+        huge.truncate(MAX_FILE_BYTES + 1)
+    header["setup"]["map"] = "huge.tmx"
+    journal.write_bytes(json.dumps(header).encode() + b"\n" + rest)
+    info = read_save(journal)
+    assert not info.loadable and "larger than a map may be" in (info.error or "")
