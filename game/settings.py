@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import locale
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 FILE_NAME = "settings.json"
 VERSION = 1
+#: A settings file is a few hundred bytes; one longer than this is not read.
+MAX_FILE = 1_000_000
 LANGUAGES = ("en", "it")
 UI_SCALES = (1.0, 1.25, 1.5)
 #: Seconds of animation are divided by this; 0 shows every result at once.
@@ -90,7 +94,7 @@ class Settings:
         path = default_path() if path is None else path
         defaults = cls(source=path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_small_file(path, MAX_FILE).decode("utf-8")
         except FileNotFoundError:
             return defaults
         except (OSError, UnicodeDecodeError) as exc:
@@ -178,6 +182,39 @@ class Settings:
             if tuple(keys) != tuple(defaults.get(action, ()))
         }
         return replace(self, keys=changed)
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """`path` opened for reading when it is a regular file; else OSError (its strerror says
+    why). A FIFO, a device (a link to /dev/zero) or a folder is refused before anything is read,
+    so a reader never waits on it nor reads without end: the file is looked at first, opened
+    without waiting (a FIFO swapped in meanwhile cannot block the open) and looked at again."""
+    _regular(os.stat(path), path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    try:
+        _regular(os.fstat(fd), path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_small_file(path: Path, limit: int) -> bytes:
+    """The bytes of `path` when it is a regular file (`open_regular`) of at most `limit` bytes;
+    else OSError. Never more than `limit` + 1 bytes are read."""
+    with open_regular(path) as handle:
+        if os.fstat(handle.fileno()).st_size > limit:
+            raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+        data = handle.read(limit + 1)
+    if len(data) > limit:  # it grew since it was looked at
+        raise OSError(errno.EFBIG, f"larger than {limit} bytes", str(path))
+    return data
+
+
+def _regular(info: os.stat_result, path: Path) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -342,6 +379,8 @@ __all__ = [
     "config_dir",
     "default_path",
     "key_conflict",
+    "open_regular",
+    "read_small_file",
     "system_language",
     "write_atomically",
 ]

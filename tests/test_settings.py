@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game.settings import Settings, default_path, key_conflict, system_language
+from game.settings import MAX_FILE, Settings, default_path, key_conflict, system_language
 
 #: A few of the window's actions and default keys (game/ui/keys.py), by pygame's key names.
 DEFAULTS = {
@@ -139,6 +139,43 @@ def test_a_file_that_is_not_utf8_text_gives_the_defaults_with_a_notice(tmp_path:
     settings = Settings.load(path)
     assert settings == Settings(language="en")
     assert settings.notices and str(path) in settings.notices[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("kind", ["fifo", "zero", "folder"])
+def test_a_settings_file_that_is_not_a_regular_file_is_not_read(tmp_path: Path, kind: str) -> None:
+    """A FIFO (reading it would wait for a writer for ever), a link to /dev/zero (reading it
+    would never end and fill the memory), a folder: the defaults, with a notice. No timer: a
+    load that waited would never finish."""
+    path = tmp_path / "settings.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    settings = Settings.load(path)
+    assert settings == Settings(language="en")
+    (notice,) = settings.notices
+    assert str(path) in notice and "not a regular file" in notice
+
+
+def test_a_settings_file_of_more_than_a_megabyte_is_not_read(tmp_path: Path) -> None:
+    path = tmp_path / "settings.json"
+    path.write_text('{"language": "it"' + " " * MAX_FILE + "}", encoding="utf-8")
+    settings = Settings.load(path)
+    assert settings == Settings(language="en")
+    assert settings.notices and f"larger than {MAX_FILE} bytes" in settings.notices[0]
+
+
+def test_a_settings_file_that_is_a_link_to_a_regular_file_is_read(tmp_path: Path) -> None:
+    """Settings kept elsewhere and linked in (dotfiles) are the player's: read as usual."""
+    real = tmp_path / "dotfiles" / "tessera.json"
+    real.parent.mkdir()
+    real.write_text('{"language": "it"}', encoding="utf-8")
+    path = tmp_path / "settings.json"
+    path.symlink_to(real)
+    assert Settings.load(path).language == "it"
 
 
 def test_each_wrong_field_takes_its_default_with_a_notice_and_the_right_ones_are_kept(

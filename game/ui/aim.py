@@ -18,6 +18,7 @@ from game.grid.model import Cell
 from game.i18n import _
 from game.rules.data import RulesData, Weapon
 from game.tactics import ThrowAnswer
+from game.text import clip
 from game.ui import hud
 from game.ui.board import Overlay
 
@@ -200,7 +201,7 @@ class Aim:
         seen = self.view.unit(unit)
         if seen is None:
             return ""
-        lines = [f"<b>{hud.esc(unit)}</b> — {hud.esc(seen.faction)}"]
+        lines = [f"<b>{hud.esc(clip(unit))}</b> — {hud.esc(clip(seen.faction))}"]
         where = _("{stance}, at {cell}").format(
             stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
         )

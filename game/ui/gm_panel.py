@@ -26,6 +26,7 @@ from game.grid.model import Cell
 from game.i18n import _
 from game.rules.checknames import ALL as CHECKS
 from game.rules.wounds import CONDITIONS
+from game.text import clip
 
 OBSTACLES = ("none", "half", "full", "thin")
 WIDTH = 330
@@ -180,7 +181,7 @@ class GmPanel:
 
     def select(self, unit: str | None) -> None:
         self.selected = unit
-        self.unit_label.set_text(unit or _("Click a unit on the map."))
+        self.unit_label.set_text(clip(unit) if unit else _("Click a unit on the map."))
 
     def edit(self, cell: Cell) -> None:
         """The GM clicked a cell while editing: give it the chosen obstacle."""

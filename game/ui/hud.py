@@ -22,11 +22,16 @@ from pygame_gui.elements import (
 )
 
 from game.i18n import _
+from game.text import ELLIPSIS, MESSAGE, clip
 from game.ui.board import RGB
 
 TRACKER_HEIGHT = 46
 SIDE_WIDTH = 330
 BAR_HEIGHT = 98
+#: Characters of a unit's name an initiative chip shows at most (it is 130 px wide at most).
+CHIP = 24
+#: Characters a one-line label shows at most (names in it are clipped before; the last bound).
+LINE = 200
 
 
 def theme(faction_colours: dict[str, RGB]) -> dict[str, object]:
@@ -106,8 +111,12 @@ def widget_texts(manager: pygame_gui.UIManager) -> list[str]:
     return [t for t in found if t]
 
 
-def esc(text: str) -> str:
-    """Plain text made safe for pygame-gui's HTML text boxes (and for its font)."""
+def esc(text: str, limit: int = MESSAGE) -> str:
+    """Plain text made safe for pygame-gui's HTML text boxes (and for its font), and at most
+    `limit` characters long: a text box lays out a long text slowly (50,000 characters take a
+    minute), and a name from a map or a save may be that long."""
+    if len(text) > limit:
+        text = text[: limit - 1] + ELLIPSIS
     return html.escape(text.translate(_MISSING_GLYPHS), quote=False).replace("\n", "<br>")
 
 
@@ -151,20 +160,21 @@ class Tracker:
             return
         self._shown = key
         self.round.set_text(_("Round {n}").format(n=round_no))
-        self.budget.set_text(budget)
+        self.budget.set_text(clip(budget, LINE))
         for _chip, button in self.chips:
             button.kill()
         self.chips = []
         x = 100
         room = self.panel.relative_rect.width - 430
         for chip in chips:
-            width = min(130, max(70, 9 * len(chip.text) + 16))
+            text = clip(chip.text, CHIP)
+            width = min(130, max(70, 9 * len(text) + 16))
             if x + width > room:
                 break
             style = f"#side{chip.side}" + ("_active" if chip.active else "")
             button = UIButton(
                 pygame.Rect(x, 5, width, 34),
-                chip.text,
+                text,
                 manager=self.manager,
                 container=self.panel,
                 object_id=ObjectID(object_id=style, class_id="@chip"),
@@ -238,6 +248,7 @@ class ActionBar:
         return None
 
     def set_status(self, text: str) -> None:
+        text = clip(text, LINE)
         if self.status.text != text:
             self.status.set_text(text)
 

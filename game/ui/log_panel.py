@@ -12,6 +12,9 @@ from game.ui import hud
 #: The panel keeps this many entries when it starts again, and starts again past REBUILD.
 KEPT = 40
 REBUILD = 90
+#: Characters of one entry at most (names in it come from the map and the journal): REBUILD
+#: entries of 300 characters lay out in half a second, of 200,000 in hours.
+ENTRY = 300
 #: The filters and the kinds of event each keeps ("all" and "gm" are not kind lists).
 KINDS: dict[str, frozenset[str]] = {
     "combat": frozenset({
@@ -75,14 +78,14 @@ class Log:
             return None
         if self.filter == "gm" and not gm_event(event):
             return None
-        text = hud.esc(event_text(event))
+        text = hud.esc(event_text(event), ENTRY)
         if gm_event(event):
             text = f"<i>{text}</i>"
         details = event_details(event)
         if details:
             text += (
                 "<br><font size=2 color='#9aa4b2'>"
-                + "<br>".join(hud.esc(d) for d in details)
+                + "<br>".join(hud.esc(d, ENTRY) for d in details)
                 + "</font>"
             )
         return text

@@ -37,6 +37,7 @@ from game.settings import (
     Settings,
     key_conflict,
 )
+from game.text import MESSAGE, clip
 from game.ui import hud
 from game.ui.keys import DEFAULT_KEYS
 
@@ -46,6 +47,13 @@ if TYPE_CHECKING:
 
 BACKGROUND = (14, 16, 20)
 ROW = 30
+#: Characters a one-line widget (a button, a label, a drop-down's option) shows at most: names
+#: and messages from maps and saves are clipped before (game/text.py), this is the last bound.
+LINE = 200
+#: Notices shown on the title screen at most (all of them are printed on standard error).
+NOTICES = 8
+#: Players (and sides) a save's row and details name at most.
+PEOPLE = 8
 GAP = 6
 #: Rulesets a battle may be played with, by their seeds' own (Italian) titles; the other four
 #: of the design come later.
@@ -133,7 +141,8 @@ def action_name(action: str) -> str:
 
 
 def side_name(faction: str) -> str:
-    return faction.replace("_", " ")
+    """A side as the menus name it: the map's faction, clipped (a map may name it at length)."""
+    return clip(faction.replace("_", " "))
 
 
 # ---------------------------------------------------------------- the frame of every menu
@@ -178,10 +187,10 @@ class MenuScene:
     ) -> UIButton:
         made = UIButton(
             rect,
-            text,
+            clip(text, LINE),
             manager=self.ui,
             container=container,
-            tool_tip_text=tip,
+            tool_tip_text=None if tip is None else clip(tip, MESSAGE),
             object_id=object_id,
         )
         if not enabled:
@@ -197,7 +206,9 @@ class MenuScene:
         *,
         container: IContainerLikeInterface | None = None,
     ) -> UILabel:
-        return UILabel(rect, text, manager=self.ui, container=container, object_id=style)
+        return UILabel(
+            rect, clip(text, LINE), manager=self.ui, container=container, object_id=style
+        )
 
     def dropdown(
         self,
@@ -208,8 +219,9 @@ class MenuScene:
         *,
         container: IContainerLikeInterface | None = None,
     ) -> UIDropDownMenu:
-        start = next((o for o in options if o[1] == current), options[0])
-        made = UIDropDownMenu(list(options), start, rect, manager=self.ui, container=container)
+        shown: list[str | tuple[str, str]] = [(clip(text, LINE), key) for text, key in options]
+        start = next((o for o in shown if o[1] == current), shown[0])
+        made = UIDropDownMenu(shown, start, rect, manager=self.ui, container=container)
         self._choices[made] = on_choose
         return made
 
@@ -357,7 +369,7 @@ class TitleScene(MenuScene):
         if self.last is not None:
             when = self.last.played.strftime("%Y-%m-%d %H:%M")
             what = _("{map}, round {round}, {time}").format(
-                map=self.last.map_name,
+                map=clip(self.last.map_name),
                 round=self.last.round if self.last.round is not None else "?",
                 time=when,
             )
@@ -383,11 +395,14 @@ class TitleScene(MenuScene):
             pygame.Rect(x, y + 182, bw, 44), _("Settings"), self.director.settings
         )
         self.quit_button = self.button(pygame.Rect(x, y + 236, bw, 44), _("Quit"), self._quit)
-        notices = self.director.notices
+        notices = [hud.esc(clip(n, MESSAGE)) for n in self.director.notices[:NOTICES]]
+        if len(self.director.notices) > NOTICES:
+            more = len(self.director.notices) - NOTICES
+            notices.append(f"… (+{more})")  # no words: the same in every language
         if notices:
             box_top = y + 296
             UITextBox(
-                "<br>".join(hud.esc(n) for n in notices),
+                "<br>".join(notices),
                 pygame.Rect(20, box_top, w - 40, max(60, h - box_top - 16)),
                 manager=self.ui,
             )
@@ -776,7 +791,7 @@ class NewBattleScene(MenuScene):
         if not text:
             return 4
         self.errors[key] = UITextBox(
-            "<font color='#ff8a7a'>" + hud.esc(text) + "</font>",
+            "<font color='#ff8a7a'>" + hud.esc(clip(text, MESSAGE)) + "</font>",
             rect,
             manager=self.ui,
         )
@@ -793,7 +808,7 @@ class NewBattleScene(MenuScene):
         self.label(pygame.Rect(x0, y, col, 24), _("Map"), "#section")
         y += 26
         for path, loaded, _err in self.maps:
-            text = loaded.properties.name if loaded is not None else path.name
+            text = clip(loaded.properties.name if loaded is not None else path.name)
             chosen = d.map_path == path and not d.typing_path
             button = self.button(
                 pygame.Rect(x0, y, col, ROW),
@@ -931,7 +946,7 @@ class NewBattleScene(MenuScene):
                 continue
             for unit in d.units_of(faction):
                 self._side_widgets.append(
-                    self.label(pygame.Rect(x1 + 24, y, col // 2 - 28, ROW), unit, "#field")
+                    self.label(pygame.Rect(x1 + 24, y, col // 2 - 28, ROW), clip(unit), "#field")
                 )
                 menu = self.dropdown(
                     pygame.Rect(x1 + col // 2, y, col - col // 2, ROW),
@@ -955,16 +970,16 @@ class NewBattleScene(MenuScene):
             return hud.esc(_("Type the path of a .tmx map and press Open."))
         if d.loaded is None:
             if d.map_error:
-                return "<font color='#ff8a7a'>" + hud.esc(d.map_error) + "</font>"
+                return "<font color='#ff8a7a'>" + hud.esc(clip(d.map_error, MESSAGE)) + "</font>"
             return hud.esc(_("Choose a map."))
         units = len(d.loaded.units)
         sides = ", ".join(side_name(f) for f in d.factions)
         lines = [
-            f"<b>{hud.esc(d.loaded.properties.name)}</b>",
+            f"<b>{hud.esc(clip(d.loaded.properties.name))}</b>",
             hud.esc(_("{units} units; sides: {sides}").format(units=units, sides=sides)),
         ]
         if d.loaded.properties.description:
-            lines.append(hud.esc(d.loaded.properties.description))
+            lines.append(hud.esc(clip(d.loaded.properties.description, MESSAGE)))
         return "<br>".join(lines)
 
     def _build_dice(self) -> None:
@@ -991,7 +1006,7 @@ class NewBattleScene(MenuScene):
         width = min(640, w - 40) - 24
         y = 0
         for unit, faction, hidden in units:
-            text = f"{unit} ({side_name(faction)})"
+            text = f"{clip(unit)} ({side_name(faction)})"
             if hidden:
                 text += " " + _("(hidden)")
             self.label(pygame.Rect(0, y, width - 90, ROW), text, "#field", container=inner)
@@ -1019,6 +1034,10 @@ class LoadScene(MenuScene):
         self.selected: saves.SaveInfo | None = self.saves[0] if self.saves else None
         self.confirming = False
         self.rows: list[tuple[saves.SaveInfo, list[UIButton]]] = []
+        #: The first save shown in the list (the rows from it on that fit are built).
+        self.first = 0
+        #: Why the last save asked to be deleted could not be (a read-only folder).
+        self.problem: str | None = None
         self.confirm_panel: UIPanel | None = None
         super().__init__(size, director)
 
@@ -1033,32 +1052,13 @@ class LoadScene(MenuScene):
             self.label(pygame.Rect(x + 6, 56, cw - 6, 24), head, "#section")
             x += cw
         list_height = max(120, h - 84 - 190)
-        box = UIScrollingContainer(
-            pygame.Rect(20, 82, w - 40, list_height), manager=self.ui, allow_scroll_x=False
-        )
-        inner = box.get_container()
-        y = 0
-        for info in self.saves:
-            cells = self._cells(info)
-            buttons: list[UIButton] = []
-            x = 0
-            for text, cw in zip(cells, widths, strict=True):
-                button = self.button(
-                    pygame.Rect(x, y, cw, ROW),
-                    text,
-                    lambda i=info: self.select(i),  # type: ignore[misc]
-                    container=inner,
-                    object_id=ObjectID(
-                        class_id="@cell", object_id="#damaged" if not info.loadable else None
-                    ),
-                )
-                if info is self.selected:
-                    button.select()
-                buttons.append(button)
-                x += cw
-            self.rows.append((info, buttons))
-            y += ROW + 2
-        box.set_scrollable_area_dimensions((w - 40 - 16, max(1, y)))
+        # Only the rows in sight are widgets (a widget costs milliseconds, 300 saves' rows
+        # seconds): the wheel, the arrows and Page Up/Down move the rows shown.
+        self._list = pygame.Rect(20, 82, w - 40 - 16, list_height)
+        self.visible = max(1, list_height // (ROW + 2))
+        self.page_label = self.label(pygame.Rect(w - 260, 14, 240, 36), "", "#note")
+        self._row_buttons: list[UIButton] = []
+        self._build_rows()
         if not self.saves:
             self.label(pygame.Rect(20, 90, w - 40, ROW), _("No saved battles yet."), "#note")
         self.details = UITextBox(
@@ -1087,6 +1087,65 @@ class LoadScene(MenuScene):
         if self.confirming and chosen is not None:
             self._build_confirm(chosen)
 
+    def _build_rows(self) -> None:
+        """The rows from `first` on that fit the list, as buttons (the old ones removed)."""
+        for button in self._row_buttons:
+            self._buttons.pop(button, None)
+            button.kill()
+        self._row_buttons, self.rows = [], []
+        self.first = max(0, min(self.first, len(self.saves) - self.visible))
+        widths = self._columns(self._list.width)
+        y = self._list.y
+        for info in self.saves[self.first : self.first + self.visible]:
+            buttons: list[UIButton] = []
+            x = self._list.x
+            for text, cw in zip(self._cells(info), widths, strict=True):
+                button = self.button(
+                    pygame.Rect(x, y, cw, ROW),
+                    text,
+                    lambda i=info: self.select(i),  # type: ignore[misc]
+                    object_id=ObjectID(
+                        class_id="@cell", object_id="#damaged" if not info.loadable else None
+                    ),
+                )
+                if info is self.selected:
+                    button.select()
+                buttons.append(button)
+                x += cw
+            self.rows.append((info, buttons))
+            self._row_buttons.extend(buttons)
+            y += ROW + 2
+        shown = ""
+        if len(self.saves) > self.visible:
+            last = min(len(self.saves), self.first + self.visible)
+            shown = f"{self.first + 1}–{last} / {len(self.saves)}"  # no words to translate
+        self.page_label.set_text(shown)
+
+    def scroll(self, rows: int) -> None:
+        """Move the rows shown by `rows` (down when positive)."""
+        first = max(0, min(self.first + rows, len(self.saves) - self.visible))
+        if first != self.first:
+            self.first = first
+            self._build_rows()
+
+    def move_selection(self, step: int) -> None:
+        """Select the save `step` rows down (up when negative), scrolling it into sight."""
+        if not self.saves:
+            return
+        at = self.saves.index(self.selected) if self.selected in self.saves else 0
+        at = max(0, min(len(self.saves) - 1, at + step))
+        if at < self.first:
+            self.first = at
+        elif at >= self.first + self.visible:
+            self.first = at - self.visible + 1
+        self.select(self.saves[at])
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEWHEEL and not self.confirming:
+            self.scroll(-3 * int(event.y))
+            return
+        super().handle(event)
+
     @staticmethod
     def _columns(width: int) -> list[int]:
         shares = (0.32, 0.3, 0.08, 0.17)
@@ -1094,7 +1153,9 @@ class LoadScene(MenuScene):
         return [*widths, width - sum(widths)]
 
     def _cells(self, info: saves.SaveInfo) -> list[str]:
-        people = [*sorted(info.players)]
+        people = [clip(p) for p in sorted(info.players)[:PEOPLE]]
+        if len(info.players) > PEOPLE:
+            people.append("…")
         if info.computer:
             people.append(_("computer"))
         if info.gm:
@@ -1106,7 +1167,7 @@ class LoadScene(MenuScene):
         else:
             state = _("finished") if info.finished else _("in progress")
         return [
-            info.map_name,
+            clip(info.map_name),
             ", ".join(people) if info.loadable else "",
             str(info.round) if info.round is not None else "?",
             info.played.strftime("%Y-%m-%d %H:%M"),
@@ -1115,9 +1176,14 @@ class LoadScene(MenuScene):
 
     def _details_html(self) -> str:
         info = self.selected
+        problem = (
+            []
+            if self.problem is None
+            else [f"<font color='#ff8a7a'>{hud.esc(self.problem)}</font>"]
+        )
         if info is None:
-            return ""
-        lines = [f"<b>{hud.esc(info.map_name)}</b> — {hud.esc(info.path.name)}"]
+            return "".join(problem)
+        lines = [*problem, f"<b>{hud.esc(clip(info.map_name))}</b> — {hud.esc(info.path.name)}"]
         if not info.loadable:
             lines.append(
                 "<font color='#ff8a7a'>"
@@ -1125,15 +1191,20 @@ class LoadScene(MenuScene):
                 + "</font>"
             )
             return "<br>".join(lines)
-        for player, factions in sorted(info.players.items()):
-            sides = ", ".join(side_name(f) for f in factions)
-            lines.append(hud.esc(_("{player} plays {sides}").format(player=player, sides=sides)))
+        players = sorted(info.players.items())
+        for player, factions in players[:PEOPLE]:
+            sides = clip(", ".join(side_name(f) for f in factions[:PEOPLE]), LINE)
+            lines.append(
+                hud.esc(_("{player} plays {sides}").format(player=clip(player), sides=sides))
+            )
+        if len(players) > PEOPLE:
+            lines.append(f"… (+{len(players) - PEOPLE})")
         if info.computer:
-            sides = ", ".join(side_name(f) for f in info.computer)
+            sides = clip(", ".join(side_name(f) for f in info.computer[:PEOPLE]), LINE)
             lines.append(hud.esc(_("The computer plays {sides}").format(sides=sides)))
         lines.append(hud.esc(_("With a GM") if info.gm else _("Without a GM")))
         summary = _("{commands} commands; round {round}; seed {seed}").format(
-            commands=info.commands,
+            commands=info.commands if info.commands is not None else "?",
             round=info.round if info.round is not None else "?",
             seed=info.seed,
         )
@@ -1164,7 +1235,7 @@ class LoadScene(MenuScene):
         UITextBox(
             hud.esc(
                 _("Delete the battle on {map} ({file})? This cannot be undone.").format(
-                    map=info.map_name, file=info.path.name
+                    map=clip(info.map_name), file=info.path.name
                 )
             ),
             pygame.Rect(8, 8, 440, 100),
@@ -1180,8 +1251,9 @@ class LoadScene(MenuScene):
         self.confirm_panel = panel
 
     def delete(self) -> None:
+        self.problem = None
         if self.selected is not None:
-            saves.delete_save(self.selected.path)
+            self.problem = saves.delete_save(self.selected.path)
         self.saves = saves.list_saves(self.director.saves_folder())
         self.selected = self.saves[0] if self.saves else None
         self.confirming = False
@@ -1199,6 +1271,11 @@ class LoadScene(MenuScene):
                 self.director.title()
         elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and not self.confirming:
             self.load()
+        elif not self.confirming:
+            steps = {pygame.K_UP: -1, pygame.K_DOWN: 1}
+            steps |= {pygame.K_PAGEUP: -self.visible, pygame.K_PAGEDOWN: self.visible}
+            if event.key in steps:
+                self.move_selection(steps[event.key])
 
 
 # ---------------------------------------------------------------- settings

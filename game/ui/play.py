@@ -10,6 +10,10 @@ from dataclasses import dataclass
 import pygame
 
 from game.i18n import _
+from game.text import NAME, fit, wrap
+
+#: Lines a failure's message is shown in at most (each fitted to the window).
+ERROR_LINES = 4
 
 _STEP_TEXT = {
     "sight": lambda: _("Preparing line of sight… (the first start compiles the grid kernels)"),
@@ -95,14 +99,20 @@ class ProgressScene:
         screen.fill((14, 16, 20))
         w, h = screen.get_size()
         big, small = self._fonts
-        title = big.render(self.title, True, (235, 238, 245))
+        # A journal's or a map's name and message may be of any length: fitted to the window.
+        words = fit(self.title, w - 40, lambda t: big.size(t)[0], NAME)
+        title = big.render(words, True, (235, 238, 245))
         screen.blit(title, title.get_rect(center=(w // 2, h // 2 - 70)))
         if self.state.error is not None:
-            text = small.render(self.state.error, True, (255, 120, 110))
-            screen.blit(text, text.get_rect(center=(w // 2, h // 2)))
+            lines = wrap(self.state.error, w - 40, lambda t: small.size(t)[0], ERROR_LINES)
+            y = h // 2
+            for line in lines:
+                text = small.render(line, True, (255, 120, 110))
+                screen.blit(text, text.get_rect(center=(w // 2, y)))
+                y += small.get_linesize()
             if self.on_leave is not None:
                 hint = small.render(_("Press Esc to go back."), True, (200, 205, 215))
-                screen.blit(hint, hint.get_rect(center=(w // 2, h // 2 + 40)))
+                screen.blit(hint, hint.get_rect(center=(w // 2, y + 40 - small.get_linesize())))
             return
         dots = "." * (1 + int(self._spin * 3) % 3)
         words = _STEP_TEXT.get(self.state.step, lambda: dots)()

@@ -11,6 +11,7 @@ import pygame
 
 from game.battle.engine import GM, Battle
 from game.i18n import _
+from game.text import clip, fit
 
 BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)
@@ -88,8 +89,9 @@ class Seats:
         big, small = self._fonts
         screen.fill(BACKGROUND)
         w, h = screen.get_size()
-        name = _("the GM") if self.waiting_for == GM else str(self.waiting_for)
-        title = big.render(_("Pass to: {name}").format(name=name), True, TEXT)
+        name = _("the GM") if self.waiting_for == GM else clip(str(self.waiting_for))
+        words = fit(_("Pass to: {name}").format(name=name), w - 40, lambda t: big.size(t)[0])
+        title = big.render(words, True, TEXT)
         screen.blit(title, title.get_rect(center=(w // 2, h // 2 - 24)))
         hint = small.render(_("press Enter when you have the screen"), True, HINT)
         screen.blit(hint, hint.get_rect(center=(w // 2, h // 2 + 30)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pygame
@@ -607,3 +607,111 @@ def test_every_menu_screen_renders_with_no_untranslated_string(menus: Menus, lan
     if language == "it":
         expected = {italian[e] for e in expected}
     assert expected <= shown
+
+
+# ---------------------------------------------------------------- names of any length, many saves
+
+
+def _longest_text(scene: MenuScene) -> int:
+    return max(len(t) for t in scene.texts())
+
+
+def test_names_of_any_length_in_a_save_are_drawn_clipped_on_the_title_and_load_screens(
+    menus: Menus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save naming its map, its players and its sides with 200,000 characters each (a text
+    box lays out 50,000 in about a minute): every screen shows the start of each name, clipped,
+    and is built at once."""
+    journal = _saved_battle(menus.folder, "station_interior_2024-01-01_10-00-00.jsonl")
+    huge = replace(
+        saves.read_save(journal),
+        map_name="Ardea " + "m" * 200_000,
+        players={"Ada" + "p" * 200_000: ("raiders" + "r" * 200_000,)},
+        computer=("security" + "s" * 200_000,),
+        winner="w" * 200_000,
+    )
+    monkeypatch.setattr(saves, "list_saves", lambda folder=None: [huge])
+    menus.director.title()
+    menus.frames()
+    title = menus.menu()
+    assert isinstance(title, TitleScene) and title.continue_button.is_enabled
+    assert "Ardea mmm" in title.continue_note.text and len(title.continue_note.text) < 100
+    menus.director.load()
+    menus.frames()
+    scene = menus.menu()
+    assert isinstance(scene, LoadScene)
+    assert scene.rows[0][1][0].text.startswith("Ardea mmm") and len(scene.rows[0][1][0].text) < 100
+    assert "Adappp" in scene.rows[0][1][1].text and "Adappp" in scene.details.html_text
+    assert _longest_text(scene) < 2_000
+    menus.click(scene.delete_button)  # the question names the map too
+    assert _longest_text(menus.menu()) < 2_000
+
+
+def test_the_load_screen_builds_only_the_rows_in_sight_and_scrolls_through_300_saves(
+    menus: Menus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = _saved_battle(menus.folder, "station_interior_2024-01-01_10-00-00.jsonl")
+    one = saves.read_save(journal)
+    many = [
+        replace(one, path=journal.with_name(f"station_interior_{i:03}.jsonl")) for i in range(300)
+    ]
+    monkeypatch.setattr(saves, "list_saves", lambda folder=None: many)
+    menus.director.load()
+    menus.frames()
+    scene = menus.menu()
+    assert isinstance(scene, LoadScene)
+    shown = scene.visible
+    assert 3 <= shown < 30 and len(scene.rows) == shown
+    assert [info.path for info, _b in scene.rows] == [s.path for s in many[:shown]]
+    assert scene.page_label.text == f"1–{shown} / 300"
+    post_key(pygame.K_PAGEDOWN)  # the selection moves a page down, into sight
+    menus.frames(2)
+    assert scene.selected is many[shown]
+    assert scene.rows[-1][0] is many[shown] and len(scene.rows) == shown
+    pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+    menus.frames(2)
+    assert scene.first == 4 and scene.rows[0][0] is many[4]  # three rows further down
+    post_key(pygame.K_END)  # not a key of the list: nothing moves
+    for _ in range(200):
+        post_key(pygame.K_PAGEDOWN)
+    menus.frames(2)
+    assert scene.selected is many[-1] and scene.rows[-1][0] is many[-1]
+    assert scene.page_label.text == f"{301 - shown}–300 / 300"
+    menus.click(scene.rows[-2][1][0])  # a click on a row in sight selects it
+    assert menus.menu().selected is many[-2]  # type: ignore[attr-defined]
+
+
+def test_a_map_naming_itself_its_sides_and_units_at_length_is_shown_clipped(
+    menus: Menus, tmp_path: Path
+) -> None:
+    """A map whose name, description, a side and a unit have 200,000 characters each (the map
+    loader may refuse or cut such names; whatever it lets through is clipped where drawn)."""
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "assets").symlink_to(REPO / "assets")
+    long_map = tmp_path / "maps" / "station_interior.tmx"
+    text = DEMO_MAP.read_text(encoding="utf-8")
+    for short, long in (
+        ("Ardea Station, deck 7: cargo hall", "Ardea " + "m" * 200_000),
+        ("Raiders cut in", "Raiders " + "d" * 200_000),
+        ('value="station_security"', f'value="security{"s" * 200_000}"'),
+        ('name="Bruno"', f'name="Bruno{"b" * 200_000}"'),
+    ):
+        assert short in text
+        text = text.replace(short, long)
+    long_map.write_text(text, encoding="utf-8")
+    scene = _open_new_battle(menus)
+    menus.click(_map_button(scene, None))  # type: ignore[arg-type]
+    scene = menus.menu()  # type: ignore[assignment]
+    menus.type_into(scene.path_entry, str(long_map))
+    menus.click(scene.open_button)
+    scene = menus.menu()  # type: ignore[assignment]
+    assert _longest_text(scene) < 2_000
+    if scene.draft.loaded is None:  # refused by the loader: its message is clipped too
+        return
+    assert "Ardea mmm" in scene.map_info.html_text
+    menus.choose(scene.initiative_menu, "Physical dice")
+    scene = menus.menu()  # type: ignore[assignment]
+    menus.click(scene.start_button)  # "Next: initiative dice": every unit by its name
+    scene = menus.menu()  # type: ignore[assignment]
+    assert scene.draft.step == "dice" and _longest_text(scene) < 2_000
+    assert any(t.startswith("Brunobbb") for t in scene.texts())
