@@ -157,7 +157,9 @@ class Vision:
                 if mine[j]
                 or (spotted[j] and faction not in hidden_from.get(target.id, frozenset()))
             }
-            for unit_id in units:
+            # Sorted: the order of first sightings is the order a snapshot writes, and a set's
+            # order changes with PYTHONHASHSEED (the same battle must write the same bytes).
+            for unit_id in sorted(units):
                 if bf.by_id[unit_id].faction != faction:
                     sight.last_known[unit_id] = bf.by_id[unit_id].cell
             newly[faction] = frozenset(units - sight.units)
@@ -206,13 +208,13 @@ class Vision:
                     "seen": pack_mask(sight.seen),
                     "remembered": pack_mask(sight.remembered),
                     "units": sorted(sight.units),
-                    "last_known": [[u, list(c)] for u, c in sight.last_known.items()],
+                    "last_known": [[u, list(c)] for u, c in sorted(sight.last_known.items())],
                 }
-                for faction, sight in self.factions.items()
+                for faction, sight in sorted(self.factions.items())
             ],
             "views": [
                 {"unit": u, "cell": list(k[0]), "sees": k[1], "grid": k[2], "mask": pack_mask(m)}
-                for u, (k, m) in self._views.items()
+                for u, (k, m) in sorted(self._views.items(), key=lambda item: item[0])
             ],
         }
 
