@@ -290,3 +290,246 @@ def test_a_forged_snapshot_with_hashes_to_match_is_caught_before_the_gms_undo_us
     finally:
         opened.close()
     assert path.read_bytes() == written
+
+
+def _move_first_unit(setup: dict[str, Any]) -> None:
+    unit = setup["units"][0]
+    unit["cell"] = [unit["cell"][0] + 1, unit["cell"][1], unit["cell"][2]]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        _move_first_unit,
+        lambda setup: setup.update(seed=setup["seed"] + 1),
+        lambda setup: setup["units"][0].update(hidden=not setup["units"][0].get("hidden", False)),
+    ],
+    ids=["a unit's cell", "the seed", "a hidden flag"],
+)
+def test_a_header_edited_after_the_battle_began_is_refused_on_opening(
+    station, tmp_path, edit
+) -> None:
+    """Opening starts from the last snapshot, which holds the state: the header's units, seed
+    and flags are not read again, so an edit went unseen (and the GM's undo past the first
+    snapshot then played another battle). The snapshot carries a digest of the header."""
+    path = tmp_path / "battle.jsonl"
+    session = Session.new(station, path, snapshot_every=8)
+    _end_turns(session, 20)
+    session.close()
+    lines = _lines(path)
+    edit(lines[0]["setup"])
+    _rewrite(path, lines)
+    for for_append in (False, True):
+        _refused(
+            path,
+            1,
+            "the header is not the one the battle began with",
+            lambda for_append=for_append: Session.open(path, for_append=for_append),
+        )
+
+
+def test_a_version_2_journal_whose_header_was_edited_is_refused_before_an_undo_drifts(
+    station, tmp_path
+) -> None:
+    """Version 2's snapshots carry no digest of the header: the edit is found when the GM's
+    undo first needs the past, by replaying it, and nothing is undone."""
+    path = tmp_path / "battle.jsonl"
+    session = Session.new(station, path, snapshot_every=8, version=2)
+    _end_turns(session, 20)
+    session.close()
+    lines = _lines(path)
+    assert lines[0]["version"] == 2 and "header" not in lines[9]["snapshot"]
+    lines[0]["setup"]["seed"] += 1
+    _rewrite(path, lines)
+    written = path.read_bytes()
+    opened = Session.open(path)
+    try:
+        with pytest.raises(JournalError) as caught:
+            while len(opened.history) > 4:  # past the first snapshot, at 8
+                assert opened.undo(GM) is None
+        assert re.match(rf"^{re.escape(str(path))}:\d+: ", str(caught.value)), str(caught.value)
+        assert "header" in str(caught.value)
+        assert len(opened.history) == 20
+    finally:
+        opened.close()
+    assert path.read_bytes() == written
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_a_version_2_journal_written_before_version_3_opens_undoes_and_continues_in_version_2(
+    tmp_path,
+) -> None:
+    """`data/version2_station.jsonl` was written by Tessera before version 3 (snapshots at 4
+    and 8, undos and a redo): its hashes are the old ones, and it stays readable by it."""
+    original = DATA / "version2_station.jsonl"
+    lines = _lines(original)
+    assert lines[0]["version"] == 2
+    lines[0]["setup"]["map"] = str(STATION)  # moved here, beside no map
+    path = tmp_path / "old.jsonl"
+    _rewrite(path, lines)
+    with_map = path.read_bytes()
+    opened = Session.open(path, for_append=False)
+    try:
+        last = next(line for line in reversed(lines) if "hash" in line)
+        assert len(opened.history) == 10
+        assert (
+            opened.battle.state_hash(legacy=True)
+            == "c9e81b85df27de99b6cea2c29d1b2a6fa4d28a3c963c2d19e8f9e23538354079"
+        )
+        assert last["n"] == 11  # the last command was undone
+    finally:
+        opened.close()
+    session = Session.open(path, snapshot_every=4)
+    try:
+        for _ in range(7):  # the GM's undo back past both snapshots: the past checks out
+            assert session.undo(GM) is None
+        assert len(session.history) == 3
+        _end_turns(session, 6)
+        final = session.battle.state_hash()
+    finally:
+        session.close()
+    continued = _lines(path)
+    assert path.read_bytes().startswith(with_map)
+    assert {line.get("version", 2) for line in continued[:1]} == {2}
+    assert all("header" not in line.get("snapshot", {}) for line in continued)
+    assert any("snapshot" in line for line in continued[len(lines) :])
+    again = Session.open(path, for_append=False)
+    try:
+        assert again.battle.state_hash() == final and len(again.history) == 9
+    finally:
+        again.close()
+
+
+# ---------------------------------------------------------------- a full disk
+
+
+class FullDisk(io.RawIOBase):
+    """A journal file on a disk with `room` bytes left (None: plenty): a write that does not
+    fit writes what fits, then fails as a full disk does (ENOSPC)."""
+
+    def __init__(self, path: Path, room: int | None = None) -> None:
+        self.file = path.open("ab", buffering=0)
+        self.room = room
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        data = bytes(data)
+        if self.room is not None and len(data) > self.room:
+            self.file.write(data[: self.room])
+            self.room = 0
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        if self.room is not None:
+            self.room -= len(data)
+        return self.file.write(data)
+
+    def fileno(self) -> int:
+        return self.file.fileno()
+
+    def tell(self) -> int:
+        return self.file.tell()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.file.seek(offset, whence)
+
+    def truncate(self, size: int | None = None) -> int:
+        return self.file.truncate(size)
+
+    def close(self) -> None:
+        self.file.close()
+        super().close()
+
+
+def _on_full_disk(session: Session, room: int | None = 0) -> FullDisk:
+    assert session.writer is not None
+    path = session.writer.path
+    session.writer.close()
+    disk = FullDisk(path, room)
+    session.writer = JournalWriter(path, disk, session.writer.version)
+    return disk
+
+
+def test_a_full_disk_refuses_the_command_says_so_and_the_battle_goes_on_once_there_is_room(
+    station, tmp_path
+) -> None:
+    path = tmp_path / "battle.jsonl"
+    session = Session.new(station, path, snapshot_every=0)
+    try:
+        _end_turns(session, 3)
+        saved, state, log = path.read_bytes(), session.battle.state_hash(), len(session.battle.log)
+        disk = _on_full_disk(session, room=40)  # part of the next line fits, not all of it
+        with pytest.raises(JournalWriteError) as caught:
+            _end_turns(session, 1)
+        assert str(caught.value) == f"{path}: the disk is full; the battle is saved up to command 3"
+        assert caught.value.saved == 3
+        # The part that fitted is cut off again; the battle is as its journal has it.
+        assert path.read_bytes() == saved
+        assert session.battle.state_hash() == state and len(session.battle.log) == log
+        assert len(session.history) == 3
+        with pytest.raises(JournalWriteError):  # an undo's marker does not fit either
+            session.undo(GM)
+        assert session.battle.state_hash() == state and len(session.history) == 3
+        disk.room = None  # room again
+        _end_turns(session, 2)
+        assert session.undo(GM) is None
+        final = session.battle.state_hash()
+    finally:
+        session.close()
+    reopened = Session.open(path, for_append=False)
+    try:
+        assert reopened.battle.state_hash() == final and len(reopened.history) == 4
+    finally:
+        reopened.close()
+
+
+def test_a_snapshot_the_full_disk_refuses_leaves_its_command_saved_and_is_written_on_reopening(
+    station, tmp_path
+) -> None:
+    path = tmp_path / "battle.jsonl"
+    session = Session.new(station, path, snapshot_every=4)
+    try:
+        _end_turns(session, 3)
+        _on_full_disk(session, room=2000)  # the command line fits, the snapshot line does not
+        with pytest.raises(JournalWriteError, match=r"saved up to command 4$"):
+            _end_turns(session, 1)
+        assert len(session.history) == 4
+    finally:
+        session.close()
+    assert not any("snapshot" in line for line in _lines(path))
+    reopened = Session.open(path, snapshot_every=4)
+    reopened.close()
+    assert [line["n"] for line in _lines(path) if "snapshot" in line] == [4]
+
+
+def test_tessera_run_on_a_full_disk_ends_with_one_line_saying_how_much_is_saved(
+    station, tmp_path, monkeypatch, capsys
+) -> None:
+    journal = tmp_path / "battle.jsonl"
+    Session.new(station, journal).close()  # begun; `tessera run` continues it
+    real = JournalWriter.append_to
+
+    def on_full_disk(path: Path, good_bytes: int, version: int = 3) -> JournalWriter:
+        real(path, good_bytes, version).close()  # cuts a torn line off, as it would
+        return JournalWriter(path, FullDisk(path, room=5000), version)
+
+    monkeypatch.setattr(JournalWriter, "append_to", on_full_disk)
+    out = io.StringIO()
+    status = run_battle(
+        str(STATION),
+        str(journal),
+        computer=list(station.computer),
+        stdin=io.StringIO(""),
+        stdout=out,
+    )
+    err = capsys.readouterr().err
+    assert status != 0
+    saved = len(read_journal(journal).entries)
+    assert saved > 3
+    assert err == f"error: {journal}: the disk is full; the battle is saved up to command {saved}\n"
+    # Nothing was shown of a command that is not saved.
+    shown = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert max(e.get("n", 0) for e in shown) == saved
+    Session.open(journal, for_append=False).close()
