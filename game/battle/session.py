@@ -352,6 +352,7 @@ class Session:
         outcome = self._apply(step.command, step.by)
         if not outcome.accepted:  # the battle replays exactly: this cannot happen
             raise AssertionError(f"redo of {step.command.KIND} was refused")
+        self.history[-1] = replace(self.history[-1], state_hash=step.state_hash, line=step.line)
         self.undone = undone
 
     def _rebuild(self) -> None:
