@@ -432,7 +432,11 @@ class Session:
                 if n == last:
                     break
                 step = self.history[n]
-                if not battle.apply(step.command, step.by).accepted:
+                try:
+                    accepted = battle.apply(step.command, step.by).accepted
+                except DiceError as exc:  # a GM's face that fits no die (the header changed)
+                    raise JournalError(f"{where}:{step.line}: {exc}") from None
+                if not accepted:
                     raise JournalError(
                         f"{where}:{step.line}: the battle refuses this command on replaying "
                         "it from the start (the header was changed)"
