@@ -407,9 +407,9 @@ class Session:
     def _check_past(self) -> None:
         """Before an undo relies on the past: check the snapshots read from the journal
         against the replay of the steps before them (from the battle's start, once; a
-        reopened battle began from the last one). Every step replayed must come out with the
-        state hash its line recorded. A forged snapshot, or a header edited so that the start
-        differs, is refused naming the file and the line: nothing has changed yet."""
+        reopened battle began from the last one). A forged snapshot, or a header edited so
+        that the start differs, is refused naming the file and the line: nothing has changed
+        yet."""
         unchecked = [s for s in self._snapshots if not s.checked]
         if not unchecked:
             return
@@ -441,10 +441,14 @@ class Session:
                         f"{where}:{step.line}: the battle refuses this command on replaying "
                         "it from the start (the header was changed)"
                     )
-                # (A step a snapshot follows is checked by comparing the snapshot, which names
-                # what was changed: the snapshot, with the hash before it made to match it.)
+                # The first step's hash shows a changed header (its units, seed, flags) as the
+                # replay begins; the snapshots are compared whole (a hash after every step
+                # would cost a third of the replay again). A step a snapshot follows is left
+                # to the snapshot, which names what was changed: the snapshot, and the hash
+                # before it made to match it.
                 if (
-                    step.state_hash
+                    n == 0
+                    and step.state_hash
                     and all(s.n != n + 1 for s in unchecked)
                     and step.state_hash != battle.state_hash(legacy=self.legacy_hash)
                 ):
