@@ -1104,7 +1104,7 @@ class BattleScene:
             if exc.error.errno == errno.ENOSPC:
                 text = _("The disk is full; the battle is saved up to command {n}.")
             else:
-                text = _("The journal cannot be written; the battle is saved up to command {n}.")
+                text = _("The save cannot be written; the battle is saved up to command {n}.")
             self.status = text.format(n=exc.saved)
         else:
             self.status = str(exc)
