@@ -196,6 +196,8 @@ class Vision:
             text = f"{unit}\0{int(x)},{int(y)},{int(z)}\0{int(sees)}\0{int(grid_version)}"
             parts.append(text.encode("utf-8", "surrogatepass"))
             parts.append(packed[1])
+        if len(self._packed_views) > len(self._views):  # units gone: their bytes go too
+            self._packed_views = {u: p for u, p in self._packed_views.items() if u in self._views}
         return parts
 
     def _packed_fog(self, faction: str, sight: FactionSight) -> tuple[bytes, bytes]:
