@@ -144,6 +144,9 @@ def run_battle(
             _handle(session, out, line, number)
             _computer(session, out)
         _out(out, {"event": "end", **_summary(session)})
+    except JournalError as exc:  # a full disk: the battle is saved up to a command, it says
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     finally:
         session.close()
     return 0

@@ -130,6 +130,10 @@ class Battle:
         self.vision = Vision(grid.shape, setup.factions)
         #: The log's events as snapshots write them, kept (events are values, the log grows).
         self._log_dicts: list[tuple[Event, dict[str, Any]]] = []
+        #: The state hash's digest of the log: the first `_log_hashed` events folded in.
+        self._log_digest = hashlib.sha256()
+        self._log_hashed = 0
+        self._setup_digest = setup_digest(setup).encode()
 
     # ------------------------------------------------------------ snapshots
 
@@ -403,16 +407,41 @@ class Battle:
             + "}"
         )
 
-    def state_hash(self) -> str:
-        """A digest of everything that decides what happens next: two battles with the same hash
-        play on identically."""
+    def state_hash(self, *, legacy: bool = False) -> str:
+        """A digest of everything that decides what happens next and of everything a snapshot
+        holds: two battles with the same hash play on identically and have told the same story.
+        It covers the state, the grid and fog, each unit's kept view, the log of events (an
+        edited command that rolls the same dice, such as a missed attack re-targeted, changes
+        it) and the setup the battle began with (the journal's header but for its map path).
+
+        `legacy`: the hash journals of version 1 and 2 recorded (no views, log or setup)."""
         digest = hashlib.sha256()
         digest.update(self.state_text().encode())
         for array in (self.grid.obstacle, self.grid.terrain, self.grid.floor):
             digest.update(np.ascontiguousarray(array).tobytes())
         for part in self.vision.digest_parts():
             digest.update(part)
+        if not legacy:
+            digest.update(b"\0views")
+            for part in self.vision.view_digest_parts():
+                digest.update(part)
+            digest.update(b"\0log")
+            digest.update(self._log_hash())
+            digest.update(b"\0setup")
+            digest.update(self._setup_digest)
         return digest.hexdigest()
+
+    def _log_hash(self) -> bytes:
+        """A running digest of the log, each event folded in once (the log only grows)."""
+        if self._log_hashed > len(self.log):  # a log replaced: fold it in again
+            self._log_digest, self._log_hashed = hashlib.sha256(), 0
+        for event in self.log[self._log_hashed :]:
+            text = json.dumps(
+                event.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+            )
+            self._log_digest.update(text.encode("utf-8", "surrogatepass") + b"\n")
+        self._log_hashed = len(self.log)
+        return self._log_digest.digest()
 
     # ------------------------------------------------------------ applying commands
 
@@ -1597,6 +1626,15 @@ _SNAPSHOT_FIELDS = (
     "vision",
     "log",
 )
+
+
+def setup_digest(setup: BattleSetup) -> str:
+    """A digest of the setup as the journal's header holds it, but for the map's path (the
+    map is checked by its sha256, and a journal moved with its map still opens): a unit's cell,
+    the seed or a hidden flag edited in the header changes it."""
+    data = {k: v for k, v in setup.to_json().items() if k != "map"}
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _check_known(spec: UnitSpec, rules: RulesData) -> None:

@@ -12,6 +12,7 @@ only JSON, validated as it is read.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -27,7 +28,9 @@ from game.scenario.reader import ScenarioError
 
 FORMAT = "tessera-journal"
 #: 2: command lines say whether a player may take them back ("private"); snapshot lines.
-VERSION = 2
+#: 3: the state hash covers the log, the kept views and the header (the setup but for its map
+#: path), and snapshot lines carry a digest of the header ("header").
+VERSION = 3
 
 
 def _from_version_1(header: dict[str, Any], lines: list[dict[str, Any]]) -> None:
@@ -38,11 +41,20 @@ def _from_version_1(header: dict[str, Any], lines: list[dict[str, Any]]) -> None
             line["private"] = None
 
 
+def _from_version_2(header: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    """Version 2's lines read as version 3's; what differs is how their state hashes were taken
+    (without the log, the views and the header: `Battle.state_hash(legacy=True)`) and that
+    their snapshots carry no header digest. The session knows from `JournalContents.version`,
+    and continues such a journal in its own version."""
+
+
 #: Upgrades from older format versions: version -> function turning a header and lines into the
 #: next version's.
 UPGRADES: Mapping[int, Callable[[dict[str, Any], list[dict[str, Any]]], None]] = {
     1: _from_version_1,
+    2: _from_version_2,
 }
+
 #: A journal line longer than this is damage, not a command.
 MAX_LINE = 1_000_000
 #: A snapshot line may be longer (a big map's fog and views), not endless.
@@ -51,6 +63,21 @@ MAX_SNAPSHOT_LINE = 64_000_000
 
 class JournalError(ValueError):
     """A journal that cannot be read; the message names the file and the line."""
+
+
+class JournalWriteError(JournalError):
+    """A line could not be written (the disk is full, or another error of the file system):
+    the battle is saved up to `saved` commands in effect, and nothing after them was shown."""
+
+    def __init__(self, path: Path, error: OSError, saved: int) -> None:
+        self.path = path
+        self.error = error
+        self.saved = saved
+        if error.errno == errno.ENOSPC:
+            why = "the disk is full"
+        else:
+            why = f"the journal cannot be written ({error.strerror or error})"
+        super().__init__(f"{path}: {why}; the battle is saved up to command {saved}")
 
 
 @dataclass(frozen=True)
@@ -107,18 +134,20 @@ def _digest(snapshot: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def header_line(setup: BattleSetup, journal: Path) -> dict[str, Any]:
+def header_line(setup: BattleSetup, journal: Path, version: int = VERSION) -> dict[str, Any]:
     """The header, with the map path relative to the journal's folder when it can be."""
     data = setup.to_json()
     try:
         data["map"] = os.path.relpath(Path(setup.map_path).resolve(), journal.resolve().parent)
     except ValueError:  # another drive on Windows
         data["map"] = str(Path(setup.map_path).resolve())
-    return {"format": FORMAT, "version": VERSION, "setup": data}
+    return {"format": FORMAT, "version": version, "setup": data}
 
 
 class JournalWriter:
-    """Appends lines and makes each durable before returning (flush + fsync)."""
+    """Appends lines and makes each durable before returning (flush + fsync). The file is
+    written unbuffered, so that a line the disk refused leaves nothing behind to be written
+    later in the middle of the next one."""
 
     def __init__(self, path: Path, handle: IO[bytes], version: int = VERSION) -> None:
         self.path = path
@@ -127,12 +156,15 @@ class JournalWriter:
         self.version = version
 
     @classmethod
-    def create(cls, path: Path, setup: BattleSetup) -> JournalWriter:
+    def create(cls, path: Path, setup: BattleSetup, version: int = VERSION) -> JournalWriter:
         """A new journal holding its header. The header is written to a file beside it and
         then given the journal's name, so a crash leaves either no journal or a whole header,
         never a torn one that could not be told from a foreign file. An existing file is never
-        overwritten, unless it is empty (nothing is lost)."""
-        line = _encode(header_line(setup, path))
+        overwritten, unless it is empty (nothing is lost). `version`: an older format (2), for
+        a journal an older Tessera must read."""
+        if version not in (2, VERSION):
+            raise ValueError(f"journal version {version}: only 2 and {VERSION} are written")
+        line = _encode(header_line(setup, path, version))
         temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
         try:
             with temporary.open("wb") as new:
@@ -144,7 +176,7 @@ class JournalWriter:
             else:
                 _link_new(temporary, path)
             _fsync_dir(path)
-            handle = path.open("ab")
+            handle = path.open("ab", buffering=0)
         except FileExistsError:
             raise JournalError(f"{path}: a file is there already; it is not overwritten") from None
         except OSError as exc:
@@ -152,13 +184,13 @@ class JournalWriter:
         finally:
             with contextlib.suppress(OSError):
                 temporary.unlink()
-        return cls(path, handle)
+        return cls(path, handle, version)
 
     @classmethod
     def append_to(cls, path: Path, good_bytes: int, version: int = VERSION) -> JournalWriter:
         """Reopen for appending, cutting off a torn last line first."""
         try:
-            handle = path.open("r+b")
+            handle = path.open("r+b", buffering=0)
         except OSError as exc:
             raise JournalError(f"{path}: cannot write to the journal ({exc.strerror})") from None
         try:
@@ -170,9 +202,27 @@ class JournalWriter:
         return cls(path, handle, version)
 
     def write(self, data: Mapping[str, Any]) -> None:
-        self._handle.write(_encode(data))
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        """Append one line, durably. When the file system refuses it (a full disk), the file is
+        cut back to the lines before it, so that it can be continued later, and OSError is
+        raised: the caller knows how much of the battle that leaves saved."""
+        line = memoryview(_encode(data))
+        start = self._handle.tell()
+        try:
+            while line:  # unbuffered: a write may take only part of the line
+                written = self._handle.write(line)
+                line = line[len(line) if written is None else written :]
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+        except OSError:
+            self._cut(start)
+            raise
+
+    def _cut(self, size: int) -> None:
+        """Drop what a failed write may have left past `size` (in the file and the buffer);
+        if even that fails, reopening drops it as a torn last line."""
+        with contextlib.suppress(OSError, ValueError):
+            self._handle.seek(size)
+            self._handle.truncate(size)
 
     def close(self) -> None:
         self._handle.close()
@@ -335,9 +385,13 @@ def _entry(name: str, number: int, value: dict[str, Any]) -> Entry:
         for d in dice_raw
     ):
         raise JournalError(f"{where}: field 'dice': expected lists of die faces")
-    state_hash = value.get("hash", "")
-    if not isinstance(state_hash, str):
-        raise JournalError(f"{where}: field 'hash': expected a string")
+    state_hash = value.get("hash")
+    if state_hash is None:
+        raise JournalError(
+            f"{where}: field 'hash': missing (each command line records the state after it)"
+        )
+    if not isinstance(state_hash, str) or not state_hash:
+        raise JournalError(f"{where}: field 'hash': expected the state hash after the command")
     private = value.get("private", False)
     if private is not None and not isinstance(private, bool):
         raise JournalError(f"{where}: field 'private': expected true or false")

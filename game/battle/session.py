@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from game.battle import commands as cmd
-from game.battle.engine import GM, Battle, Outcome, Refusal, SnapshotError
+from game.battle.engine import GM, Battle, Outcome, Refusal, SnapshotError, setup_digest
 from game.battle.events import Event
 from game.battle.journal import (
+    VERSION,
     Entry,
     JournalContents,
     JournalError,
+    JournalWriteError,
     JournalWriter,
     dice_of,
     read_journal,
@@ -46,18 +48,25 @@ class Step:
     private: bool
     news: bool | None = None
     seen: frozenset[str] = frozenset()
+    #: The state hash recorded after it ("" when none was taken), and its journal line (0:
+    #: none yet, or no journal).
+    state_hash: str = ""
+    line: int = 0
 
 
 @dataclass
 class _Snapshot:
     """A snapshot kept in memory: the battle after the first `n` steps (`Battle.snapshot()`,
     its whole log), the state hash it must restore to ("" once it is known not to: it is not
-    used), and the journal line it was read from (None: taken in this session)."""
+    used), and the journal line it was read from (None: taken in this session). `checked`: it
+    is known to be what the steps before it replay to (one taken in this session is; one read
+    from a journal is checked before an undo first relies on the past)."""
 
     n: int
     data: dict[str, Any]
     state_hash: str
     line: int | None = None
+    checked: bool = True
 
 
 @dataclass
@@ -115,23 +124,39 @@ class Session:
         #: Snapshots of this battle, oldest first, each of the first `n` steps of `history`:
         #: an undo drops those it passes below.
         self._snapshots: list[_Snapshot] = []
+        #: The state hash of journals of version 1 and 2 (continued in their own version).
+        self.legacy_hash = writer is not None and writer.version < 3
+        #: The journal the battle was opened from or is written to (for messages).
+        self.journal: Path | None = None if writer is None else writer.path
+
+    def state_hash(self) -> str:
+        """The battle's state hash as its journal records it."""
+        return self.battle.state_hash(legacy=self.legacy_hash)
 
     # ------------------------------------------------------------ opening
 
     @classmethod
     def new(
-        cls, setup: BattleSetup, journal: Path | None, *, snapshot_every: int = SNAPSHOT_EVERY
+        cls,
+        setup: BattleSetup,
+        journal: Path | None,
+        *,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        version: int = VERSION,
     ) -> Session:
-        """A new battle; its journal is created once the battle is known to be buildable."""
+        """A new battle; its journal is created once the battle is known to be buildable.
+        `version`: an older journal format (2), for a journal an older Tessera must read."""
         grid, _digest = load_battle_map(setup, setup.map_path)
         session = cls._build(setup, grid, setup.map_path)
         session.snapshot_every = snapshot_every
         if journal is not None:
             try:
-                session.writer = JournalWriter.create(journal, setup)
-            except JournalError:
+                session.writer = JournalWriter.create(journal, setup, version)
+            except (JournalError, ValueError):
                 session.close()
                 raise
+            session.journal = journal
+            session.legacy_hash = version < 3
         return session
 
     @classmethod
@@ -144,13 +169,16 @@ class Session:
         contents = read_journal(journal)
         grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
         plan = _plan(journal, contents)
+        legacy = contents.version < 3
         if plan.start is None:
             session = cls._build(contents.setup, grid, f"{journal}:1")
         else:
-            battle = _restored(journal, contents, grid, plan.start)
+            battle = _restored(journal, contents, grid, plan.start, legacy)
             session = cls(contents.setup, grid, battle.rules, None, battle=battle)
             session.history = plan.history[: plan.start.n]
             session.undone = plan.undone
+        session.legacy_hash = legacy
+        session.journal = journal
         session.snapshot_every = snapshot_every
         session._snapshots = plan.snapshots
         try:
@@ -204,8 +232,9 @@ class Session:
         _looked(self.history, entry.by, below=1)
         if [list(d) for d in entry.dice] != dice_of(outcome.rolls):
             raise JournalError(f"{where}: the dice differ from those the journal recorded")
-        if entry.state_hash and entry.state_hash != self.battle.state_hash():
-            raise JournalError(f"{where}: the state differs from the one the journal recorded")
+        if entry.state_hash != self.state_hash():
+            raise JournalError(f"{where}: {_STATE_DIFFERS}")
+        self.history[-1] = replace(self.history[-1], state_hash=entry.state_hash, line=entry.line)
         if entry.private is not None and entry.private != self.history[-1].private:
             raise JournalError(
                 f"{where}: whether a player may take the command back differs from the journal"
@@ -225,7 +254,11 @@ class Session:
         """Apply a command; an accepted one is journaled (durably) before this returns.
 
         A face the GM entered that does not fit the die it lands on is only found mid-command:
-        the battle is then rebuilt as it was before the command, which is refused."""
+        the battle is then rebuilt as it was before the command, which is refused.
+
+        A line the disk refuses (it is full) raises JournalWriteError: the command is taken
+        back (nothing of it was shown), and the battle is as its journal saved it."""
+        undone = list(self.undone)
         try:
             outcome = self._apply(command, by)
         except DiceError as exc:
@@ -236,7 +269,7 @@ class Session:
         _looked(self.history, by, below=1)  # who gives a command has the screen
         state_hash = ""
         if self.writer is not None:
-            state_hash = self.battle.state_hash()
+            state_hash = self.state_hash()
             line: dict[str, Any] = {
                 "n": len(self.history),
                 "by": by,
@@ -246,9 +279,20 @@ class Session:
             }
             if self.writer.version >= 2 and self.history[-1].private:
                 line["private"] = True
-            self.writer.write(line)
+            try:
+                self.writer.write(line)
+            except OSError as exc:
+                self.history.pop()
+                self._rebuild()
+                self.undone = undone
+                raise self._write_error(exc) from None
+            self.history[-1] = replace(self.history[-1], state_hash=state_hash)
         self._take_snapshot(state_hash)
         return outcome
+
+    def _write_error(self, error: OSError) -> JournalWriteError:
+        assert self.writer is not None
+        return JournalWriteError(self.writer.path, error, len(self.history))
 
     def override(self, faces: tuple[int, ...], by: str) -> Outcome:
         """The GM overrides the dice of the last command: it is taken back (with any physical
@@ -304,7 +348,11 @@ class Session:
             return refusal
         self._undo_steps(by)
         if self.writer is not None:
-            self.writer.write({"n": len(self.history), "by": by, "undo": True})
+            try:
+                self.writer.write({"n": len(self.history), "by": by, "undo": True})
+            except OSError as exc:
+                self._redo_step()  # the journal still has it in effect
+                raise self._write_error(exc) from None
         return None
 
     def redo(self, by: str) -> Refusal | None:
@@ -315,7 +363,13 @@ class Session:
         _looked(self.history, by)
         self._redo_step()
         if self.writer is not None:
-            self.writer.write({"n": len(self.history), "by": by, "redo": True})
+            try:
+                self.writer.write({"n": len(self.history), "by": by, "redo": True})
+            except OSError as exc:
+                step = self.history.pop()  # the journal still has it undone
+                self._rebuild()
+                self.undone.append(step)
+                raise self._write_error(exc) from None
         self._take_snapshot()
         return None
 
@@ -326,6 +380,7 @@ class Session:
         if _undo_refusal(self.history, by) is not None:
             return False
         _looked(self.history, by)
+        self._check_past()
         step = _popped(self.history)
         undone = [*self.undone, step]
         self._snapshots = [s for s in self._snapshots if s.n <= len(self.history)]
@@ -340,7 +395,9 @@ class Session:
         if not outcome.accepted:  # the battle replays exactly: this cannot happen
             raise AssertionError(f"redo of {step.command.KIND} was refused")
         # What it shows is what it showed: those who saw it then have seen it.
-        self.history[-1] = replace(self.history[-1], seen=step.seen)
+        self.history[-1] = replace(
+            self.history[-1], seen=step.seen, state_hash=step.state_hash, line=step.line
+        )
         self.undone = undone
 
     def _last_news(self) -> bool:
@@ -375,11 +432,12 @@ class Session:
     def _rebuild(self) -> None:
         """The battle as `history` leaves it: restored from the latest snapshot of it and the
         steps after replayed (same dice, fog, initiative), which is what makes undo exact."""
+        self._check_past()
         steps = self.history
         self.battle.close()
         start, battle = 0, None
         for snapshot in reversed(self._snapshots):
-            battle = _restore(self.setup, self._grid, self.rules, snapshot)
+            battle = _restore(self.setup, self._grid, self.rules, snapshot, self.legacy_hash)
             if battle is not None:
                 start = snapshot.n
                 break
@@ -410,8 +468,69 @@ class Session:
                 "log_from": log_from,
                 "steps": _steps_digest(self.history),
             }
-            self.writer.write(snapshot_line(n, line))
-        self._snapshots.append(_Snapshot(n, data, state_hash or self.battle.state_hash()))
+            if self.writer.version >= 3:
+                line["header"] = setup_digest(self.setup)
+            try:
+                self.writer.write(snapshot_line(n, line))
+            except OSError as exc:
+                # The command before it is saved; the snapshot is not kept (the next one's
+                # log follows the one before it in the journal), and reopening writes it.
+                raise self._write_error(exc) from None
+        self._snapshots.append(_Snapshot(n, data, state_hash or self.state_hash()))
+
+    def _check_past(self) -> None:
+        """Before an undo relies on the past: check the snapshots read from the journal
+        against the replay of the steps before them (from the battle's start, once; a
+        reopened battle began from the last one). A forged snapshot, or a header edited so
+        that the start differs, is refused naming the file and the line: nothing has changed
+        yet."""
+        unchecked = [s for s in self._snapshots if not s.checked]
+        if not unchecked:
+            return
+        where = str(self.journal)
+        try:
+            battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
+        except ValueError as exc:  # the header's units, as the battle's start refuses them
+            raise JournalError(f"{where}:1: {exc}") from None
+        try:
+            last = max(s.n for s in unchecked)
+            for n in range(last + 1):
+                for snapshot in unchecked:
+                    if snapshot.n == n and _canonical(battle.snapshot()) != _canonical(
+                        snapshot.data
+                    ):
+                        raise JournalError(
+                            f"{where}:{snapshot.line}: the snapshot is not the battle the lines "
+                            "before it replay to: it was changed after it was written"
+                        )
+                if n == last:
+                    break
+                step = self.history[n]
+                try:
+                    accepted = battle.apply(step.command, step.by).accepted
+                except DiceError as exc:  # a GM's face that fits no die (the header changed)
+                    raise JournalError(f"{where}:{step.line}: {exc}") from None
+                if not accepted:
+                    raise JournalError(
+                        f"{where}:{step.line}: the battle refuses this command on replaying "
+                        "it from the start (the header was changed)"
+                    )
+                # The first step's hash shows a changed header (its units, seed, flags) as the
+                # replay begins; the snapshots are compared whole (a hash after every step
+                # would cost a third of the replay again). A step a snapshot follows is left
+                # to the snapshot, which names what was changed: the snapshot, and the hash
+                # before it made to match it.
+                if (
+                    n == 0
+                    and step.state_hash
+                    and all(s.n != n + 1 for s in unchecked)
+                    and step.state_hash != battle.state_hash(legacy=self.legacy_hash)
+                ):
+                    raise JournalError(f"{where}:{step.line}: {_STATE_DIFFERS}")
+        finally:
+            battle.close()
+        for snapshot in unchecked:
+            snapshot.checked = True
 
     def close(self) -> None:
         if self.writer is not None:
@@ -563,6 +682,28 @@ def _unit_names(value: Any) -> set[str]:
     return set()
 
 
+#: A replayed command line whose state hash is not the one recorded.
+_STATE_DIFFERS = (
+    "the state differs from the one the journal recorded (the line, a line before it or the "
+    "header was changed, or the journal is from another version of the rules)"
+)
+
+
+def _canonical(data: Mapping[str, Any]) -> str:
+    """A snapshot's data as text, for comparing a snapshot with a replayed battle's: the fog's
+    lists in sorted order (journals before version 3 wrote some in the order of a set)."""
+    try:
+        vision = dict(data["vision"])
+        vision["factions"] = sorted(
+            ({**f, "last_known": sorted(f["last_known"])} for f in vision["factions"]),
+            key=lambda f: str(f["faction"]),
+        )
+        vision["views"] = sorted(vision["views"], key=lambda v: str(v["unit"]))
+        return json.dumps({**data, "vision": vision}, sort_keys=True, ensure_ascii=False)
+    except (KeyError, TypeError, ValueError):
+        return json.dumps(data, sort_keys=True, ensure_ascii=False, default=repr)
+
+
 def _chain(digest: str, step: Step) -> str:
     """The digest of the steps so far, `step` added: what a snapshot was taken after."""
     text = json.dumps([step.by, step.command.to_json(), step.private], ensure_ascii=False)
@@ -601,17 +742,26 @@ def _plan(journal: Path, contents: JournalContents) -> _Plan:
                     "in effect"
                 )
             data = dict(found.data)
-            log_from, log, steps = (
+            log_from, log, steps, header = (
                 data.pop("log_from", None),
                 data.get("log"),
                 data.pop("steps", ""),
+                data.pop("header", None),
             )
+            if contents.version >= 3 and header != setup_digest(contents.setup):
+                if not isinstance(header, str):
+                    raise JournalError(f"{where}: the snapshot has no digest of the header")
+                raise JournalError(
+                    f"{journal}:1: the header is not the one the battle began with (the "
+                    f"snapshot on line {found.line} was taken with another: a unit, the seed "
+                    "or who plays what was edited)"
+                )
             # The events after those of the snapshot before it (or all of them: from 0).
             before = valid[-1][0].data["log"] if valid and log_from else []
             if log_from != len(before) or not isinstance(log, list):
                 raise JournalError(f"{where}: the snapshot's log does not follow the one before it")
             data["log"] = before + log
-            snapshot = _Snapshot(found.n, data, hashes[-1], found.line)
+            snapshot = _Snapshot(found.n, data, hashes[-1], found.line, checked=False)
             valid.append((snapshot, [step for step, _h in undone], index, steps == digests[-1]))
         if index == len(entries):
             break
@@ -636,7 +786,9 @@ def _plan(journal: Path, contents: JournalContents) -> _Plan:
             hashes.append(state_hash)
         else:
             assert entry.command is not None and entry.private is not None
-            step = Step(entry.by, entry.command, entry.private)
+            step = Step(
+                entry.by, entry.command, entry.private, state_hash=entry.state_hash, line=entry.line
+            )
             _looked(history, entry.by)
             digests.append(_chain(digests[-1] if digests else "", step))
             history.append(step)
@@ -654,7 +806,9 @@ def _plan(journal: Path, contents: JournalContents) -> _Plan:
     return plan
 
 
-def _restored(journal: Path, contents: JournalContents, grid: object, start: _Snapshot) -> Battle:
+def _restored(
+    journal: Path, contents: JournalContents, grid: object, start: _Snapshot, legacy: bool
+) -> Battle:
     """The battle from the journal's snapshot `start`, checked against the state hash the
     journal recorded for it; a damaged one is refused naming its line."""
     where = f"{journal}:{start.line}"
@@ -665,7 +819,7 @@ def _restored(journal: Path, contents: JournalContents, grid: object, start: _Sn
         raise JournalError(f"{where}: damaged snapshot ({exc})") from None
     except ValueError as exc:  # the setup's units, as the battle's start would refuse them
         raise JournalError(f"{journal}:1: {exc}") from None
-    if battle.state_hash() != start.state_hash:
+    if battle.state_hash(legacy=legacy) != start.state_hash:
         battle.close()
         raise JournalError(f"{where}: the snapshot is not the state the journal recorded before it")
     return battle
@@ -679,7 +833,7 @@ def _rules(where: str) -> RulesData:
 
 
 def _restore(
-    setup: BattleSetup, grid: object, rules: RulesData, snapshot: _Snapshot
+    setup: BattleSetup, grid: object, rules: RulesData, snapshot: _Snapshot, legacy: bool
 ) -> Battle | None:
     """The battle from a snapshot kept in memory, or None when it does not restore to the
     state it was taken of (it is then not tried again)."""
@@ -690,7 +844,7 @@ def _restore(
     except ValueError:
         snapshot.state_hash = ""
         return None
-    if battle.state_hash() != snapshot.state_hash:
+    if battle.state_hash(legacy=legacy) != snapshot.state_hash:
         battle.close()
         snapshot.state_hash = ""
         return None

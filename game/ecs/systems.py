@@ -98,6 +98,8 @@ class Vision:
         self._unions: dict[str, tuple[NDArray[np.bool_], ...]] = {}
         # Per faction: (seen, remembered) as the arrays last packed for the digest, and bytes.
         self._packed: dict[str, tuple[NDArray[np.bool_], NDArray[np.bool_], bytes, bytes]] = {}
+        # Per unit: its kept view's array as last packed for the digest, and the bytes.
+        self._packed_views: dict[str, tuple[NDArray[np.bool_], bytes]] = {}
 
     def add_faction(self, faction: str) -> None:
         if faction not in self.factions:
@@ -157,7 +159,9 @@ class Vision:
                 if mine[j]
                 or (spotted[j] and faction not in hidden_from.get(target.id, frozenset()))
             }
-            for unit_id in units:
+            # Sorted: the order of first sightings is the order a snapshot writes, and a set's
+            # order changes with PYTHONHASHSEED (the same battle must write the same bytes).
+            for unit_id in sorted(units):
                 if bf.by_id[unit_id].faction != faction:
                     sight.last_known[unit_id] = bf.by_id[unit_id].cell
             newly[faction] = frozenset(units - sight.units)
@@ -176,6 +180,24 @@ class Vision:
             parts.extend(self._packed_fog(faction, sight))
             parts.append(",".join(sorted(sight.units)).encode())
             parts.append(repr(sorted(sight.last_known.items())).encode())
+        return parts
+
+    def view_digest_parts(self) -> list[bytes]:
+        """Bytes that pin down each unit's kept view (its key and cells), for the state hash:
+        a view is state, kept while its unit stays in its cell. A view's array is packed again
+        only when it is a new one (`update` never changes a kept view's array in place)."""
+        parts = []
+        for unit, (key, mask) in sorted(self._views.items(), key=lambda item: item[0]):
+            packed = self._packed_views.get(unit)
+            if packed is None or packed[0] is not mask:
+                packed = (mask, np.packbits(mask).tobytes())
+                self._packed_views[unit] = packed
+            (x, y, z), sees, grid_version = key
+            text = f"{unit}\0{int(x)},{int(y)},{int(z)}\0{int(sees)}\0{int(grid_version)}"
+            parts.append(text.encode("utf-8", "surrogatepass"))
+            parts.append(packed[1])
+        if len(self._packed_views) > len(self._views):  # units gone: their bytes go too
+            self._packed_views = {u: p for u, p in self._packed_views.items() if u in self._views}
         return parts
 
     def _packed_fog(self, faction: str, sight: FactionSight) -> tuple[bytes, bytes]:
@@ -206,13 +228,13 @@ class Vision:
                     "seen": pack_mask(sight.seen),
                     "remembered": pack_mask(sight.remembered),
                     "units": sorted(sight.units),
-                    "last_known": [[u, list(c)] for u, c in sight.last_known.items()],
+                    "last_known": [[u, list(c)] for u, c in sorted(sight.last_known.items())],
                 }
-                for faction, sight in self.factions.items()
+                for faction, sight in sorted(self.factions.items())
             ],
             "views": [
                 {"unit": u, "cell": list(k[0]), "sees": k[1], "grid": k[2], "mask": pack_mask(m)}
-                for u, (k, m) in self._views.items()
+                for u, (k, m) in sorted(self._views.items(), key=lambda item: item[0])
             ],
         }
 

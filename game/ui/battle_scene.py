@@ -7,6 +7,7 @@ The computer's turns are stepped one command at a time so that they can be watch
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from game.battle import options as opts
 from game.battle import preview
 from game.battle.engine import GM, Battle, Outcome
 from game.battle.events import Event
+from game.battle.journal import JournalError, JournalWriteError
 from game.battle.session import Session
 from game.battle.view import PlayerView, told, view_for
 from game.explain_battle import cell_text, refusal_text, why_text
@@ -41,6 +43,8 @@ from game.ui.seats import Seats
 
 #: Seconds between two of the computer's commands, so that a person can follow them.
 COMPUTER_PAUSE = 0.35
+#: Seconds before the computer tries again after its journal line could not be written.
+COMPUTER_RETRY = 5.0
 #: Screen pixels a drag must cover before it pans instead of clicking.
 DRAG_START = 6
 #: Pixels a second the keys and the window's edge pan the map by.
@@ -446,7 +450,11 @@ class BattleScene:
         self._close_menu()
         before = self.view
         path = self._path_of(command)
-        outcome = self.session.submit(command, self.player)
+        try:
+            outcome = self.session.submit(command, self.player)
+        except JournalError as exc:
+            self._journal_failed(exc)
+            return Outcome()  # nothing shown: the battle is as its journal saved it
         if outcome.refusal is not None:
             self.status = refusal_text(outcome.refusal)
             self.refresh()
@@ -796,16 +804,20 @@ class BattleScene:
         if act.command is not None:
             self.submit(act.command)
             return
-        if act.session == "override":
-            before = self.view
-            outcome = self.session.override(act.faces, GM)
-            if outcome.refusal is not None:
-                self.status = refusal_text(outcome.refusal)
-                self.refresh()
-            else:
-                self._animate(outcome.events, before, ())
+        try:
+            if act.session == "override":
+                before = self.view
+                outcome = self.session.override(act.faces, GM)
+                if outcome.refusal is not None:
+                    self.status = refusal_text(outcome.refusal)
+                    self.refresh()
+                else:
+                    self._animate(outcome.events, before, ())
+                return
+            refusal = self.session.undo(GM) if act.session == "undo" else self.session.redo(GM)
+        except JournalError as exc:
+            self._journal_failed(exc)
             return
-        refusal = self.session.undo(GM) if act.session == "undo" else self.session.redo(GM)
         self.status = "" if refusal is None else refusal_text(refusal)
         self.animator.finish()
         self.refresh()
@@ -1077,8 +1089,26 @@ class BattleScene:
         self.refresh(follow=True)
 
     def _undo(self) -> None:
-        refusal = self.session.undo(self.player)
+        try:
+            refusal = self.session.undo(self.player)
+        except JournalError as exc:
+            self._journal_failed(exc)
+            return
         self.status = "" if refusal is None else refusal_text(refusal)
+        self.animator.finish()
+        self.refresh()
+
+    def _journal_failed(self, exc: JournalError) -> None:
+        """The journal could not take a line (a full disk: the battle stays as it was saved,
+        and may go on once there is room) or its past is not what it says: say so."""
+        if isinstance(exc, JournalWriteError):
+            if exc.error.errno == errno.ENOSPC:
+                text = _("The disk is full; the battle is saved up to command {n}.")
+            else:
+                text = _("The save cannot be written; the battle is saved up to command {n}.")
+            self.status = text.format(n=exc.saved)
+        else:
+            self.status = str(exc)
         self.animator.finish()
         self.refresh()
 
@@ -1137,11 +1167,16 @@ class BattleScene:
         before = self.view
         outcomes: list[Outcome] = []
         paths: list[Sequence[Cell]] = []
-        self.session.play_computer(
-            lambda _by, _c, o: outcomes.append(o),
-            limit=1,
-            before=lambda c: paths.append(self._path_of(c)),
-        )
+        try:
+            self.session.play_computer(
+                lambda _by, _c, o: outcomes.append(o),
+                limit=1,
+                before=lambda c: paths.append(self._path_of(c)),
+            )
+        except JournalError as exc:
+            self._journal_failed(exc)
+            self._computer_wait = -COMPUTER_RETRY  # try again later: the disk may have room
+            return
         for outcome, path in zip(outcomes, paths, strict=False):
             self._animate(outcome.events, before, path)
         if not outcomes:

@@ -444,12 +444,16 @@ def test_undo_across_a_snapshot_is_exact_and_starts_from_the_snapshot_below(stat
 
 
 def test_a_version_1_journal_opens_replaying_every_line_and_is_continued_in_version_1(
-    twins, tmp_path
+    station, tmp_path
 ) -> None:
-    """Version 1 wrote the same lines, without "private", and no snapshots."""
-    _with, without = twins
+    """Version 1 wrote the same lines as version 2 (its state hashes: `legacy`), without
+    "private", and no snapshots."""
+    without = tmp_path / "v2.jsonl"
+    written = Session.new(station, without, snapshot_every=0, version=2)
+    _play_with_undos(written, 50, seed=4)
+    written.close()
     lines = _journal_lines(without)
-    assert lines[0]["version"] == VERSION == 2
+    assert lines[0]["version"] == 2 and VERSION == 3
     old = [{**lines[0], "version": 1}]
     old += [{k: v for k, v in line.items() if k != "private"} for line in lines[1:]]
     assert any("private" in line for line in lines[1:])
