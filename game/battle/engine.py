@@ -430,12 +430,14 @@ class Battle:
             return Outcome(refusal=refusal)
         sighted = self._finish(scratch, before)
         sighted = sighted or any(
-            self.vision.factions[f].units - before.get(f, frozenset()) for f in self.vision.factions
+            self.vision.factions[f].units - before.get(f, frozenset()) or s.glimpsed
+            for f, s in self.vision.factions.items()
         )
         self.log.extend(scratch.events)
         return Outcome(tuple(scratch.events), None, tuple(scratch.rolls), sighted)
 
     def _begin(self) -> _Scratch:
+        self.vision.clear_glimpses()
         self._scratch = _Scratch()
         return self._scratch
 
@@ -462,7 +464,7 @@ class Battle:
         for faction, sight in self.vision.factions.items():
             if event.audience is not None and faction not in event.audience:
                 continue
-            known = sight.units | before.get(faction, frozenset())
+            known = sight.units | before.get(faction, frozenset()) | set(sight.glimpsed)
             units = frozenset(u for u in named if u not in known and self.faction_of(u) != faction)
             fields: frozenset[str] = frozenset()
             if (
@@ -695,10 +697,13 @@ class Battle:
         left = vis.hidden_from - set(factions)
         if left != vis.hidden_from:
             self._set(unit_id, replace(vis, hidden_from=left))
+            # The sides it is revealed to are told (P-STL-1), besides those that may learn of
+            # what it does; what they do not see of it is withheld as in any event.
+            shown_to = vis.hidden_from - left
             self._emit(
                 "revealed",
-                {"unit": unit_id, "to": sorted(vis.hidden_from - left)},
-                about=[unit_id],
+                {"unit": unit_id, "to": sorted(shown_to)},
+                to=self._audience([unit_id]) | shown_to,
             )
             if not left and self.initiative.entry(unit_id) is not None:
                 self.initiative.reveal(unit_id)
@@ -920,8 +925,10 @@ class Battle:
             # A side that looks at an enemy's last known cell and does not see it there knows
             # it has gone: the ghost goes too (whether the enemy moved, hid, or stands behind
             # another unit: the side cannot tell, so neither may its view).
+            # A unit glimpsed during this command stays shown where it was seen (P-STL-1): the
+            # side saw it there after it last looked.
             for unit, cell in sorted(sight.last_known.items()):
-                if unit not in sight.units and sight.seen[cell]:
+                if unit not in sight.units and unit not in sight.glimpsed and sight.seen[cell]:
                     del sight.last_known[unit]
         for faction, units in sorted(newly.items()):
             for unit in sorted(units):
@@ -1360,14 +1367,18 @@ class Battle:
         bonus = checknames.bonus(self.sheet(unit).checks, checknames.STEALTH)
         dc = passive_perception(enemy.checks)
         record = self.roller.d20(f"stealth {unit} vs {enemy.id}", bonus, dc=dc, secret=False)
+        failed = record.outcome != "success"
+        if failed:
+            # The enemy's side sees the unit here, whether it stays in sight or not (P-STL-1).
+            self.vision.glimpse(enemy.faction, unit, self.sheet(unit).cell)
         self._emit(
             "stealth_check",
-            {"unit": unit, "against": enemy.id, "success": record.outcome == "success"},
-            about=[unit],
+            {"unit": unit, "against": enemy.id, "success": not failed},
+            to=self._audience([unit]) | ({enemy.faction} if failed else set()),
             rolls=(record,),
             rules=("P-STL-1", "P-CHK-3"),
         )
-        if record.outcome != "success":
+        if failed:
             self._reveal_to(unit, {enemy.faction})
 
 

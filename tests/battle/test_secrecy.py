@@ -10,7 +10,8 @@ previews (`reach`, `path`, `attack`) name only units that player's sides may kno
   hidden from them, P-INIT-4 and hiding, is not among them);
 - a ghost is a unit out of sight, at the cell where the player's sides last saw it;
 - every event a command newly shows the player names only units its sides saw before or after
-  that command; no secret roll (a hidden unit's initiative) is shown.
+  that command, or caught sight of during it (a sneaking unit's failed check, P-STL-1); no
+  secret roll (a hidden unit's initiative) is shown.
 The test's own record of what each player has seen comes from the sides' sightings after each
 command; nothing about hidden units is read from the view under test.
 """
@@ -72,7 +73,15 @@ class Watcher:
             seen |= b.vision.factions[faction].units
         return {u for u in seen if b.on_map(u)}
 
+    def _glimpsed(self, b: Battle) -> set[str]:
+        """Units the player's sides caught sight of during the last command only (P-STL-1)."""
+        return {u for f in self.factions for u in b.vision.factions[f].glimpsed}
+
     def _remember(self, b: Battle) -> None:
+        for faction in sorted(self.factions):
+            for unit, cell in b.vision.factions[faction].glimpsed.items():
+                self.ever_seen.add(unit)
+                self.last_seen[unit] = cell
         for unit in self.visible:
             if not self.own(b, unit):
                 self.ever_seen.add(unit)
@@ -114,7 +123,8 @@ class Watcher:
             assert not any(r.secret for r in event.rolls), f"a secret roll shown: {text}"
             leaked = [u for u in never_seen if _mentions(text, u)]
             assert not leaked, f"{self.player} is shown {leaked} in {text}"
-            strangers = [u for u in others if u not in before | self.visible and _mentions(text, u)]
+            seen = before | self.visible | self._glimpsed(b)
+            strangers = [u for u in others if u not in seen and _mentions(text, u)]
             assert not strangers, f"{self.player} is shown {strangers}, out of sight, in {text}"
             if event.kind in ("moved", "drifted") and event.data["unit"] not in self.visible:
                 # It went out of sight: where it went is not told.
