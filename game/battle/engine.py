@@ -28,6 +28,7 @@ from game.ecs.components import (
     Armed,
     Armoured,
     Controller,
+    Disengaged,
     Faction,
     Fallen,
     Motion,
@@ -748,6 +749,7 @@ class Battle:
             if status.helped_by == unit:
                 self._set(other, replace(self.world.get(other, Status), helped_by=None))
         self._set(unit, replace(self.world.get(unit, Motion), stealthy=False, run=(0, 0, 0)))
+        self.world.remove(unit, Disengaged)
         start = start_of_turn(self._health(unit))
         self._set(unit, Wounds(start.after))
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
@@ -1158,7 +1160,6 @@ class Battle:
         """Go step by step; stop where a reaction is offered (P-OA-1, P-OA-2); roll stealth
         against each enemy whose sight the move crosses in the open (P-STL-1). A jump in
         flight lands at its surface, or stops against a unit it runs into (P-ZERO-1)."""
-        turn = self._turn(unit)
         start = cells[0]
         mover_faction = self.faction_of(unit)
         rolled_against: set[str] = set()
@@ -1167,9 +1168,14 @@ class Battle:
             # Only a free cell is somewhere to stop: passing an ally's cell, nothing triggers
             # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
             here_free = self._in_cell(a) in (None, unit)
-            if react and not turn.disengaged and here_free:
+            if react and here_free:
                 mover = replace(self.sheet(unit).occupant, cell=a)
-                for ex in reaction_exits(self.grid, self.bf.occupancy, mover, [a, b]):
+                exits = reaction_exits(self.grid, self.bf.occupancy, mover, [a, b])
+                if exits and self._disengage_covers(unit):
+                    # P-OA-3: Disengage covers the areas left from one cell, this step's.
+                    self._set(unit, Disengaged(a))
+                    exits = []
+                for ex in exits:
                     if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
@@ -1220,6 +1226,11 @@ class Battle:
         flight = self.world.get(unit, Motion).flight
         if flight is not None and cells[-1] == flight[1]:
             self._stop_flight(unit)  # landed (P-ZERO-1)
+
+    def _disengage_covers(self, unit: str) -> bool:
+        """The unit has used Disengage this turn and not yet spent it on a step out of an
+        enemy's reaction area (P-OA-3: the first such step of the turn's movement)."""
+        return self._turn(unit).disengaged and not self.world.has(unit, Disengaged)
 
     def _run(self, unit: str, a: Cell, b: Cell) -> None:
         """This turn's last straight run grows by the step a -> b, or starts again with it
