@@ -90,6 +90,4 @@ def test_p_oa_3_the_path_preview_warns_of_the_reaction_after_the_covered_step(
     assert b.apply(cmd.Disengage("ada"), "red").accepted
     shown = preview_path(b, "red", "ada", (9, 5, 0), EAST)
     assert shown is not None
-    assert [(w.cell, w.kind, w.enemy) for w in shown.warnings] == [
-        ((8, 5, 0), "opportunity", "cy")
-    ]
+    assert [(w.cell, w.kind, w.enemy) for w in shown.warnings] == [((8, 5, 0), "opportunity", "cy")]
