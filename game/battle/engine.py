@@ -28,6 +28,7 @@ from game.ecs.components import (
     Armed,
     Armoured,
     Controller,
+    Crowded,
     Disengaged,
     Faction,
     Fallen,
@@ -55,7 +56,7 @@ from game.ecs.systems import (
 )
 from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
-from game.grid.model import Cell, Grid
+from game.grid.model import Cell, Grid, Obstacle
 from game.grid.movement import (
     MoveRequest,
     find_path,
@@ -576,7 +577,10 @@ class Battle:
         """Help gives advantage; a dodging target gives disadvantage; both cancel (P-CHK-2)."""
         helped = self.world.get(attacker, Status).helped_by is not None
         dodging = target is not None and self.world.get(target, Status).dodging
-        return Advantage.combine(helped, dodging)
+        # P-MOV-8: "Tutte le azioni svolte dalle entità nella stessa casella sono svolte con
+        # svantaggio."
+        crowded = self.world.has(attacker, Crowded)
+        return Advantage.combine(helped, dodging or crowded)
 
     def _spend_help(self, unit_id: str) -> None:
         status = self.world.get(unit_id, Status)
@@ -586,6 +590,10 @@ class Battle:
     def _in_cell(self, cell: Cell) -> str | None:
         occ = self.bf.occupancy.at(cell)
         return None if occ is None else occ.id
+
+    def _all_in_cell(self, cell: Cell) -> list[str]:
+        """Everyone in `cell`: two share it after a move nobody steered ended there (P-MOV-8)."""
+        return [o.id for o in self.bf.occupancy.all_at(cell)]
 
     # ------------------------------------------------------------ damage and its results
 
@@ -628,6 +636,7 @@ class Battle:
     def _fall(self, unit_id: str) -> None:
         cell = self.world.get(unit_id, Position).cell
         self._emit("died", {"unit": unit_id, "at": list(cell)}, about=[unit_id])
+        self._uncrowd(unit_id)
         self.world.remove(unit_id, Position)
         self._set(unit_id, Fallen(cell))
         if self.initiative.entry(unit_id) is not None:
@@ -652,9 +661,12 @@ class Battle:
         return record.outcome == "hit", record, answer
 
     def _resolve_attack(
-        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str
+        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str, *, both: bool = True
     ) -> None:
-        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1)."""
+        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
+        attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
+        its own roll, if the attacker could attack it."""
+        mate = self.world.try_get(target.id, Crowded)
         hit, record, answer = self._attack_roll(attacker, target, weapon, f"{kind} {attacker}")
         self._reveal_to(attacker, {target.faction})
         assert answer.hit is not None
@@ -675,6 +687,15 @@ class Battle:
         )
         if hit:
             self._damage_area(attacker, weapon, target.cell, target.id)
+        other = None if mate is None or not both or weapon.area else mate.other
+        if other is None or other == attacker or not self.on_map(other):
+            return  # an area weapon has hit the whole cell already
+        if self.world.get(other, Position).cell != target.cell:
+            return
+        second = self.sheet(other)
+        if tactics.attack_chance(self.bf, self.sheet(attacker), second, weapon).hit is None:
+            return
+        self._resolve_attack(attacker, second, weapon, kind, both=False)
 
     def _damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
         """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
@@ -683,7 +704,7 @@ class Battle:
             from game.grid.geometry import area_cells
 
             cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
-            victims = [u for c in cells if (u := self._in_cell(c)) is not None]
+            victims = [u for c in cells for u in self._all_in_cell(c)]
         else:
             victims = [aimed] if aimed is not None else []
         if not victims:
@@ -754,6 +775,17 @@ class Battle:
         self._set(unit, Wounds(start.after))
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
         self._drift(unit)  # momentum first: a stunned or dying unit drifts too (P-ZERO-1/2)
+        drift_lost = None
+        if self._health(unit).has("stunned"):
+            # P-MOV-8: stunned by the landing its drift just made: the turn now beginning is
+            # the one it loses.
+            health = self._health(unit)
+            self._set(unit, Wounds(replace(health, conditions=health.conditions - {"stunned"})))
+            drift_lost = "stunned"
+        crowded = self.world.try_get(unit, Crowded)
+        computer = self.controller_of_unit(unit) == "computer"
+        if crowded is not None and not crowded.later and computer:
+            self._auto_step_aside(unit)  # the computer's first arrival steps out if it may
         if start.death_save_due:
             record = self.roller.d20(f"death save {unit}", dc=10)
             saved = death_save(start.after, record.kept[0])
@@ -794,7 +826,11 @@ class Battle:
                 return False
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
-        lost = turn_lost_to(self._health(unit)) or (start.ended[0] if start.ended else None)
+        lost = (
+            turn_lost_to(self._health(unit))
+            or (start.ended[0] if start.ended else None)
+            or drift_lost
+        )
         if start.skip_turn or lost:
             self._emit(
                 "turn_skipped",
@@ -1134,7 +1170,9 @@ class Battle:
         left = max(abs(v) for v in motion.velocity) - turn.movement_spent
         line = straight_flight(self.grid, known.occupancy, sheet.occupant, target, left)
         flown = list(line.cells)
-        while flown and known.occupancy.at(flown[-1]) is not None:
+        if line.stopped_at == target and len(flown) < left and known.occupancy.at(target):
+            flown.append(target)  # P-MOV-8: the leap lands on the unit now in its landing cell
+        while flown and flown[-1] != target and known.occupancy.at(flown[-1]) is not None:
             flown.pop()
         cells = [sheet.cell, *flown]
         totals = [turn.movement_spent + k for k in range(len(cells))]
@@ -1167,7 +1205,7 @@ class Battle:
             a, b = cells[k - 1], cells[k]
             # Only a free cell is somewhere to stop: passing an ally's cell, nothing triggers
             # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
-            here_free = self._in_cell(a) in (None, unit)
+            here_free = a == start or self._in_cell(a) in (None, unit)
             if react and here_free:
                 mover = replace(self.sheet(unit).occupant, cell=a)
                 exits = reaction_exits(self.grid, self.bf.occupancy, mover, [a, b])
@@ -1182,6 +1220,19 @@ class Battle:
                         self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
                         return
             blocker = self._in_cell(b)
+            flight = self.world.get(unit, Motion).flight
+            if (
+                blocker not in (None, unit)
+                and flight is not None
+                and b == flight[1]
+                and k == len(cells) - 1
+            ):
+                # P-MOV-8: a leap is not steered; it lands on whoever took its landing cell.
+                self._run(unit, a, b)
+                self._stop(unit, start, b, totals[k])
+                self._stop_flight(unit)
+                self._collide(unit, b)
+                return
             if blocker is not None and blocker != unit:
                 if self.sees(mover_faction, blocker) or self._relation_ok(
                     unit, blocker, b, k, cells
@@ -1273,6 +1324,16 @@ class Battle:
             self.grid, self.bf.occupancy, me.occupant, toward, speed, any_unit_stops=True
         )
         end = line.cells[-1] if line.cells else start
+        landing = None if motion.flight is None else motion.flight[1]
+        crowded = (
+            landing is not None
+            and line.stopped_at == landing
+            and len(line.cells) < speed
+            and bool(self._all_in_cell(landing))
+        )
+        if crowded:
+            assert landing is not None
+            end = landing  # P-MOV-8: the leap lands on the unit now in its landing cell
         landed = motion.flight is not None and end == motion.flight[1]
         stopped = line.stopped_at is not None and not landed
         if end != start:
@@ -1298,6 +1359,8 @@ class Battle:
             about=[unit],
             rules=("P-ZERO-1",) if motion.flight is not None else ("P-ZERO-2",),
         )
+        if crowded:
+            self._collide(unit, end)
 
     def _relation_ok(self, unit: str, other: str, cell: Cell, k: int, cells: list[Cell]) -> bool:
         """An unseen unit in the way may still be passed: an ally or a neutral, mid-path."""
@@ -1306,7 +1369,117 @@ class Battle:
         return passable and k < len(cells) - 1
 
     def _place(self, unit: str, cell: Cell) -> None:
+        if self.on_map(unit) and self.world.get(unit, Position).cell != cell:
+            self._uncrowd(unit)
         self._set(unit, Position(cell))
+
+    def _uncrowd(self, unit: str) -> None:
+        """The unit leaves a cell it shared (P-MOV-8): neither shares any longer."""
+        crowded = self.world.try_get(unit, Crowded)
+        if crowded is not None:
+            self.world.remove(unit, Crowded)
+            self.world.remove(crowded.other, Crowded)
+
+    def _collide(self, later: str, cell: Cell) -> None:
+        """P-MOV-8: a move nobody could steer ended on an occupied cell. Both save on
+        acrobatics, DC 10 + 2 x (the other's size - its own), the later arrival first; a failure
+        falls prone and loses its next turn (stunned). Each side learns of the other unit.
+        The later arrival, then the first, may step to a free cell of the 8 around if it saved
+        (`step_aside`); the computer decides for its own units at once."""
+        first = next((u for u in self._all_in_cell(cell) if u != later), None)
+        if first is None:
+            return
+        self._reveal_to(first, {self.faction_of(later)})
+        self._reveal_to(later, {self.faction_of(first)})
+        rolls = []
+        saved = {}
+        for unit, other in ((later, first), (first, later)):
+            mine, theirs = self.world.get(unit, Sheet), self.world.get(other, Sheet)
+            dc = 10 + 2 * (int(theirs.size) - int(mine.size))
+            bonus = checknames.bonus(mine.checks, checknames.ACROBATICS)
+            record = self.roller.d20(f"collision {unit}", bonus, dc=dc)
+            rolls.append(record)
+            saved[unit] = record.outcome == "success"
+            if not saved[unit]:
+                health = self._health(unit)
+                self._set(unit, Posture(Stance.PRONE))
+                self._set(unit, Wounds(replace(health, conditions=health.conditions | {"stunned"})))
+            self._set(unit, Crowded(other, unit == later, saved[unit]))
+        self._emit(
+            "collided",
+            {
+                "unit": later,
+                "with": first,
+                "at": list(cell),
+                "unit_saved": saved[later],
+                "with_saved": saved[first],
+            },
+            about=[later, first],
+            rolls=tuple(rolls),
+            rules=("P-MOV-8", "P-CHK-1"),
+        )
+        for unit in (later, first):
+            if self.controller_of_unit(unit) == "computer" and self._auto_step_aside(unit):
+                break  # once one has moved, the other may not (P-MOV-8)
+            if unit == later and self.controller_of_unit(unit) != "computer":
+                break  # the player of the later arrival chooses first, with `step_aside`
+
+    def step_aside_cells(self, unit: str) -> list[Cell]:
+        """The free cells among the 8 around a unit sharing its cell (P-MOV-8) that it may step
+        to, as its side knows the field: no obstacle, nobody known there, and somewhere to
+        stand (in microgravity, a surface). Empty when it may not step (no shared cell, a
+        failed save, stunned)."""
+        crowded = self.world.try_get(unit, Crowded)
+        if crowded is None or not crowded.saved or turn_lost_to(self._health(unit)):
+            return []
+        me = self.sheet(unit)
+        known = self.known_field(me.faction)
+        x, y, z = me.cell
+        cells = []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                c = (x + dx, y + dy, z)
+                if (dx, dy) == (0, 0) or not self.grid.in_bounds(c):
+                    continue
+                if self.grid.obstacle[c] != Obstacle.NONE or known.occupancy.at(c) is not None:
+                    continue
+                if self.grid.microgravity:
+                    stands = on_surface(self.grid, known.occupancy, replace(me.occupant, cell=c))
+                else:
+                    stands = bool(self.grid.standable[c])
+                if stands:
+                    cells.append(c)
+        return cells
+
+    def _step_aside(self, unit: str, to: Cell) -> None:
+        """P-MOV-8: step from the shared cell to `to` (no movement points, no reaction). A unit
+        its side did not know of in `to` stops it there, revealed, and it stays put."""
+        hidden = self._in_cell(to)
+        if hidden is not None:
+            self._reveal_to(hidden, {self.faction_of(unit)})
+            self._emit(
+                "ambushed",
+                {"unit": unit, "by": hidden, "at": list(self.sheet(unit).cell)},
+                about=[unit, hidden],
+            )
+            return
+        start = self.sheet(unit).cell
+        self._place(unit, to)
+        self._emit(
+            "stepped_aside",
+            {"unit": unit, "from": list(start), "to": list(to)},
+            about=[unit],
+            rules=("P-MOV-8",),
+        )
+
+    def _auto_step_aside(self, unit: str) -> bool:
+        """The computer's choice for its unit: the first free cell around, north-west first
+        (reading order), if it may step at all."""
+        cells = self.step_aside_cells(unit)
+        if not cells:
+            return False
+        self._step_aside(unit, cells[0])
+        return True
 
     def _stop(self, unit: str, start: Cell, at: Cell, total: int) -> None:
         self._place(unit, at)

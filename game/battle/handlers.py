@@ -131,6 +131,21 @@ def _react(b: Battle, c: cmd.React) -> None:
         b._emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
 
 
+def _step_aside(b: Battle, c: cmd.StepAside) -> None:
+    """P-MOV-8: out of a shared cell, on a successful save, to a free cell of the 8 around."""
+    from game.ecs.components import Crowded
+
+    crowded = b.world.try_get(c.unit, Crowded)
+    if crowded is None or not b.on_map(c.unit):
+        raise Refusal("not_sharing_a_cell", unit=c.unit)
+    cells = b.step_aside_cells(c.unit)
+    if not cells:
+        raise Refusal("cannot_step_aside", unit=c.unit)
+    if c.to not in cells:
+        raise Refusal("not_free_around", at=c.to)
+    b._step_aside(c.unit, c.to)
+
+
 def _dash(b: Battle, c: cmd.Dash) -> None:
     b._use_action(c.unit, "dash")
     b._emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
@@ -675,6 +690,7 @@ def _controller(b: Battle, c: cmd.SetController) -> None:
 HANDLERS: dict[type[cmd.Command], Callable[[Battle, Any], None]] = {
     cmd.Move: _move,
     cmd.React: _react,
+    cmd.StepAside: _step_aside,
     cmd.Dash: _dash,
     cmd.Attack: _attack,
     cmd.Throw: _throw,

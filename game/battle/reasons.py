@@ -33,6 +33,10 @@ class Why(StrEnum):
     CANNOT_MOVE = "cannot_move"
     IN_FLIGHT = "in_flight"  # a jump not yet landed, and no thrusters to steer (P-ZERO-1)
     DAMPERS_NEED_THRUSTERS = "dampers_need_thrusters"  # only thrusters have dampers (P-ZERO-2)
+    # two in one cell (P-MOV-8)
+    NOT_SHARING_A_CELL = "not_sharing_a_cell"
+    CANNOT_STEP_ASIDE = "cannot_step_aside"  # a failed save, or stunned
+    NOT_FREE_AROUND = "not_free_around"  # not a free cell among the 8 around
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -100,6 +104,8 @@ class Happened(StrEnum):
     FLYING = "flying"  # a microgravity jump that lands in a later turn (P-ZERO-1)
     DRIFTED = "drifted"  # a carried velocity or a jump in flight carries a unit on (P-ZERO-1/2)
     COASTING = "coasting"  # dampers off: the turn ends with a velocity kept (P-ZERO-2)
+    COLLIDED = "collided"  # a leap landed on a unit in its landing cell (P-MOV-8)
+    STEPPED_ASIDE = "stepped_aside"  # out of a shared cell to one of the 8 around (P-MOV-8)
     DASHED = "dashed"
     ATTACK = "attack"
     REACTION_ATTACK = "reaction_attack"

@@ -236,9 +236,9 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         raise MovementError(
             f"occupancy shape {occupancy.index.shape} does not match the map {grid.shape}"
         )
-    there = occupancy.at(start)
-    if there is not None and there.id != mover.id:
-        raise MovementError(f"mover {mover.id!r} cell {start} holds {there.id!r}")
+    there = occupancy.all_at(start)
+    if there and mover.id not in {o.id for o in there}:  # two may share a cell (P-MOV-8)
+        raise MovementError(f"mover {mover.id!r} cell {start} holds {there[0].id!r}")
     crawling = request.crawling or request.mode == "crawl"  # a prone entity crawls (P-MOV-2)
     base = mk.MODE_CRAWL if crawling else mk.MODE_WALK
     budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
@@ -582,8 +582,7 @@ def reaction_exits(
     enemies = [o for o in occupancy.occupants if relation(mover, o) is Relation.ENEMY]
     exits = []
     for a, b in pairwise(cells):
-        left = occupancy.at(a)
-        if left is not None and relation(mover, left) is Relation.ALLY:
+        if any(relation(mover, o) is Relation.ALLY for o in occupancy.all_at(a)):
             continue  # P-OA-1: the ally in the cell being left covers the retreat
         for enemy in enemies:
             if chebyshev(a, enemy.cell) <= 1 < chebyshev(b, enemy.cell):
