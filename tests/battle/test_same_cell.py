@@ -251,9 +251,11 @@ def test_p_mov_8_a_leap_within_reach_onto_a_hidden_unit_lands_on_it(battle) -> N
 
 
 def test_p_mov_8_a_unit_sharing_a_cell_may_still_leave_it_with_an_ordinary_move(battle) -> None:
-    # P-MOV-4 binds chosen moves: cy leaps out to (11, 1), 3 cells, and shares nothing after.
+    # P-MOV-4 binds chosen moves: cy leaps out to (11, 1), 3 cells, and shares nothing after;
+    # leaving bo's reaction area from (13, 1), she provokes him (P-OA-1); he lets her go.
     b: Battle = battle([CY, BO], (15, 10))
     _collide(b, (15, 15))
     ok(b, cmd.Move("cy", (11, 1, 0), mode="jump"), "red")
+    ok(b, cmd.React("bo", take=False), "blue")
     assert b.sheet("cy").cell == (11, 1, 0)
     assert not b.world.has("cy", Crowded) and not b.world.has("bo", Crowded)
