@@ -259,3 +259,17 @@ def test_p_mov_8_a_unit_sharing_a_cell_may_still_leave_it_with_an_ordinary_move(
     ok(b, cmd.React("bo", take=False), "blue")
     assert b.sheet("cy").cell == (11, 1, 0)
     assert not b.world.has("cy", Crowded) and not b.world.has("bo", Crowded)
+
+
+def test_p_mov_8_a_shared_cell_survives_a_snapshot_and_plays_on_the_same(battle) -> None:
+    b: Battle = battle([CY, BO], (15, 10))
+    _collide(b, (15, 15))
+    back = Battle.restore(b.setup, b.grid, b.rules, b.snapshot())
+    try:
+        assert back.state_hash() == b.state_hash()
+        assert back.world.get("bo", Crowded) == Crowded("cy", later=False, saved=True)
+        for battle_ in (b, back):
+            ok(battle_, cmd.StepAside("cy", (14, 2, 0)), "red")
+        assert back.state_hash() == b.state_hash()
+    finally:
+        back.close()
