@@ -784,7 +784,7 @@ class Battle:
             drift_lost = "stunned"
         crowded = self.world.try_get(unit, Crowded)
         computer = self.controller_of_unit(unit) == "computer"
-        if crowded is not None and not crowded.later and computer:
+        if crowded is not None and not crowded.later and computer and not start.skip_turn:
             self._auto_step_aside(unit)  # the computer's first arrival steps out if it may
         if start.death_save_due:
             record = self.roller.d20(f"death save {unit}", dc=10)
@@ -1451,9 +1451,9 @@ class Battle:
                     cells.append(c)
         return cells
 
-    def _step_aside(self, unit: str, to: Cell) -> None:
+    def _step_aside(self, unit: str, to: Cell) -> bool:
         """P-MOV-8: step from the shared cell to `to` (no movement points, no reaction). A unit
-        its side did not know of in `to` stops it there, revealed, and it stays put."""
+        its side did not know of in `to` stops it there, revealed, and it stays put (False)."""
         hidden = self._in_cell(to)
         if hidden is not None:
             self._reveal_to(hidden, {self.faction_of(unit)})
@@ -1462,7 +1462,7 @@ class Battle:
                 {"unit": unit, "by": hidden, "at": list(self.sheet(unit).cell)},
                 about=[unit, hidden],
             )
-            return
+            return False
         start = self.sheet(unit).cell
         self._place(unit, to)
         self._emit(
@@ -1471,15 +1471,13 @@ class Battle:
             about=[unit],
             rules=("P-MOV-8",),
         )
+        return True
 
     def _auto_step_aside(self, unit: str) -> bool:
         """The computer's choice for its unit: the first free cell around, north-west first
         (reading order), if it may step at all."""
         cells = self.step_aside_cells(unit)
-        if not cells:
-            return False
-        self._step_aside(unit, cells[0])
-        return True
+        return bool(cells) and self._step_aside(unit, cells[0])
 
     def _stop(self, unit: str, start: Cell, at: Cell, total: int) -> None:
         self._place(unit, at)
