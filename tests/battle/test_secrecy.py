@@ -300,3 +300,38 @@ def test_a_move_out_of_sight_shows_where_it_began_but_not_where_it_ended(make_ba
     assert _told(b, "blue", "moved")["to"] == [6, 4, 0]
     # ada still sees (6, 1), empty: no ghost either.
     assert view_for(b, "red").ghosts == ()
+
+
+# ---------------------------------------------------------------- a sneaking unit discovered
+
+# A wall along row 4 with one gap at (5, 4): bo, south of it at (5, 10), sees north only through
+# the gap, (5, 3) but not (4, 3) nor (6, 3). Gus (green), at the far corner, sees none of the row.
+GAP = "\n".join("#####.##############" if y == 4 else "." * 20 for y in range(12))
+
+
+@pytest.mark.parametrize("face", [9, 10])
+def test_p_stl_1_a_sneaking_unit_spotted_on_the_way_is_told_to_the_spotting_side_only(
+    make_battle, face: int
+) -> None:
+    # Ada, hidden, sneaks (4, 3) -> (6, 3) through the gap's sight: d20 `face` against bo's
+    # passive perception 10 (P-CHK-3). 9 fails: blue is told and sees her there (a glimpse),
+    # green learns nothing; 10 holds: nobody but red hears of it. Every player's view, log and
+    # previews are checked as in a whole battle.
+    units = [
+        UnitSpec("ada", "red", (4, 3, 0), hidden=True),
+        UnitSpec("bo", "blue", (5, 10, 0)),
+        UnitSpec("gus", "green", (19, 11, 0)),
+    ]
+    b: Battle = make_battle(units, GAP, initiative=(15, 5, 1))
+    watchers = [Watcher(b, side) for side in ("red", "blue", "green")]
+    for command in (cmd.EnterRoll((face,)), cmd.Move("ada", (6, 3, 0), stealth=True)):
+        assert b.apply(command, GM if isinstance(command, cmd.EnterRoll) else "red").accepted
+        for w in watchers:
+            w.check(b)
+    blue = json.dumps(player_view(b, "blue"), default=str)
+    assert ("ada" in blue) is (face == 9)
+    assert "ada" not in json.dumps(player_view(b, "green"), default=str)
+    if face == 9:
+        assert ("ada", (5, 3, 0)) in view_for(b, "blue").ghosts
+        told = [e.kind for e in view_for(b, "blue").log if "ada" in json.dumps(e.to_json())]
+        assert told == ["stealth_check", "revealed"]
