@@ -719,16 +719,34 @@ class Battle:
         left = vis.hidden_from - set(factions)
         if left != vis.hidden_from:
             self._set(unit_id, replace(vis, hidden_from=left))
-            # The sides it is revealed to are told (P-STL-1), besides those that may learn of
-            # what it does; what they do not see of it is withheld as in any event.
-            shown_to = vis.hidden_from - left
+            # A side it is revealed to that sees it now has seen it here, and is told (P-STL-1),
+            # besides the sides that may learn of what it does; a side that does not see it
+            # (a GM's reveal, a shot from out of its sight) learns of it only on sighting it.
+            seeing = self._seeing(unit_id, vis.hidden_from - left)
+            for faction in sorted(seeing):
+                self.vision.glimpse(faction, unit_id, self.world.get(unit_id, Position).cell)
             self._emit(
                 "revealed",
-                {"unit": unit_id, "to": sorted(shown_to)},
-                to=self._audience([unit_id]) | shown_to,
+                {"unit": unit_id, "to": sorted(vis.hidden_from - left)},
+                to=self._audience([unit_id]) | seeing,
             )
             if not left and self.initiative.entry(unit_id) is not None:
                 self.initiative.reveal(unit_id)
+
+    def _seeing(self, unit_id: str, factions: Iterable[str]) -> frozenset[str]:
+        """Those of `factions` one of whose units able to see has line of sight to the unit
+        now (P-LOS-1..3, P-VUL-3), hidden or not."""
+        if not self.on_map(unit_id):
+            return frozenset()
+        me = self.sheet(unit_id)
+        return frozenset(
+            f
+            for f in factions
+            if any(
+                e.faction == f and can_see(e.health) and tactics.sight(self.bf, e, me).clear
+                for e in self.bf.entities
+            )
+        )
 
     # ------------------------------------------------------------ turns
 

@@ -335,3 +335,14 @@ def test_p_stl_1_a_sneaking_unit_spotted_on_the_way_is_told_to_the_spotting_side
         assert ("ada", (5, 3, 0)) in view_for(b, "blue").ghosts
         told = [e.kind for e in view_for(b, "blue").log if "ada" in json.dumps(e.to_json())]
         assert told == ["stealth_check", "revealed"]
+
+
+def test_a_reveal_to_a_side_that_does_not_see_the_unit_tells_it_nothing_yet(make_battle) -> None:
+    # The GM reveals ada, behind the wall at (4, 3), to blue: she is no longer hidden from blue,
+    # but bo does not see her, so blue's log and view say nothing of her until he does.
+    units = [UnitSpec("ada", "red", (4, 3, 0), hidden=True), UnitSpec("bo", "blue", (5, 10, 0))]
+    b: Battle = make_battle(units, GAP, initiative=(15, 5))
+    assert b.apply(cmd.Reveal("ada", ("blue",)), GM).accepted
+    assert "blue" not in b.world.get("ada", Visibility).hidden_from
+    assert not any(e.kind == "revealed" for e in view_for(b, "blue").log)
+    assert "ada" not in json.dumps(player_view(b, "blue"), default=str)
