@@ -168,6 +168,8 @@ def cover_note_text(note: Note) -> str:
             return _("no obstacle in the 8 cells around the target: highly exposed (P-COV-4)")
         case CoverNote.NOT_EXPOSED:
             return _("an obstacle stands next to the target: not highly exposed (P-COV-4)")
+        case CoverNote.SHARED_CELL:
+            return _("two share the target's cell, out of cover: highly exposed (P-MOV-8)")
     raise _unknown(note)
 
 

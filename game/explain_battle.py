@@ -234,6 +234,22 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         "{unit} leaps towards {toward} and will land in a later turn."
     ).format(unit=d["unit"], toward=cell_text(d["toward"])),
     Happened.DRIFTED: _drifted,
+    Happened.COLLIDED: lambda d: _(
+        "{unit} lands on {other} at {at}: {unit_save}, {other_save} (P-MOV-8)."
+    ).format(
+        unit=d["unit"],
+        other=d["with"],
+        at=cell_text(d["at"]),
+        unit_save=_("{unit} keeps its feet").format(unit=d["unit"])
+        if d.get("unit_saved")
+        else _("{unit} falls, stunned").format(unit=d["unit"]),
+        other_save=_("{unit} keeps its feet").format(unit=d["with"])
+        if d.get("with_saved")
+        else _("{unit} falls, stunned").format(unit=d["with"]),
+    ),
+    Happened.STEPPED_ASIDE: lambda d: _("{unit} steps aside to {to}.").format(
+        unit=d["unit"], to=cell_text(d["to"])
+    ),
     Happened.COASTING: lambda d: _("{unit} keeps its velocity {velocity}: dampers off.").format(
         unit=d["unit"], velocity=cell_text(d["velocity"])
     ),
@@ -409,6 +425,9 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.UNKNOWN_OBSTACLE: lambda: _("No such obstacle."),
     Why.UNKNOWN_TERRAIN: lambda: _("No such terrain."),
     Why.CELL_OCCUPIED: lambda: _("Somebody stands at {at}."),
+    Why.NOT_SHARING_A_CELL: lambda: _("{unit} shares its cell with nobody."),
+    Why.CANNOT_STEP_ASIDE: lambda: _("{unit} failed its save or is stunned: it cannot step aside."),
+    Why.NOT_FREE_AROUND: lambda: _("{at} is not a free cell next to it."),
     Why.NOTHING_TO_RULE: lambda: _("{unit} has nothing waiting for the GM."),
     Why.UNKNOWN_VERDICT: lambda: _("No such verdict."),
     Why.NEEDS_CHECK_AND_DC: lambda: _("A check needs its name and a DC."),

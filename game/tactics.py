@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from game import explain
 from game.battlefield import Battlefield, EntitySheet
-from game.grid.cover import CoverResult, cover
+from game.grid.cover import PERCENT, CoverNote, CoverResult, cover
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult, explain_line_of_sight
 from game.grid.model import Cell
@@ -73,7 +73,7 @@ def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) ->
         and not target.thrusters
         and not on_surface(bf.grid, bf.occupancy, target.occupant)
     )
-    return cover(
+    result = cover(
         bf.grid,
         attacker.cell,
         target.cell,
@@ -82,6 +82,16 @@ def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) ->
         in_flight=target.in_flight,
         adrift=adrift,
     )
+    if result.grade == "none" and len(bf.occupancy.all_at(target.cell)) > 1:
+        # P-MOV-8: "se le entità non sono in copertura, sono considerate in alta esposizione"
+        return replace(
+            result,
+            grade="high_exposure",
+            percent=PERCENT["high_exposure"],
+            rules=(*result.rules, "P-MOV-8"),
+            notes=(*result.notes, Note(CoverNote.SHARED_CELL)),
+        )
+    return result
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,14 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "dc": 12,
         "success": False,
     },
+    Happened.COLLIDED: {
+        "unit": "Ada",
+        "with": "Bo",
+        "at": [9, 1, 0],
+        "unit_saved": True,
+        "with_saved": False,
+    },
+    Happened.STEPPED_ASIDE: {"unit": "Ada", "from": [9, 1, 0], "to": [9, 2, 0]},
     Happened.DASHED: {"unit": "Ada"},
     Happened.ATTACK: {
         "unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True,
@@ -138,6 +146,11 @@ def test_an_attack_reads_with_its_chance_result_and_cover() -> None:
     with speaking("it"):
         italian = event_text(Event(Happened.ATTACK, SAMPLES[Happened.ATTACK]))
     assert italian == "Ada attacca Bo con pistol: 52% — colpito (copertura: leggera)"
+
+
+def test_p_mov_8_a_landing_on_a_unit_reads_with_both_saves() -> None:
+    text = event_text(Event(Happened.COLLIDED, SAMPLES[Happened.COLLIDED]))
+    assert text == "Ada lands on Bo at (9, 1, 0): Ada keeps its feet, Bo falls, stunned (P-MOV-8)."
 
 
 def test_a_refusal_fills_in_its_values_and_names_the_action_already_used() -> None:

@@ -177,6 +177,16 @@ class React(Command):
 
 
 @dataclass(frozen=True)
+class StepAside(Command):
+    """Out of a cell shared with another unit to a free cell of the 8 around it, after a
+    successful save (P-MOV-8); it costs nothing."""
+
+    KIND: ClassVar[str] = "step_aside"
+    unit: str
+    to: Cell
+
+
+@dataclass(frozen=True)
 class EndTurn(Command):
     KIND: ClassVar[str] = "end_turn"
     unit: str
@@ -295,7 +305,7 @@ class SetController(Command):
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
-    UseObject, Improvise, React, EndTurn,
+    UseObject, Improvise, React, StepAside, EndTurn,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

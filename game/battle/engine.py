@@ -28,6 +28,8 @@ from game.ecs.components import (
     Armed,
     Armoured,
     Controller,
+    Crowded,
+    Disengaged,
     Faction,
     Fallen,
     Motion,
@@ -54,7 +56,7 @@ from game.ecs.systems import (
 )
 from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
-from game.grid.model import Cell, Grid, Terrain
+from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.movement import (
     CostNote,
     MoveRequest,
@@ -463,12 +465,14 @@ class Battle:
             return Outcome(refusal=refusal)
         sighted = self._finish(scratch, before)
         sighted = sighted or any(
-            self.vision.factions[f].units - before.get(f, frozenset()) for f in self.vision.factions
+            self.vision.factions[f].units - before.get(f, frozenset()) or s.glimpsed
+            for f, s in self.vision.factions.items()
         )
         self.log.extend(scratch.events)
         return Outcome(tuple(scratch.events), None, tuple(scratch.rolls), sighted)
 
     def _begin(self) -> _Scratch:
+        self.vision.clear_glimpses()
         self._scratch = _Scratch()
         return self._scratch
 
@@ -495,7 +499,7 @@ class Battle:
         for faction, sight in self.vision.factions.items():
             if event.audience is not None and faction not in event.audience:
                 continue
-            known = sight.units | before.get(faction, frozenset())
+            known = sight.units | before.get(faction, frozenset()) | set(sight.glimpsed)
             units = frozenset(u for u in named if u not in known and self.faction_of(u) != faction)
             fields: frozenset[str] = frozenset()
             if (
@@ -606,7 +610,10 @@ class Battle:
         """Help gives advantage; a dodging target gives disadvantage; both cancel (P-CHK-2)."""
         helped = self.world.get(attacker, Status).helped_by is not None
         dodging = target is not None and self.world.get(target, Status).dodging
-        return Advantage.combine(helped, dodging)
+        # P-MOV-8: "Tutte le azioni svolte dalle entità nella stessa casella sono svolte con
+        # svantaggio."
+        crowded = self.world.has(attacker, Crowded)
+        return Advantage.combine(helped, dodging or crowded)
 
     def _spend_help(self, unit_id: str) -> None:
         status = self.world.get(unit_id, Status)
@@ -616,6 +623,10 @@ class Battle:
     def _in_cell(self, cell: Cell) -> str | None:
         occ = self.bf.occupancy.at(cell)
         return None if occ is None else occ.id
+
+    def _all_in_cell(self, cell: Cell) -> list[str]:
+        """Everyone in `cell`: two share it after a move nobody steered ended there (P-MOV-8)."""
+        return [o.id for o in self.bf.occupancy.all_at(cell)]
 
     # ------------------------------------------------------------ damage and its results
 
@@ -658,6 +669,7 @@ class Battle:
     def _fall(self, unit_id: str) -> None:
         cell = self.world.get(unit_id, Position).cell
         self._emit("died", {"unit": unit_id, "at": list(cell)}, about=[unit_id])
+        self._uncrowd(unit_id)
         self.world.remove(unit_id, Position)
         self._set(unit_id, Fallen(cell))
         if self.initiative.entry(unit_id) is not None:
@@ -682,9 +694,12 @@ class Battle:
         return record.outcome == "hit", record, answer
 
     def _resolve_attack(
-        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str
+        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str, *, both: bool = True
     ) -> None:
-        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1)."""
+        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
+        attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
+        its own roll, if the attacker could attack it."""
+        mate = self.world.try_get(target.id, Crowded)
         hit, record, answer = self._attack_roll(attacker, target, weapon, f"{kind} {attacker}")
         self._reveal_to(attacker, {target.faction})
         assert answer.hit is not None
@@ -705,6 +720,15 @@ class Battle:
         )
         if hit:
             self._damage_area(attacker, weapon, target.cell, target.id)
+        other = None if mate is None or not both or weapon.area else mate.other
+        if other is None or other == attacker or not self.on_map(other):
+            return  # an area weapon has hit the whole cell already
+        if self.world.get(other, Position).cell != target.cell:
+            return
+        second = self.sheet(other)
+        if tactics.attack_chance(self.bf, self.sheet(attacker), second, weapon).hit is None:
+            return
+        self._resolve_attack(attacker, second, weapon, kind, both=False)
 
     def _damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
         """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
@@ -713,7 +737,7 @@ class Battle:
             from game.grid.geometry import area_cells
 
             cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
-            victims = [u for c in cells if (u := self._in_cell(c)) is not None]
+            victims = [u for c in cells for u in self._all_in_cell(c)]
         else:
             victims = [aimed] if aimed is not None else []
         if not victims:
@@ -728,13 +752,34 @@ class Battle:
         left = vis.hidden_from - set(factions)
         if left != vis.hidden_from:
             self._set(unit_id, replace(vis, hidden_from=left))
+            # A side it is revealed to that sees it now has seen it here, and is told (P-STL-1),
+            # besides the sides that may learn of what it does; a side that does not see it
+            # (a GM's reveal, a shot from out of its sight) learns of it only on sighting it.
+            seeing = self._seeing(unit_id, vis.hidden_from - left)
+            for faction in sorted(seeing):
+                self.vision.glimpse(faction, unit_id, self.world.get(unit_id, Position).cell)
             self._emit(
                 "revealed",
                 {"unit": unit_id, "to": sorted(vis.hidden_from - left)},
-                about=[unit_id],
+                to=self._audience([unit_id]) | seeing,
             )
             if not left and self.initiative.entry(unit_id) is not None:
                 self.initiative.reveal(unit_id)
+
+    def _seeing(self, unit_id: str, factions: Iterable[str]) -> frozenset[str]:
+        """Those of `factions` one of whose units able to see has line of sight to the unit
+        now (P-LOS-1..3, P-VUL-3), hidden or not."""
+        if not self.on_map(unit_id):
+            return frozenset()
+        me = self.sheet(unit_id)
+        return frozenset(
+            f
+            for f in factions
+            if any(
+                e.faction == f and can_see(e.health) and tactics.sight(self.bf, e, me).clear
+                for e in self.bf.entities
+            )
+        )
 
     # ------------------------------------------------------------ turns
 
@@ -776,10 +821,22 @@ class Battle:
             if status.helped_by == unit:
                 self._set(other, replace(self.world.get(other, Status), helped_by=None))
         self._set(unit, replace(self.world.get(unit, Motion), stealthy=False, run=(0, 0, 0)))
+        self.world.remove(unit, Disengaged)
         start = start_of_turn(self._health(unit))
         self._set(unit, Wounds(start.after))
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
         self._drift(unit)  # momentum first: a stunned or dying unit drifts too (P-ZERO-1/2)
+        drift_lost = None
+        if self._health(unit).has("stunned"):
+            # P-MOV-8: stunned by the landing its drift just made: the turn now beginning is
+            # the one it loses.
+            health = self._health(unit)
+            self._set(unit, Wounds(replace(health, conditions=health.conditions - {"stunned"})))
+            drift_lost = "stunned"
+        crowded = self.world.try_get(unit, Crowded)
+        computer = self.controller_of_unit(unit) == "computer"
+        if crowded is not None and not crowded.later and computer and not start.skip_turn:
+            self._auto_step_aside(unit)  # the computer's first arrival steps out if it may
         if start.death_save_due:
             record = self.roller.d20(f"death save {unit}", dc=10)
             saved = death_save(start.after, record.kept[0])
@@ -820,7 +877,11 @@ class Battle:
                 return False
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
-        lost = turn_lost_to(self._health(unit)) or (start.ended[0] if start.ended else None)
+        lost = (
+            turn_lost_to(self._health(unit))
+            or (start.ended[0] if start.ended else None)
+            or drift_lost
+        )
         if start.skip_turn or lost:
             self._emit(
                 "turn_skipped",
@@ -953,8 +1014,10 @@ class Battle:
             # A side that looks at an enemy's last known cell and does not see it there knows
             # it has gone: the ghost goes too (whether the enemy moved, hid, or stands behind
             # another unit: the side cannot tell, so neither may its view).
+            # A unit glimpsed during this command stays shown where it was seen (P-STL-1): the
+            # side saw it there after it last looked.
             for unit, cell in sorted(sight.last_known.items()):
-                if unit not in sight.units and sight.seen[cell]:
+                if unit not in sight.units and unit not in sight.glimpsed and sight.seen[cell]:
                     del sight.last_known[unit]
         for faction, units in sorted(newly.items()):
             for unit in sorted(units):
@@ -1222,7 +1285,9 @@ class Battle:
         left = max(abs(v) for v in motion.velocity) - turn.movement_spent
         line = straight_flight(self.grid, known.occupancy, sheet.occupant, target, left)
         flown = list(line.cells)
-        while flown and known.occupancy.at(flown[-1]) is not None:
+        if line.stopped_at == target and len(flown) < left and known.occupancy.at(target):
+            flown.append(target)  # P-MOV-8: the leap lands on the unit now in its landing cell
+        while flown and flown[-1] != target and known.occupancy.at(flown[-1]) is not None:
             flown.pop()
         cells = [sheet.cell, *flown]
         totals = [turn.movement_spent + k for k in range(len(cells))]
@@ -1250,7 +1315,6 @@ class Battle:
         against each enemy whose sight the move crosses in the open (P-STL-1). A jump in
         flight lands at its surface, or stops against a unit it runs into (P-ZERO-1). A jump
         or drop beyond n_max rolls its check as it leaves the ground (P-JUMP-1/3)."""
-        turn = self._turn(unit)
         start = cells[0]
         mover_faction = self.faction_of(unit)
         rolled_against: set[str] = set()
@@ -1258,10 +1322,15 @@ class Battle:
             a, b = cells[k - 1], cells[k]
             # Only a free cell is somewhere to stop: passing an ally's cell, nothing triggers
             # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
-            here_free = self._in_cell(a) in (None, unit)
-            if react and not turn.disengaged and here_free:
+            here_free = a == start or self._in_cell(a) in (None, unit)
+            if react and here_free:
                 mover = replace(self.sheet(unit).occupant, cell=a)
-                for ex in reaction_exits(self.grid, self.bf.occupancy, mover, [a, b]):
+                exits = reaction_exits(self.grid, self.bf.occupancy, mover, [a, b])
+                if exits and self._disengage_covers(unit):
+                    # P-OA-3: Disengage covers the areas left from one cell, this step's.
+                    self._set(unit, Disengaged(a))
+                    exits = []
+                for ex in exits:
                     if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
@@ -1275,6 +1344,19 @@ class Battle:
                 self._short_jump(unit, a, cells[leap.land], leap, command, offered, stealth, react)
                 return
             blocker = self._in_cell(b)
+            flight = self.world.get(unit, Motion).flight
+            if (
+                blocker not in (None, unit)
+                and flight is not None
+                and b == flight[1]
+                and k == len(cells) - 1
+            ):
+                # P-MOV-8: a leap is not steered; it lands on whoever took its landing cell.
+                self._run(unit, a, b)
+                self._stop(unit, start, b, totals[k])
+                self._stop_flight(unit)
+                self._collide(unit, b)
+                return
             if blocker is not None and blocker != unit:
                 if self.sees(mover_faction, blocker) or self._relation_ok(
                     unit, blocker, b, k, cells
@@ -1373,6 +1455,11 @@ class Battle:
         rest = replace(command, to=cells[-1], via=())
         self._walk(unit, cells, totals, [len(cells) - 1], rest, offered, stealth, react=react)
 
+    def _disengage_covers(self, unit: str) -> bool:
+        """The unit has used Disengage this turn and not yet spent it on a step out of an
+        enemy's reaction area (P-OA-3: the first such step of the turn's movement)."""
+        return self._turn(unit).disengaged and not self.world.has(unit, Disengaged)
+
     def _run(self, unit: str, a: Cell, b: Cell) -> None:
         """This turn's last straight run grows by the step a -> b, or starts again with it
         (what dampers off keep as the velocity, P-ZERO-2)."""
@@ -1414,6 +1501,16 @@ class Battle:
             self.grid, self.bf.occupancy, me.occupant, toward, speed, any_unit_stops=True
         )
         end = line.cells[-1] if line.cells else start
+        landing = None if motion.flight is None else motion.flight[1]
+        crowded = (
+            landing is not None
+            and line.stopped_at == landing
+            and len(line.cells) < speed
+            and bool(self._all_in_cell(landing))
+        )
+        if crowded:
+            assert landing is not None
+            end = landing  # P-MOV-8: the leap lands on the unit now in its landing cell
         landed = motion.flight is not None and end == motion.flight[1]
         stopped = line.stopped_at is not None and not landed
         if end != start:
@@ -1439,6 +1536,8 @@ class Battle:
             about=[unit],
             rules=("P-ZERO-1",) if motion.flight is not None else ("P-ZERO-2",),
         )
+        if crowded:
+            self._collide(unit, end)
 
     def _relation_ok(self, unit: str, other: str, cell: Cell, k: int, cells: list[Cell]) -> bool:
         """An unseen unit in the way may still be passed: an ally or a neutral, mid-path."""
@@ -1447,7 +1546,115 @@ class Battle:
         return passable and k < len(cells) - 1
 
     def _place(self, unit: str, cell: Cell) -> None:
+        if self.on_map(unit) and self.world.get(unit, Position).cell != cell:
+            self._uncrowd(unit)
         self._set(unit, Position(cell))
+
+    def _uncrowd(self, unit: str) -> None:
+        """The unit leaves a cell it shared (P-MOV-8): neither shares any longer."""
+        crowded = self.world.try_get(unit, Crowded)
+        if crowded is not None:
+            self.world.remove(unit, Crowded)
+            self.world.remove(crowded.other, Crowded)
+
+    def _collide(self, later: str, cell: Cell) -> None:
+        """P-MOV-8: a move nobody could steer ended on an occupied cell. Both save on
+        acrobatics, DC 10 + 2 x (the other's size - its own), the later arrival first; a failure
+        falls prone and loses its next turn (stunned). Each side learns of the other unit.
+        The later arrival, then the first, may step to a free cell of the 8 around if it saved
+        (`step_aside`); the computer decides for its own units at once."""
+        first = next((u for u in self._all_in_cell(cell) if u != later), None)
+        if first is None:
+            return
+        self._reveal_to(first, {self.faction_of(later)})
+        self._reveal_to(later, {self.faction_of(first)})
+        rolls = []
+        saved = {}
+        for unit, other in ((later, first), (first, later)):
+            mine, theirs = self.world.get(unit, Sheet), self.world.get(other, Sheet)
+            dc = 10 + 2 * (int(theirs.size) - int(mine.size))
+            bonus = checknames.bonus(mine.checks, checknames.ACROBATICS)
+            record = self.roller.d20(f"collision {unit}", bonus, dc=dc)
+            rolls.append(record)
+            saved[unit] = record.outcome == "success"
+            if not saved[unit]:
+                health = self._health(unit)
+                self._set(unit, Posture(Stance.PRONE))
+                self._set(unit, Wounds(replace(health, conditions=health.conditions | {"stunned"})))
+            self._set(unit, Crowded(other, unit == later, saved[unit]))
+        self._emit(
+            "collided",
+            {
+                "unit": later,
+                "with": first,
+                "at": list(cell),
+                "unit_saved": saved[later],
+                "with_saved": saved[first],
+            },
+            about=[later, first],
+            rolls=tuple(rolls),
+            rules=("P-MOV-8", "P-CHK-1"),
+        )
+        for unit in (later, first):
+            if self.controller_of_unit(unit) == "computer" and self._auto_step_aside(unit):
+                break  # once one has moved, the other may not (P-MOV-8)
+            if unit == later and self.controller_of_unit(unit) != "computer":
+                break  # the player of the later arrival chooses first, with `step_aside`
+
+    def step_aside_cells(self, unit: str) -> list[Cell]:
+        """The free cells among the 8 around a unit sharing its cell (P-MOV-8) that it may step
+        to, as its side knows the field: no obstacle, nobody known there, and somewhere to
+        stand (in microgravity, a surface). Empty when it may not step (no shared cell, a
+        failed save, stunned)."""
+        crowded = self.world.try_get(unit, Crowded)
+        if crowded is None or not crowded.saved or turn_lost_to(self._health(unit)):
+            return []
+        me = self.sheet(unit)
+        known = self.known_field(me.faction)
+        x, y, z = me.cell
+        cells = []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                c = (x + dx, y + dy, z)
+                if (dx, dy) == (0, 0) or not self.grid.in_bounds(c):
+                    continue
+                if self.grid.obstacle[c] != Obstacle.NONE or known.occupancy.at(c) is not None:
+                    continue
+                if self.grid.microgravity:
+                    stands = on_surface(self.grid, known.occupancy, replace(me.occupant, cell=c))
+                else:
+                    stands = bool(self.grid.standable[c])
+                if stands:
+                    cells.append(c)
+        return cells
+
+    def _step_aside(self, unit: str, to: Cell) -> bool:
+        """P-MOV-8: step from the shared cell to `to` (no movement points, no reaction). A unit
+        its side did not know of in `to` stops it there, revealed, and it stays put (False)."""
+        hidden = self._in_cell(to)
+        if hidden is not None:
+            self._reveal_to(hidden, {self.faction_of(unit)})
+            self._emit(
+                "ambushed",
+                {"unit": unit, "by": hidden, "at": list(self.sheet(unit).cell)},
+                about=[unit, hidden],
+            )
+            return False
+        start = self.sheet(unit).cell
+        self._place(unit, to)
+        self._emit(
+            "stepped_aside",
+            {"unit": unit, "from": list(start), "to": list(to)},
+            about=[unit],
+            rules=("P-MOV-8",),
+        )
+        return True
+
+    def _auto_step_aside(self, unit: str) -> bool:
+        """The computer's choice for its unit: the first free cell around, north-west first
+        (reading order), if it may step at all."""
+        cells = self.step_aside_cells(unit)
+        return bool(cells) and self._step_aside(unit, cells[0])
 
     def _stop(self, unit: str, start: Cell, at: Cell, total: int) -> None:
         self._place(unit, at)
@@ -1519,14 +1726,18 @@ class Battle:
         bonus = checknames.bonus(self.sheet(unit).checks, checknames.STEALTH)
         dc = passive_perception(enemy.checks)
         record = self.roller.d20(f"stealth {unit} vs {enemy.id}", bonus, dc=dc, secret=False)
+        failed = record.outcome != "success"
+        if failed:
+            # The enemy's side sees the unit here, whether it stays in sight or not (P-STL-1).
+            self.vision.glimpse(enemy.faction, unit, self.sheet(unit).cell)
         self._emit(
             "stealth_check",
-            {"unit": unit, "against": enemy.id, "success": record.outcome == "success"},
-            about=[unit],
+            {"unit": unit, "against": enemy.id, "success": not failed},
+            to=self._audience([unit]) | ({enemy.faction} if failed else set()),
             rolls=(record,),
             rules=("P-STL-1", "P-CHK-3"),
         )
-        if record.outcome != "success":
+        if failed:
             self._reveal_to(unit, {enemy.faction})
 
 

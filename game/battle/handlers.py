@@ -31,7 +31,7 @@ from game.rules import checknames
 from game.rules.checks import passive_perception
 from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
-from game.rules.heal import use_medkit
+from game.rules.heal import check_dc, use_medkit
 from game.rules.initiative import InitiativeError
 from game.rules.stance import Stance
 from game.rules.throw import (
@@ -129,6 +129,21 @@ def _react(b: Battle, c: cmd.React) -> None:
         b._move(rest, pending.offered)
     except Refusal as refusal:
         b._emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
+
+
+def _step_aside(b: Battle, c: cmd.StepAside) -> None:
+    """P-MOV-8: out of a shared cell, on a successful save, to a free cell of the 8 around."""
+    from game.ecs.components import Crowded
+
+    crowded = b.world.try_get(c.unit, Crowded)
+    if crowded is None or not b.on_map(c.unit):
+        raise Refusal("not_sharing_a_cell", unit=c.unit)
+    cells = b.step_aside_cells(c.unit)
+    if not cells:
+        raise Refusal("cannot_step_aside", unit=c.unit)
+    if c.to not in cells:
+        raise Refusal("not_free_around", at=c.to)
+    b._step_aside(c.unit, c.to)
 
 
 def _dash(b: Battle, c: cmd.Dash) -> None:
@@ -357,7 +372,15 @@ def _hide(b: Battle, c: cmd.Hide) -> None:
     b._use_action(c.unit, "hide")
     me = b.sheet(c.unit)
     bonus = checknames.bonus(me.checks, checknames.STEALTH)
-    record = b.roller.d20(f"hide {c.unit}", bonus, b._advantage(c.unit, None))
+    # P-CHK-4: the target logged is the highest passive perception among the enemies: the
+    # total that hides the unit from every side that does not see it.
+    perceptions = [
+        passive_perception(e.checks)
+        for e in b.bf.entities
+        if e.faction != me.faction and not e.neutral
+    ]
+    dc = max(perceptions) if perceptions else None
+    record = b.roller.d20(f"hide {c.unit}", bonus, b._advantage(c.unit, None), dc)
     b._spend_help(c.unit)
     gained = set()
     for faction in b.setup.factions:
@@ -424,11 +447,14 @@ def _use_object(b: Battle, c: cmd.UseObject) -> None:
     b._use_action(c.unit, "use_object")
     rolls: tuple[RollRecord, ...] = ()
     total = None
-    if c.wound != "light":
+    dc = check_dc(c.wound)
+    if dc is not None:
+        # P-CHK-4: the roll is logged with its target, the DC of the wound treated.
         record = b.roller.d20(
             f"medicine {c.unit}",
             checknames.bonus(me.checks, checknames.MEDICINE),
             b._advantage(c.unit, None),
+            dc,
         )
         b._spend_help(c.unit)
         rolls, total = (record,), record.total
@@ -664,6 +690,7 @@ def _controller(b: Battle, c: cmd.SetController) -> None:
 HANDLERS: dict[type[cmd.Command], Callable[[Battle, Any], None]] = {
     cmd.Move: _move,
     cmd.React: _react,
+    cmd.StepAside: _step_aside,
     cmd.Dash: _dash,
     cmd.Attack: _attack,
     cmd.Throw: _throw,

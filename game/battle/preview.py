@@ -153,12 +153,16 @@ def path(
     enemies = [e for e in known.entities if e.faction != me.faction and not e.neutral]
     warnings: list[PathWarning] = []
     turn = battle._turn(unit)
-    if not turn.disengaged:
-        for k in range(1, len(cells)):
-            mover = replace(me.occupant, cell=cells[k - 1])
-            for ex in reaction_exits(battle.grid, known.occupancy, mover, cells[k - 1 : k + 1]):
-                if battle._can_react(ex.enemy_id, melee=True):
-                    warnings.append(PathWarning(ex.from_cell, "opportunity", ex.enemy_id))
+    covered = battle._disengage_covers(unit)  # P-OA-3: the first step out of any area
+    for k in range(1, len(cells)):
+        mover = replace(me.occupant, cell=cells[k - 1])
+        exits = reaction_exits(battle.grid, known.occupancy, mover, cells[k - 1 : k + 1])
+        if exits and covered:
+            covered = False
+            continue
+        for ex in exits:
+            if battle._can_react(ex.enemy_id, melee=True):
+                warnings.append(PathWarning(ex.from_cell, "opportunity", ex.enemy_id))
     for enemy in enemies:
         if not battle.world.get(enemy.id, Status).readied:
             continue

@@ -38,6 +38,10 @@ class Why(StrEnum):
     JUMP_BLOCKED = "jump_blocked"  # no clear flight at any apex (P-JUMP-1)
     JUMP_TOO_HIGH = "jump_too_high"  # the apex it needs costs more than the points left
     DROP_TOO_DEEP = "drop_too_deep"  # the drop costs more than the jump points left
+    # two in one cell (P-MOV-8)
+    NOT_SHARING_A_CELL = "not_sharing_a_cell"
+    CANNOT_STEP_ASIDE = "cannot_step_aside"  # a failed save, or stunned
+    NOT_FREE_AROUND = "not_free_around"  # not a free cell among the 8 around
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -107,6 +111,8 @@ class Happened(StrEnum):
     DRIFTED = "drifted"  # a carried velocity or a jump in flight carries a unit on (P-ZERO-1/2)
     COASTING = "coasting"  # dampers off: the turn ends with a velocity kept (P-ZERO-2)
     JUMP_CHECK = "jump_check"  # a jump above or a drop below n_max (P-JUMP-1/3)
+    COLLIDED = "collided"  # a leap landed on a unit in its landing cell (P-MOV-8)
+    STEPPED_ASIDE = "stepped_aside"  # out of a shared cell to one of the 8 around (P-MOV-8)
     DASHED = "dashed"
     ATTACK = "attack"
     REACTION_ATTACK = "reaction_attack"

@@ -154,6 +154,26 @@ class Fallen:
     cell: Cell
 
 
+@dataclass(frozen=True)
+class Disengaged:
+    """This turn's Disengage has been spent on the step out of `cell` (P-OA-3): it covered the
+    reaction areas that step left, and no later one. Gone when the unit's next turn begins."""
+
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class Crowded:
+    """The unit shares its cell with `other` after a move nobody could steer ended there
+    (P-MOV-8). `later`: it arrived second, and chooses first whether to step out. `saved`: it
+    passed the acrobatics save, so it may step to a free cell around (once `other` has moved,
+    nobody shares and the component is gone)."""
+
+    other: str
+    later: bool
+    saved: bool
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -171,6 +191,8 @@ COMPONENTS: tuple[type, ...] = (
     Waiting,
     Outsider,
     Fallen,
+    Disengaged,
+    Crowded,
 )
 
 
@@ -204,7 +226,7 @@ def component_to_json(component: object) -> dict[str, Any]:
         }
     if isinstance(component, Visibility):
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
-    if isinstance(component, Waiting | Fallen):
+    if isinstance(component, Waiting | Fallen | Disengaged):
         data = dict(vars(component))
         data["cell"] = list(component.cell)
         return data
@@ -278,6 +300,8 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Waiting(_int(data["round"]), json_cell(data["cell"]), _bool(data["surprised"]))
     if kind is Fallen:
         return Fallen(json_cell(data["cell"]))
+    if kind is Disengaged:
+        return Disengaged(json_cell(data["cell"]))
     # The rest are written as their fields (vars): read them back the same way.
     return kind(**data)
 

@@ -74,6 +74,9 @@ class FactionSight:
     units: frozenset[str] = frozenset()
     #: Where each unit of another faction was last seen (kept while it is out of sight).
     last_known: dict[str, Cell] = field(default_factory=dict)
+    #: Units of other factions this one caught sight of during the last command only, where
+    #: (a sneaking unit's failed check, P-STL-1, though it went on out of sight after).
+    glimpsed: dict[str, Cell] = field(default_factory=dict)
 
 
 class Vision:
@@ -167,6 +170,18 @@ class Vision:
             newly[faction] = frozenset(units - sight.units)
             sight.units = frozenset(units)
         return newly
+
+    def glimpse(self, faction: str, unit_id: str, cell: Cell) -> None:
+        """`faction` sees `unit_id` at `cell` for a moment, in the middle of a command: it is
+        marked seen there (its last known cell) whether or not it stays in sight."""
+        sight = self.factions[faction]
+        sight.glimpsed[unit_id] = cell
+        sight.last_known[unit_id] = cell
+
+    def clear_glimpses(self) -> None:
+        """A new command begins: the last one's glimpses are history (the log keeps them)."""
+        for sight in self.factions.values():
+            sight.glimpsed.clear()
 
     def forget_unit(self, unit_id: str) -> None:
         for sight in self.factions.values():

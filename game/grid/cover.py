@@ -208,6 +208,7 @@ class CoverNote(StrEnum):
     ADRIFT = "adrift"  # P-ZERO-1
     HIGH_EXPOSURE = "high_exposure"  # P-COV-4
     NOT_EXPOSED = "not_exposed"  # P-COV-4
+    SHARED_CELL = "shared_cell"  # P-MOV-8: two in one cell, out of cover, are highly exposed
 
 
 class HiddenSample(NamedTuple):

@@ -249,11 +249,13 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         raise MovementError(
             f"occupancy shape {occupancy.index.shape} does not match the map {grid.shape}"
         )
-    there = occupancy.at(start)
-    # A move through waypoints may pause on an ally's or neutral's cell it passes (P-MOV-4).
-    passing = there is not None and relation(mover, there) in (Relation.ALLY, Relation.NEUTRAL)
-    if there is not None and there.id != mover.id and not passing:
-        raise MovementError(f"mover {mover.id!r} cell {start} holds {there.id!r}")
+    there = occupancy.all_at(start)
+    others = [o for o in there if o.id != mover.id]
+    # Two may share a cell (P-MOV-8); a move through waypoints may pause on an ally's or
+    # neutral's cell it passes (P-MOV-4).
+    passing = all(relation(mover, o) in (Relation.ALLY, Relation.NEUTRAL) for o in others)
+    if others and len(others) == len(there) and not passing:
+        raise MovementError(f"mover {mover.id!r} cell {start} holds {others[0].id!r}")
     crawling = request.crawling or request.mode == "crawl"  # a prone entity crawls (P-MOV-2)
     base = mk.MODE_CRAWL if crawling else mk.MODE_WALK
     budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
@@ -702,8 +704,7 @@ def reaction_exits(
     enemies = [o for o in occupancy.occupants if relation(mover, o) is Relation.ENEMY]
     exits = []
     for a, b in pairwise(cells):
-        left = occupancy.at(a)
-        if left is not None and relation(mover, left) is Relation.ALLY:
+        if any(relation(mover, o) is Relation.ALLY for o in occupancy.all_at(a)):
             continue  # P-OA-1: the ally in the cell being left covers the retreat
         for enemy in enemies:
             if chebyshev(a, enemy.cell) <= 1 < chebyshev(b, enemy.cell):

@@ -66,17 +66,31 @@ class Occupancy:
     `index[x, y, z]` is the position of the occupant in `occupants`, or -1. Kernels take this
     array plus a per-occupant flag vector built for one viewer, so nothing grid-sized is copied
     per viewer.
+
+    Two entities share a cell only after a move nobody could steer ended there (P-MOV-8). The
+    index then names the first of them in `occupants`, and the per-viewer flags of that one
+    speak for the whole cell (it blocks a viewer or a mover if any of its occupants does);
+    `all_at` and `shared` name them all.
     """
 
     def __init__(self, shape: tuple[int, int, int], occupants: Iterable[Occupant]) -> None:
         self.occupants: tuple[Occupant, ...] = tuple(occupants)
         self.index: NDArray[np.int32] = np.full(shape, -1, dtype=np.int32)
+        together: dict[Cell, list[Occupant]] = {}
         for i, occ in enumerate(self.occupants):
             if self.index[occ.cell] != -1:
-                other = self.occupants[int(self.index[occ.cell])]
-                raise ValueError(f"{occ.id} and {other.id} both stand in {occ.cell}")
+                first = self.occupants[int(self.index[occ.cell])]
+                together.setdefault(occ.cell, [first]).append(occ)
+                if len(together[occ.cell]) > 2:
+                    names = ", ".join(o.id for o in together[occ.cell])
+                    raise ValueError(f"{names} all stand in {occ.cell}: two at most share a cell")
+                continue
             self.index[occ.cell] = i
         self.index.setflags(write=False)
+        #: The cells two entities share (P-MOV-8), with both, in `occupants` order.
+        self.shared: dict[Cell, tuple[Occupant, ...]] = {
+            cell: tuple(occs) for cell, occs in together.items()
+        }
         self._by_id = {o.id: o for o in self.occupants}
         self._blockers: dict[Occupant, NDArray[np.uint8]] = {}
         #: The occupants' cells as rows, in `occupants` order (for the kernels).
@@ -89,8 +103,28 @@ class Occupancy:
         return self._by_id[entity_id]
 
     def at(self, cell: Cell) -> Occupant | None:
+        """The entity in `cell` (of two sharing it, the first in `occupants`)."""
         i = int(self.index[cell])
         return None if i < 0 else self.occupants[i]
+
+    def all_at(self, cell: Cell) -> tuple[Occupant, ...]:
+        """Every entity in `cell`: none, one, or the two that share it (P-MOV-8)."""
+        both = self.shared.get(cell)
+        if both is not None:
+            return both
+        one = self.at(cell)
+        return () if one is None else (one,)
+
+    def _cell_flags(self, flags: NDArray[np.uint8], viewer: Occupant) -> None:
+        """A shared cell's flag is its first occupant's, raised to the other's (not counting
+        the viewer itself, whose own cell never blocks it)."""
+        for cell, occs in self.shared.items():
+            i = int(self.index[cell])
+            others = [o for o in occs if o.id != viewer.id]
+            if len(others) < len(occs):
+                flags[i] = 0  # the viewer's or mover's own cell
+                continue
+            flags[i] = max(flags[self.occupants.index(o)] for o in others)
 
     def sight_blockers(self, viewer: Occupant | None) -> NDArray[np.uint8]:
         """P-LOS-3: per occupant, 1 if it blocks the viewer's sight like a full cell.
@@ -108,6 +142,8 @@ class Occupancy:
             rel = relation(viewer, occ)
             if rel in (Relation.ENEMY, Relation.NEUTRAL) and occ.size >= Size.MEDIUM:
                 flags[i] = 1
+        if self.shared:
+            self._cell_flags(flags, viewer)
         flags.setflags(write=False)
         self._blockers[viewer] = flags
         return flags
@@ -121,4 +157,6 @@ class Occupancy:
                 codes[i] = MOVE_BLOCKED
             elif rel in (Relation.ALLY, Relation.NEUTRAL):
                 codes[i] = MOVE_PASS_COST
+        if self.shared:
+            self._cell_flags(codes, mover)
         return codes

@@ -17,6 +17,15 @@ MORTAL_DC: Final = 15
 STABILISE_DC: Final = 10
 
 
+def check_dc(wound: str) -> int | None:
+    """The DC of the `applicazione (medicina)` check a `wound` needs (None: a light wound needs
+    none). A mortal wound's check has DC 15; a total of 10 or more still stabilises (P-HEAL-1),
+    which the outcome tells, not the roll's target."""
+    if wound not in WOUNDS:
+        raise RulesInputError(f"medkit: wound {wound!r} is not one of {', '.join(WOUNDS)}")
+    return {"light": None, "grave": GRAVE_DC, "mortal": MORTAL_DC}[wound]
+
+
 class MedkitResult(StrEnum):
     """What a medkit did, or why it was not used (the last four keep the kit)."""
 

@@ -23,7 +23,7 @@ KINDS: dict[str, frozenset[str]] = {
     }),
     "movement": frozenset({
         "moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived",
-        "flying", "drifted", "coasting",
+        "flying", "drifted", "coasting", "collided", "stepped_aside",
     }),
     "turns": frozenset({
         "combat_started", "round_started", "initiative", "initiative_reordered",

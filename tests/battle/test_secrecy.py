@@ -10,7 +10,8 @@ previews (`reach`, `path`, `attack`) name only units that player's sides may kno
   hidden from them, P-INIT-4 and hiding, is not among them);
 - a ghost is a unit out of sight, at the cell where the player's sides last saw it;
 - every event a command newly shows the player names only units its sides saw before or after
-  that command; no secret roll (a hidden unit's initiative) is shown.
+  that command, or caught sight of during it (a sneaking unit's failed check, P-STL-1); no
+  secret roll (a hidden unit's initiative) is shown.
 The test's own record of what each player has seen comes from the sides' sightings after each
 command; nothing about hidden units is read from the view under test.
 """
@@ -72,7 +73,15 @@ class Watcher:
             seen |= b.vision.factions[faction].units
         return {u for u in seen if b.on_map(u)}
 
+    def _glimpsed(self, b: Battle) -> set[str]:
+        """Units the player's sides caught sight of during the last command only (P-STL-1)."""
+        return {u for f in self.factions for u in b.vision.factions[f].glimpsed}
+
     def _remember(self, b: Battle) -> None:
+        for faction in sorted(self.factions):
+            for unit, cell in b.vision.factions[faction].glimpsed.items():
+                self.ever_seen.add(unit)
+                self.last_seen[unit] = cell
         for unit in self.visible:
             if not self.own(b, unit):
                 self.ever_seen.add(unit)
@@ -114,7 +123,8 @@ class Watcher:
             assert not any(r.secret for r in event.rolls), f"a secret roll shown: {text}"
             leaked = [u for u in never_seen if _mentions(text, u)]
             assert not leaked, f"{self.player} is shown {leaked} in {text}"
-            strangers = [u for u in others if u not in before | self.visible and _mentions(text, u)]
+            seen = before | self.visible | self._glimpsed(b)
+            strangers = [u for u in others if u not in seen and _mentions(text, u)]
             assert not strangers, f"{self.player} is shown {strangers}, out of sight, in {text}"
             if event.kind in ("moved", "drifted") and event.data["unit"] not in self.visible:
                 # It went out of sight: where it went is not told.
@@ -290,3 +300,49 @@ def test_a_move_out_of_sight_shows_where_it_began_but_not_where_it_ended(make_ba
     assert _told(b, "blue", "moved")["to"] == [6, 4, 0]
     # ada still sees (6, 1), empty: no ghost either.
     assert view_for(b, "red").ghosts == ()
+
+
+# ---------------------------------------------------------------- a sneaking unit discovered
+
+# A wall along row 4 with one gap at (5, 4): bo, south of it at (5, 10), sees north only through
+# the gap, (5, 3) but not (4, 3) nor (6, 3). Gus (green), at the far corner, sees none of the row.
+GAP = "\n".join("#####.##############" if y == 4 else "." * 20 for y in range(12))
+
+
+@pytest.mark.parametrize("face", [9, 10])
+def test_p_stl_1_a_sneaking_unit_spotted_on_the_way_is_told_to_the_spotting_side_only(
+    make_battle, face: int
+) -> None:
+    # Ada, hidden, sneaks (4, 3) -> (6, 3) through the gap's sight: d20 `face` against bo's
+    # passive perception 10 (P-CHK-3). 9 fails: blue is told and sees her there (a glimpse),
+    # green learns nothing; 10 holds: nobody but red hears of it. Every player's view, log and
+    # previews are checked as in a whole battle.
+    units = [
+        UnitSpec("ada", "red", (4, 3, 0), hidden=True),
+        UnitSpec("bo", "blue", (5, 10, 0)),
+        UnitSpec("gus", "green", (19, 11, 0)),
+    ]
+    b: Battle = make_battle(units, GAP, initiative=(15, 5, 1))
+    watchers = [Watcher(b, side) for side in ("red", "blue", "green")]
+    for command in (cmd.EnterRoll((face,)), cmd.Move("ada", (6, 3, 0), stealth=True)):
+        assert b.apply(command, GM if isinstance(command, cmd.EnterRoll) else "red").accepted
+        for w in watchers:
+            w.check(b)
+    blue = json.dumps(player_view(b, "blue"), default=str)
+    assert ("ada" in blue) is (face == 9)
+    assert "ada" not in json.dumps(player_view(b, "green"), default=str)
+    if face == 9:
+        assert ("ada", (5, 3, 0)) in view_for(b, "blue").ghosts
+        told = [e.kind for e in view_for(b, "blue").log if "ada" in json.dumps(e.to_json())]
+        assert told == ["stealth_check", "revealed"]
+
+
+def test_a_reveal_to_a_side_that_does_not_see_the_unit_tells_it_nothing_yet(make_battle) -> None:
+    # The GM reveals ada, behind the wall at (4, 3), to blue: she is no longer hidden from blue,
+    # but bo does not see her, so blue's log and view say nothing of her until he does.
+    units = [UnitSpec("ada", "red", (4, 3, 0), hidden=True), UnitSpec("bo", "blue", (5, 10, 0))]
+    b: Battle = make_battle(units, GAP, initiative=(15, 5))
+    assert b.apply(cmd.Reveal("ada", ("blue",)), GM).accepted
+    assert "blue" not in b.world.get("ada", Visibility).hidden_from
+    assert not any(e.kind == "revealed" for e in view_for(b, "blue").log)
+    assert "ada" not in json.dumps(player_view(b, "blue"), default=str)
