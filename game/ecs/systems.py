@@ -157,7 +157,7 @@ class Vision:
                 if mine[j]
                 or (spotted[j] and faction not in hidden_from.get(target.id, frozenset()))
             }
-            for unit_id in units:
+            for unit_id in sorted(units):  # in a fixed order: snapshots write the dict as is
                 if bf.by_id[unit_id].faction != faction:
                     sight.last_known[unit_id] = bf.by_id[unit_id].cell
             newly[faction] = frozenset(units - sight.units)
