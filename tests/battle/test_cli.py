@@ -34,6 +34,7 @@ HULL = REPO / "maps" / "hull_breach.tmx"
 STATION = REPO / "maps" / "station_interior.tmx"
 SECURITY = {"Iyer", "Conti", "Sato", "Hale", "Varga"}
 RAIDERS = {"Korrin", "Mags", "Ghost", "Dray", "Fen"}
+SIDES_OF_STATION = ("raiders", "station_security")
 
 
 @pytest.fixture(scope="module")
@@ -689,3 +690,20 @@ def test_every_output_line_names_the_input_line_it_answers(tmp_path: Path) -> No
     raiders = {x.get("unit") for x in after_turn if x.get("event") == "turn_started"}
     assert raiders & RAIDERS
     assert [x["line"] for x in output if x.get("event") == "view"] == [5]
+
+
+def test_run_with_the_computer_on_every_side_plays_a_battle_that_never_ended_to_its_end(
+    tmp_path: Path,
+) -> None:
+    # station_interior with seed 184 once went on for ever (issue 13): units only ended their
+    # turns and the journal grew until the disk was full. Now it ends before any input line.
+    journal = tmp_path / "j.jsonl"
+    output = run_cli(
+        journal, [{"cmd": "state"}], map_path=STATION, computer=SIDES_OF_STATION, seed=184
+    )
+    over = [x for x in output if x.get("event") == "combat_over"]
+    assert len(over) == 1 and over[0]["line"] is None
+    assert output[-1]["event"] == "end" and output[-1]["over"] is True
+    state = next(x for x in output if x.get("event") == "state")
+    assert state["over"] is True and state["round"] <= 40
+    assert len(journal_lines(journal)) == state["commands"] + 1 + state["commands"] // 100
