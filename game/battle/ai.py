@@ -135,13 +135,10 @@ def _seek(
     way = _far_search(b, me)
     if way is None:
         return None
-    targets = _targets(b, me, enemies)[:4]
-    for target in targets:
+    for target in _targets(b, me, enemies)[:4]:
         cell = _towards(b, me, target, dash=dash, way=way)
         if cell is not None:
             return cell
-    if not dash and any(_towards(b, me, t, dash=True, way=way) for t in targets):
-        return None  # only running gets it nearer: `choose` dashes if the action is free
     cell = _towards(b, me, None, dash=dash, way=way)
     if cell is None and patrol:
         cell = _towards(b, me, _waypoint(b, me, way[1]), dash=dash, way=way)
@@ -264,7 +261,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if shot is not None:
             return cmd.Attack(unit, shot[1])
     if can_move and action_free and armed:
-        # No shot: close in, running when it knows where to (patrolling, it walks and looks).
+        # No shot: close in, running when it knows where to (an enemy, unseen ground); what a
+        # run cannot get nearer, a walk cannot either. Patrolling, it walks and looks.
         if _seek(b, me, enemies, dash=True, patrol=False) is not None:
             return cmd.Dash(unit)
         cell = _seek(b, me, enemies, dash=False)
