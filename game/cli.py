@@ -27,6 +27,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--seed", type=int, default=None, help="the battle's dice seed")
     r.add_argument("--gm", action="store_true", help="a game master takes part")
+    r.add_argument(
+        "--initiative-dice",
+        action="append",
+        default=[],
+        metavar="UNIT=N,...",
+        help="the d20 rolled at the table for each unit's opening initiative",
+    )
     rp = sub.add_parser("replay", help="rebuild a battle from its journal and summarise it")
     rp.add_argument("journal", help="a journal written by tessera run")
     d = sub.add_parser("demo", help="the demo battle in a window (the default command)")
@@ -112,7 +119,12 @@ def _dispatch(args: argparse.Namespace) -> int:
         from game.battle.cli import run_battle
 
         return run_battle(
-            args.map, args.journal, computer=args.computer, seed=args.seed, gm=args.gm
+            args.map,
+            args.journal,
+            computer=args.computer,
+            seed=args.seed,
+            gm=args.gm,
+            initiative_dice=args.initiative_dice,
         )
     if args.command == "replay":
         from game.battle.cli import replay_journal

@@ -191,6 +191,10 @@ def _drifted(d: Mapping[str, Any]) -> str:
 
 
 def _combat_over(d: Mapping[str, Any]) -> str:
+    if d.get("because") == "stalemate":
+        return _(
+            "The combat is over: a stalemate, {rounds} rounds without an attack or a wound."
+        ).format(rounds=d["rounds"])
     if d.get("winner"):
         return _("The combat is over: {winner} win.").format(winner=d["winner"])
     return _("The combat is over.")

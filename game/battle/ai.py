@@ -2,30 +2,37 @@
 
 Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; treat a
 dying ally in reach; shoot the best target by hit chance; otherwise close in, preferring cells
-with cover and a shot; with the action spent, get into cover; then end the turn. Every command
-it gives goes through the same checks as a player's.
+with cover and a shot; with the action spent, get into cover; then end the turn. A unit that
+sees no enemy seeks one: where enemies were last seen, then ground its side has not seen, then
+a patrol; it dashes when a walk gets it no nearer, and searches for hidden enemies. A unit with
+no weapon keeps to cover and hides. Every command it gives goes through the same checks as a
+player's.
 """
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import replace
 
 import numpy as np
+from numpy.typing import NDArray
 
 from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import Battle
 from game.battlefield import Battlefield, EntitySheet
-from game.ecs.components import Armed, Sheet
+from game.ecs.components import Armed, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
-from game.grid.movement import find_path, reachable_rows
+from game.grid.movement import MoveRequest, find_path, reachable_rows
 from game.rules.wounds import is_dying
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
 #: A movement budget that reaches across any map, for finding the way to a far goal.
 FAR = 10_000
+#: A patrolling unit (no enemy known, no ground unseen) keeps its waypoint this many rounds.
+PATROL_ROUNDS = 3
 _COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
 
 
@@ -69,18 +76,28 @@ def _cover_from(bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]) ->
     return worst
 
 
-def _goal(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
-    if enemies:
-        return min(enemies, key=lambda e: (chebyshev(me.cell, e.cell), e.id)).cell
+def _targets(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> list[Cell]:
+    """Where to look for the fight, best first: the enemies in sight, nearest first, then the
+    last known cells of enemies still in the fight, nearest first."""
+
+    def nearest(cells: list[Cell]) -> list[Cell]:
+        return sorted(set(cells), key=lambda c: (chebyshev(me.cell, c), c))
+
     known = b.vision.factions[me.faction].last_known
-    cells = [c for u, c in sorted(known.items()) if b.on_map(u) and _alive(b.sheet(u))]
-    return min(cells, key=lambda c: (chebyshev(me.cell, c), c)) if cells else None
+    fit = [c for u, c in sorted(known.items()) if b.on_map(u) and _alive(b.sheet(u))]
+    return nearest([e.cell for e in enemies]) + nearest(fit)
+
+
+def _goal(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
+    targets = _targets(b, me, enemies)
+    return targets[0] if targets else None
 
 
 def _choose_cell(
     b: Battle, me: EntitySheet, enemies: list[EntitySheet], *, want_shot: bool
 ) -> Cell | None:
-    """A reachable cell: with a shot (when wanted) and cover, nearer the goal."""
+    """A reachable cell with a better shot (when wanted: else None), or with better cover;
+    nearer the goal."""
     cells, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me))
     if not cells:
         return None
@@ -100,8 +117,7 @@ def _choose_cell(
         (shot, cover, _closeness), cell = max(scored, key=lambda sc: (sc[0], sc[1]))
         if shot > here[0] or (shot == here[0] > 0 and cover > here[1]):
             return cell
-        # No better shot in reach: close in along the way there.
-        return _towards(b, me, goal)
+        return None  # no better shot in reach: `choose` closes in
     (_, cover, _closeness), cell = max(scored, key=lambda sc: (sc[0][1], sc[0][2], sc[1]))
     return cell if cover > here[1] else None
 
@@ -111,17 +127,61 @@ def _mode(b: Battle, me: EntitySheet) -> str | None:
     return "thrusters" if b.grid.microgravity and me.thrusters else None
 
 
-def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
-    """The furthest cell this turn's movement reaches along the cheapest way towards `goal`
-    (walls make straight-line greed a trap): a search as if the budget were unlimited."""
-    mode = _mode(b, me)
-    request, _allow = tactics.move_request(b.bf, me, mode, dash=False, stealth=False)
+def _seek(
+    b: Battle, me: EntitySheet, enemies: list[EntitySheet], *, dash: bool, patrol: bool = True
+) -> Cell | None:
+    """A move towards the fight: to the first place to look (`_targets`) this turn's movement
+    gets nearer to; else to ground the side has not seen; else (`patrol`) on patrol."""
+    way = _far_search(b, me)
+    if way is None:
+        return None
+    for target in _targets(b, me, enemies)[:4]:
+        cell = _towards(b, me, target, dash=dash, way=way)
+        if cell is not None:
+            return cell
+    cell = _towards(b, me, None, dash=dash, way=way)
+    if cell is None and patrol:
+        cell = _towards(b, me, _waypoint(b, me, way[1]), dash=dash, way=way)
+    return cell
+
+
+def _far_search(b: Battle, me: EntitySheet) -> tuple[MoveRequest, NDArray[np.int32]] | None:
+    """The unit's move request as if its budget were unlimited, and every cell it reaches so
+    (rows of x, y, z, cost); None when it cannot move at all."""
+    request, _allow = tactics.move_request(b.bf, me, _mode(b, me), dash=False, stealth=False)
     if not request.budgets:
         return None
     far = replace(request, budgets={m: FAR for m in request.budgets})
     rows = reachable_rows(b.grid, b.bf.occupancy, me.occupant, far)
-    if not len(rows):
+    return (far, rows) if len(rows) else None
+
+
+def _waypoint(b: Battle, me: EntitySheet, rows: NDArray[np.int32]) -> Cell:
+    """A patrol's waypoint, when no enemy is known and no ground is left unseen: a cell the unit
+    can get to, drawn from the unit and the round (and kept PATROL_ROUNDS rounds) so that the
+    battle stays the same on every replay; walking there, it looks around on the way."""
+    rows = rows[np.lexsort((rows[:, 2], rows[:, 1], rows[:, 0]))]
+    draw = zlib.crc32(f"{me.id}/{b.round // PATROL_ROUNDS}".encode())
+    x, y, z = (int(v) for v in rows[draw % len(rows), :3])
+    return x, y, z
+
+
+def _towards(
+    b: Battle,
+    me: EntitySheet,
+    goal: Cell | None,
+    *,
+    dash: bool = False,
+    way: tuple[MoveRequest, NDArray[np.int32]] | None = None,
+) -> Cell | None:
+    """The furthest cell this turn's movement reaches along the cheapest way towards `goal`
+    (walls make straight-line greed a trap): a search as if the budget were unlimited (`way`,
+    when already made). Without a goal, towards the nearest ground the side has not seen.
+    None when it gets no nearer."""
+    way = way or _far_search(b, me)
+    if way is None:
         return None
+    far, rows = way
     if goal is None:
         # Nobody in sight or remembered: explore, to the nearest ground the side has not seen.
         remembered = b.vision.factions[me.faction].remembered
@@ -136,14 +196,18 @@ def _towards(b: Battle, me: EntitySheet, goal: Cell | None) -> Cell | None:
     if goal is not None and chebyshev((x, y, z), goal) >= chebyshev(me.cell, goal):
         return None
     path = find_path(b.grid, b.bf.occupancy, me.occupant, far, (x, y, z))
-    near, _allow = tactics.reachable_cells(b.bf, me, mode)
+    near, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me), dash=dash)
     on_the_way = [cell for cell in path.cells[1:] if cell in near]
     if on_the_way:
         return on_the_way[-1]
-    # The first step of the way costs more than this turn gives: get nearer as the crow flies.
+    # The first step of the way costs more than this turn gives: get nearer as the crow flies,
+    # but only to a cell whose own way there is shorter (else a unit steps off and back again).
     target = (x, y, z)
     best = min(near, key=lambda c: (chebyshev(c, target), near[c], c), default=None)
-    if best is not None and chebyshev(best, target) < chebyshev(me.cell, target):
+    if best is None or chebyshev(best, target) >= chebyshev(me.cell, target):
+        return None
+    then = find_path(b.grid, b.bf.occupancy, replace(me.occupant, cell=best), far, target)
+    if then.cost is not None and path.cost is not None and then.cost < path.cost:
         return best
     return None
 
@@ -184,14 +248,37 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if shot is not None and shot[0] >= 10:
             return cmd.Attack(unit, shot[1])
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
-    if can_move:
-        cell = _choose_cell(b, me, enemies, want_shot=action_free and armed)
+    if can_move and turn.dashed:  # it ran to get on: along the way to the fight
+        cell = _seek(b, me, enemies, dash=True)
+        if cell is not None:
+            return cmd.Move(unit, cell, mode=_mode(b, me))
+    elif can_move and action_free and armed:
+        cell = _choose_cell(b, me, enemies, want_shot=True)
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and armed:
         shot = _best_shot(b.bf, me, enemies)
         if shot is not None:
             return cmd.Attack(unit, shot[1])
+    if can_move and action_free and armed:
+        # No shot: close in, running when it knows where to (an enemy, unseen ground); what a
+        # run cannot get nearer, a walk cannot either. Patrolling, it walks and looks.
+        if _seek(b, me, enemies, dash=True, patrol=False) is not None:
+            return cmd.Dash(unit)
+        cell = _seek(b, me, enemies, dash=False)
+        if cell is not None:
+            return cmd.Move(unit, cell, mode=_mode(b, me))
+    elif can_move and not turn.dashed:
+        # The action spent, or no weapon (no fight to seek): into better cover from the enemies.
+        cell = _choose_cell(b, me, enemies, want_shot=False)
+        if cell is not None:
+            return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and enemies:
         return cmd.Dodge(unit)
+    if action_free and not armed:
+        others = {f for f in b.setup.factions if f != me.faction}
+        if not others <= b.world.get(unit, Visibility).hidden_from:
+            return cmd.Hide(unit)
+    if action_free and armed and not _targets(b, me, enemies):
+        return cmd.Search(unit)  # no enemy known: one may be hiding in sight
     return cmd.EndTurn(unit)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -13,7 +14,7 @@ from game.battle import commands as cmd
 from game.battle.engine import GM, Outcome, Refusal
 from game.battle.journal import JournalError, read_journal
 from game.battle.session import Session
-from game.battle.setup import setup_from_map
+from game.battle.setup import BattleSetup, setup_from_map
 from game.battle.view import player_view
 from game.maps import MapError, load_map
 
@@ -23,9 +24,18 @@ DEFAULT_SEED = 1
 COMPUTER_BATCH = 500
 
 
-def _out(stream: TextIO, data: dict[str, Any]) -> None:
-    stream.write(json.dumps(data, ensure_ascii=False) + "\n")
-    stream.flush()
+@dataclass
+class Answers:
+    """Where `tessera run` writes, and the input line it is answering: every line it writes
+    carries `"line"`, that line's number (null before the first input line and at the end)."""
+
+    stream: TextIO
+    line: int | None = None
+
+
+def _out(out: Answers, data: dict[str, Any]) -> None:
+    out.stream.write(json.dumps({**data, "line": out.line}, ensure_ascii=False) + "\n")
+    out.stream.flush()
 
 
 def _refused(by: str, refusal: Refusal) -> dict[str, Any]:
@@ -35,7 +45,7 @@ def _refused(by: str, refusal: Refusal) -> dict[str, Any]:
     return {"by": by, **refusal.to_json(), "text": refusal_text(refusal)}
 
 
-def _events(stream: TextIO, session: Session, by: str, outcome: Outcome) -> None:
+def _events(stream: Answers, session: Session, by: str, outcome: Outcome) -> None:
     """A refusal, or each event with `n` (the commands in effect once the command behind it was
     carried out: its journal line's `n`) and its audience (`null`: everybody; else the
     factions that may see it, `[]` for the GM alone), as the players' views filter them."""
@@ -51,15 +61,26 @@ def _events(stream: TextIO, session: Session, by: str, outcome: Outcome) -> None
 
 
 def open_session(
-    map_path: str, journal: str, computer: list[str], seed: int | None, gm: bool
+    map_path: str,
+    journal: str,
+    computer: list[str],
+    seed: int | None,
+    gm: bool,
+    initiative_dice: Mapping[str, int] | None = None,
 ) -> Session:
     """Continue the battle in `journal` if it has one, else start one on `map_path`.
 
-    A battle continued keeps its seed and its GM; `--computer` on one hands those factions to
-    the computer (see `hand_to_computer`). Bad input raises JournalError naming the file."""
+    A battle continued keeps its seed, its GM and its opening initiative dice; `--computer` on
+    one hands those factions to the computer (see `hand_to_computer`). Bad input raises
+    JournalError naming the file."""
     path = Path(journal)
     if path.exists() and (not path.is_file() or path.stat().st_size > 0):
         setup = read_journal(path).setup
+        if initiative_dice and _dice_in_order(setup, initiative_dice) != setup.initiative_dice:
+            raise JournalError(
+                f"{journal}: the battle has begun and its initiative is rolled; "
+                "--initiative-dice cannot change it"
+            )
         if Path(setup.map_path).resolve() != Path(map_path).resolve():
             raise JournalError(
                 f"{journal}: this journal is a battle on {setup.map_path}, not {map_path}"
@@ -81,7 +102,63 @@ def open_session(
     setup = setup_from_map(
         loaded, seed=DEFAULT_SEED if seed is None else seed, computer=tuple(set(computer)), gm=gm
     )
+    if initiative_dice:
+        faces = _dice_in_order(setup, initiative_dice, map_path)
+        setup = replace(setup, initiative_dice=faces)
     return Session.new(setup, path)
+
+
+def parse_initiative_dice(values: Sequence[str]) -> dict[str, int]:
+    """`--initiative-dice UNIT=N,UNIT=N` (the option may be given more than once): the d20 the
+    GM rolled for each unit's opening initiative (P-CHK-4). Raises JournalError naming the
+    entry that is not a unit's name, `=` and a face from 1 to 20, or that names a unit twice."""
+    faces: dict[str, int] = {}
+    for value in values:
+        for entry in value.split(","):
+            unit, equals, face = (part.strip() for part in entry.partition("="))
+            if not unit or not equals:
+                raise JournalError(f"--initiative-dice {entry.strip()!r}: expected UNIT=N")
+            if not face.isdigit() or not 1 <= int(face) <= 20:
+                raise JournalError(
+                    f"--initiative-dice {unit}={face}: a d20 shows a whole number from 1 to 20"
+                )
+            if unit in faces:
+                raise JournalError(f"--initiative-dice {unit}: given twice")
+            faces[unit] = int(face)
+    return faces
+
+
+def _dice_in_order(
+    setup: BattleSetup, faces: Mapping[str, int], where: str | None = None
+) -> tuple[int, ...]:
+    """The faces in the order the battle rolls them: every unit that starts the battle (not
+    arriving later, not outside the combat), in the map's listing order. Each must have one;
+    a unit of the map that does not roll now, or no unit of it, is named (with `where`)."""
+    starting = [u.id for u in setup.units if (u.arrives_round or 1) <= 1 and not u.outside_combat]
+    place = where or setup.map_path
+    for unit in faces:
+        spec = next((u for u in setup.units if u.id == unit), None)
+        if spec is None:
+            raise JournalError(
+                f"--initiative-dice {unit}: no such unit in {place}"
+                f" (units that roll as the battle begins: {', '.join(starting)})"
+            )
+        if unit not in starting:
+            when = (
+                f"it arrives in round {spec.arrives_round}"
+                if spec.arrives_round
+                else "it is outside the combat until another side sees it"
+            )
+            raise JournalError(
+                f"--initiative-dice {unit}: {unit} does not roll as the battle begins ({when})"
+            )
+    missing = [u for u in starting if u not in faces]
+    if missing:
+        raise JournalError(
+            f"--initiative-dice: no die for {', '.join(missing)} in {place}"
+            " (give one for every unit that rolls as the battle begins)"
+        )
+    return tuple(faces[u] for u in starting)
 
 
 def _check_factions(computer: Iterable[str], factions: Iterable[str], where: str) -> None:
@@ -108,6 +185,7 @@ def run_battle(
     computer: list[str],
     seed: int | None = None,
     gm: bool = False,
+    initiative_dice: Sequence[str] = (),
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
@@ -118,10 +196,13 @@ def run_battle(
     otherwise), or one of `{"cmd": "undo"}`, `{"cmd": "redo"}`, `{"cmd": "view", "by": P}`,
     `{"cmd": "state"}`, `{"cmd": "override", "faces": [...]}` (the GM's dice for the last
     command, given again). The computer plays its factions' turns between commands.
+    `initiative_dice` are `--initiative-dice` values (`parse_initiative_dice`). Every line
+    written carries `"line"`: the number of the input line it answers.
     """
-    out = stdout or sys.stdout
+    out = Answers(stdout or sys.stdout)
     try:
-        session = open_session(map_path, journal, computer, seed, gm)
+        faces = parse_initiative_dice(initiative_dice)
+        session = open_session(map_path, journal, computer, seed, gm, faces)
     except (JournalError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -137,12 +218,15 @@ def run_battle(
         _computer(session, out)
         for number, line in _input_lines(stdin):
             if line is None:
+                out.line = number
                 _out(out, {"error": f"input line {number}: not UTF-8 text"})
                 continue
             if not line.strip():
                 continue
+            out.line = number
             _handle(session, out, line, number)
             _computer(session, out)
+        out.line = None
         _out(out, {"event": "end", **_summary(session)})
     except JournalError as exc:  # a full disk: the battle is saved up to a command, it says
         print(f"error: {exc}", file=sys.stderr)
@@ -166,7 +250,7 @@ def _input_lines(stdin: TextIO | None) -> Iterator[tuple[int, str | None]]:
             yield number, None
 
 
-def _computer(session: Session, out: TextIO) -> None:
+def _computer(session: Session, out: Answers) -> None:
     """The computer's turns, for as long as it has them. `play_computer` stops after a number
     of commands in case the computer loops; it is called again only while the rounds move on."""
     while True:
@@ -178,7 +262,7 @@ def _computer(session: Session, out: TextIO) -> None:
             return
 
 
-def _handle(session: Session, out: TextIO, line: str, number: int) -> None:
+def _handle(session: Session, out: Answers, line: str, number: int) -> None:
     where = f"input line {number}"
     try:
         data = json.loads(line)

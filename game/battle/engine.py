@@ -9,6 +9,7 @@ The command handlers are in game/battle/handlers.py; what apply answers, in outc
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -87,7 +88,24 @@ from game.rules.wounds import (
     turn_lost_to,
 )
 
-__all__ = ["GM", "Battle", "Outcome", "PendingMove", "Refusal"]
+__all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
+
+#: The stalemate rule: this many whole rounds in a row without contact end the combat with no
+#: winner, as a GM would end a fight nobody can win (`Battle._stalemate`, docs/battle.md).
+STALEMATE_ROUNDS = 10
+#: Contact: what happens only while the sides can still hurt each other or the fight changes —
+#: an attack, a wound, a death save, a medkit, a unit arriving or found, any GM intervention.
+#: Moving, sighting, hiding, searching in vain, dodging and ending turns are not: units that
+#: only do those (or walk to and fro in and out of sight) will never end the fight.
+_CONTACT = frozenset(
+    Happened(kind)
+    for kind in (
+        "combat_started", "attack", "reaction_attack", "throw", "damage", "died", "death_save",
+        "medkit", "revealed", "discovered", "surprised", "arrived", "reinforcement_called",
+        "concealed", "initiative_reordered", "initiative_restarted", "dice_entered", "condition",
+        "cell_edited", "controller", "improvise_ruled",
+    )
+)  # fmt: skip
 
 
 @dataclass
@@ -791,6 +809,9 @@ class Battle:
             if self.over:
                 return
             if self.initiative.round_over:
+                if self._stalemate():
+                    self._end_combat(None, stalemate=True)
+                    return
                 self._arrivals(self.initiative.round + 1)
             previous_round = self.initiative.round
             waiting_skip = self.initiative.to_skip
@@ -1002,11 +1023,30 @@ class Battle:
         if len(sides) <= 1:
             self._end_combat(next(iter(sides), None))
 
-    def _end_combat(self, winner: str | None) -> None:
+    def _end_combat(self, winner: str | None, *, stalemate: bool = False) -> None:
         self.over = True
         self.winner = winner
         self.pending = None
-        self._emit("combat_over", {"winner": winner})
+        reason = {"because": "stalemate", "rounds": STALEMATE_ROUNDS} if stalemate else {}
+        self._emit("combat_over", {"winner": winner, **reason})
+
+    def _stalemate(self) -> bool:
+        """The stalemate rule (docs/battle.md, "Battles that end"): the round that ends is the
+        last of STALEMATE_ROUNDS whole rounds in a row without contact, and no reinforcement
+        is still to come. Read from the log (every battle, restored or not, has all of it), so
+        the rule keeps no state of its own."""
+        if next(iter(self.world.units_with(Waiting)), None) is not None:
+            return False
+        rounds = 0
+        newest = self._scratch.events if self._scratch is not None else []
+        for event in itertools.chain(reversed(newest), reversed(self.log)):
+            if event.kind in _CONTACT:
+                return False
+            if event.kind == Happened.ROUND_STARTED:
+                rounds += 1
+                if rounds == STALEMATE_ROUNDS:
+                    return True
+        return False
 
     def _update_vision(self) -> dict[str, frozenset[str]]:
         newly = self.vision.update(self.bf, hidden_map(self.world), self.grid_version)

@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ HULL = REPO / "maps" / "hull_breach.tmx"
 STATION = REPO / "maps" / "station_interior.tmx"
 SECURITY = {"Iyer", "Conti", "Sato", "Hale", "Varga"}
 RAIDERS = {"Korrin", "Mags", "Ghost", "Dray", "Fen"}
+SIDES_OF_STATION = ("raiders", "station_security")
 
 
 @pytest.fixture(scope="module")
@@ -78,11 +80,17 @@ def journal_lines(journal: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in journal.read_text(encoding="utf-8").splitlines()]
 
 
-def printed(event: Event, n: int) -> dict[str, Any]:
+def printed(event: Event, n: int, line: int | None) -> dict[str, Any]:
     """How `tessera run` must print an event without secret rolls: its JSON, the command's
-    number, and its audience (null: everybody; else the factions, sorted)."""
+    number, its audience (null: everybody; else the factions, sorted) and the input line it
+    answers (null: none, as for the opening events)."""
     audience = None if event.audience is None else sorted(event.audience)
-    return {**json.loads(json.dumps(event.to_json())), "n": n, "audience": audience}
+    return {
+        **json.loads(json.dumps(event.to_json())),
+        "n": n,
+        "audience": audience,
+        "line": line,
+    }
 
 
 def events_of(output: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -94,7 +102,7 @@ def test_run_prints_each_event_as_a_json_line_with_its_audience_as_the_engine_ga
 ) -> None:
     active = oracle.active
     assert active is not None
-    start = [printed(e, 0) for e in oracle.log if not any(r.secret for r in e.rolls)]
+    start = [printed(e, 0, None) for e in oracle.log if not any(r.secret for r in e.rolls)]
     outcome = oracle.apply(cmd.EndTurn(active), oracle.controller_of(oracle.faction_of(active)))
     assert outcome.accepted and outcome.events
 
@@ -102,7 +110,7 @@ def test_run_prints_each_event_as_a_json_line_with_its_audience_as_the_engine_ga
 
     assert output[0]["event"] == "battle" and output[0]["active"] == active
     shown = [e for e in events_of(output) if not any(r["secret"] for r in e.get("rolls", []))]
-    assert shown == start + [printed(e, 1) for e in outcome.events]
+    assert shown == start + [printed(e, 1, 1) for e in outcome.events]
     assert output[-1]["event"] == "end"
     assert output[-1]["commands"] == 1
     assert output[-1]["state_hash"] == oracle.state_hash()
@@ -139,7 +147,7 @@ def test_each_sides_view_log_holds_exactly_the_printed_events_whose_audience_nam
     logs = {line["view"]["player"]: line["view"]["log"] for line in output if "view" in line}
 
     def bare(e: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in e.items() if k not in ("n", "audience")}
+        return {k: v for k, v in e.items() if k not in ("n", "audience", "line")}
 
     for side in ("raiders", "station_security"):
         seen = [bare(e) for e in events if e["audience"] is None or side in e["audience"]]
@@ -179,11 +187,13 @@ def test_undo_redo_and_state_lines_and_who_may_undo(tmp_path: Path, oracle: Batt
         "winner": None,
         "commands": 1,
         "state_hash": after,
+        "line": 2,
     }
     assert answers[1] == {
         "by": other,
         "refused": "undo_not_yours",
         "text": "Only who gave the last command (or the GM) may take it back.",
+        "line": 3,
     }
     assert answers[2]["event"] == "undo" and answers[2]["by"] == GM
     assert (answers[2]["commands"], answers[2]["state_hash"]) == (0, before)
@@ -222,18 +232,21 @@ def test_by_names_who_gives_a_command_and_a_player_may_not_give_anothers_or_the_
             "refused": "not_your_unit",
             "unit": active,
             "text": f"{active} is not yours to command.",
+            "line": 1,
         },
         {
             "by": other,
             "refused": "gm_only",
             "command": "reveal",
             "text": "Only the GM may do that.",
+            "line": 2,
         },
         {
             "by": other,
             "refused": "gm_only",
             "command": "override",
             "text": "Only the GM may do that.",
+            "line": 3,
         },
     ]
     commands = journal_lines(journal)[1:]
@@ -295,9 +308,10 @@ def test_a_bad_input_line_is_answered_with_an_error_naming_the_line_and_the_fiel
     output = run_cli(journal, [{"cmd": "state"}, line, {"cmd": "state"}])
     errors = [x for x in output if "error" in x]
     assert len(errors) == 1
-    assert errors[0]["error"].startswith("input line 2: ")
+    assert errors[0]["error"].startswith("input line 2: ") and errors[0]["line"] == 2
     assert named in errors[0]["error"]
     states = [x for x in output if x.get("event") == "state"]
+    assert [s.pop("line") for s in states] == [1, 3]
     assert states[0] == states[1]  # nothing changed
     assert len(journal_lines(journal)) == 1  # the header alone
 
@@ -320,7 +334,7 @@ def test_run_and_replay_as_processes_agree_on_the_final_state_hash(tmp_path: Pat
     run = _tessera("run", str(HULL), "--journal", str(journal), stdin=stdin)
     assert (run.returncode, run.stderr) == (0, b"")
     output = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
-    assert {"error": "input line 2: not UTF-8 text"} in output
+    assert {"error": "input line 2: not UTF-8 text", "line": 2} in output
     end = output[-1]
     assert end["event"] == "end" and end["commands"] == 1
 
@@ -428,6 +442,7 @@ def test_the_computer_plays_its_sides_between_commands_and_may_be_given_one_on_c
             "controller": "computer",
             "n": 2,
             "audience": None,
+            "line": None,  # before any input line: the option did it
         }
     ]
     assert output[-1]["active"] in SECURITY  # the computer played until it was not its turn
@@ -488,6 +503,49 @@ FAILURES = [
         ["--computer pirates", "j.jsonl"],
     ),
     ("another seed when continuing", _two_commands, ["--seed", "5"], str(HULL), ["seed 1"]),
+    (
+        "a die out of range",
+        None,
+        ["--initiative-dice", "Korrin=21"],
+        str(HULL),
+        ["--initiative-dice Korrin=21", "from 1 to 20"],
+    ),
+    (
+        "an initiative die for no unit",
+        None,
+        ["--initiative-dice", "Zed=3"],
+        str(HULL),
+        ["--initiative-dice Zed", "hull_breach.tmx", "Iyer, Conti, Sato, Varga, Korrin"],
+    ),
+    (
+        "an initiative die for a unit arriving later",
+        None,
+        ["--initiative-dice", "Hale=4"],
+        str(HULL),
+        ["--initiative-dice Hale", "arrives in round 3"],
+    ),
+    (
+        "initiative dice missing",
+        None,
+        ["--initiative-dice", "Korrin=3,Mags=4"],
+        str(HULL),
+        ["no die for Iyer, Conti, Sato, Varga, Ghost"],
+    ),
+    ("an initiative die without a unit", None, ["--initiative-dice", "12"], str(HULL), ["UNIT=N"]),
+    (
+        "an initiative die given twice",
+        None,
+        ["--initiative-dice", "Mags=3", "--initiative-dice", "Mags=4"],
+        str(HULL),
+        ["--initiative-dice Mags: given twice"],
+    ),
+    (
+        "other initiative dice when continuing",
+        _two_commands,
+        ["--initiative-dice", "Iyer=1,Conti=2,Sato=3,Varga=4,Korrin=5,Mags=6,Ghost=7"],
+        str(HULL),
+        ["j.jsonl", "initiative is rolled", "--initiative-dice"],
+    ),
 ]
 
 
@@ -558,3 +616,94 @@ def test_a_refused_start_as_a_process_is_one_line_on_stderr_exit_2_and_no_traceb
     err = done.stderr.decode("utf-8")
     assert err.startswith("error: maps/nowhere.tmx") and err.count("\n") == 1
     assert not (tmp_path / "j.jsonl").exists()
+
+
+#: A GM's physical dice for the opening initiative on hull_breach, by unit, and the same faces
+#: in the order the battle rolls them (the units that start it, in the map's listing order).
+TABLE_DICE = {"Korrin": 2, "Mags": 18, "Ghost": 7, "Iyer": 20, "Conti": 1, "Sato": 11, "Varga": 5}
+LISTING = ("Iyer", "Conti", "Sato", "Varga", "Korrin", "Mags", "Ghost")
+
+
+def test_initiative_dice_on_the_command_line_are_the_opening_rolls_as_the_window_takes_them(
+    tmp_path: Path, hull: LoadedMap, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    # The window's new-battle screen puts physical dice in the setup (BattleSetup
+    # .initiative_dice, P-CHK-4): the same battle as the one `tessera run` begins here.
+    setup = replace(
+        setup_from_map(hull, seed=DEFAULT_SEED), initiative_dice=(20, 1, 11, 5, 2, 18, 7)
+    )
+    oracle = Battle(setup, hull.grid, load_rules())
+    try:
+        expected = oracle.state_hash()
+        assert oracle.active == "Iyer"  # 20 + its bonus: first
+    finally:
+        oracle.close()
+    journal = tmp_path / "j.jsonl"
+    given = ",".join(f"{u}={f}" for u, f in list(TABLE_DICE.items())[:3])
+    rest = ",".join(f"{u}={f}" for u, f in list(TABLE_DICE.items())[3:])
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"cmd": "state"}\n'))
+    args = ["run", str(HULL), "--journal", str(journal)]
+    assert main([*args, "--initiative-dice", given, "--initiative-dice", rest]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    output = [json.loads(line) for line in out.splitlines()]
+    rolled = {e["unit"]: e["rolls"][0]["dice"] for e in output if e.get("event") == "initiative"}
+    assert rolled == {u: [TABLE_DICE[u]] for u in LISTING}
+    assert output[0]["state_hash"] == expected and output[0]["active"] == "Iyer"
+    header = journal_lines(journal)[0]["setup"]
+    assert header["initiative_dice"] == [TABLE_DICE[u] for u in LISTING]
+    # Continued with the same dice (a GM's script run again), nothing changes.
+    again = run_battle(
+        str(HULL),
+        str(journal),
+        computer=[],
+        initiative_dice=[given + "," + rest],
+        stdin=io.StringIO(""),
+        stdout=io.StringIO(),
+    )
+    assert again == 0
+
+
+def test_every_output_line_names_the_input_line_it_answers(tmp_path: Path) -> None:
+    # Conti acts first on hull_breach with the default seed; the raiders are the computer's.
+    output = run_cli(
+        tmp_path / "j.jsonl",
+        [
+            {"cmd": "state"},
+            "",
+            "not json",
+            {"cmd": "end_turn", "unit": "Conti", "by": "gm"},
+            {"cmd": "view"},
+        ],
+        computer=("raiders",),
+    )
+    assert all("line" in x for x in output)
+    assert output[0]["event"] == "battle" and output[0]["line"] is None
+    assert output[-1]["event"] == "end" and output[-1]["line"] is None
+    opening = output[1 : output.index(next(x for x in output if x.get("event") == "state"))]
+    assert opening and all(x["line"] is None for x in opening)
+    assert [x["line"] for x in output if x.get("event") == "state"] == [1]
+    assert [x["line"] for x in output if "error" in x] == [3]  # the blank line 2 has no answer
+    after_turn = [x for x in output if x.get("line") == 4]
+    # Conti's turn ends, then the computer plays the raiders' turns: all in answer to line 4.
+    assert after_turn[0] == {**after_turn[0], "event": "turn_ended", "unit": "Conti"}
+    raiders = {x.get("unit") for x in after_turn if x.get("event") == "turn_started"}
+    assert raiders & RAIDERS
+    assert [x["line"] for x in output if x.get("event") == "view"] == [5]
+
+
+def test_run_with_the_computer_on_every_side_plays_a_battle_that_never_ended_to_its_end(
+    tmp_path: Path,
+) -> None:
+    # station_interior with seed 184 once went on for ever (issue 13): units only ended their
+    # turns and the journal grew until the disk was full. Now it ends before any input line.
+    journal = tmp_path / "j.jsonl"
+    output = run_cli(
+        journal, [{"cmd": "state"}], map_path=STATION, computer=SIDES_OF_STATION, seed=184
+    )
+    over = [x for x in output if x.get("event") == "combat_over"]
+    assert len(over) == 1 and over[0]["line"] is None
+    assert output[-1]["event"] == "end" and output[-1]["over"] is True
+    state = next(x for x in output if x.get("event") == "state")
+    assert state["over"] is True and state["round"] <= 40
+    assert len(journal_lines(journal)) == state["commands"] + 1 + state["commands"] // 100

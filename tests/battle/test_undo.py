@@ -385,5 +385,6 @@ def test_headless_asking_for_a_players_view_is_taking_the_screen(tmp_path: Path)
             "refused": "undo_seen_by_another",
             "text": "It cannot be undone: another player has had the screen since "
             "(only the GM may).",
+            "line": 3,  # the undo is the third input line
         }
     ]
