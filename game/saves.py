@@ -24,11 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from game.battle.commands import CommandError, parse_command
-from game.battle.journal import FORMAT, MAX_LINE, UPGRADES, VERSION, JournalError
+from game.battle.journal import MAX_LINE, JournalError, read_header
 from game.battle.setup import BattleSetup
-from game.scenario.reader import ScenarioError
 from game.settings import open_regular, read_small_file, write_atomically
-from game.text import MESSAGE, NAME, clip
+from game.text import MESSAGE, clip
 
 if TYPE_CHECKING:
     from game.battle.session import Session
@@ -272,32 +271,7 @@ def _setup(head: bytes, path: Path) -> BattleSetup:
         raise JournalError(
             f"{name}:1: not a Tessera journal (the first line is not its header: {exc})"
         ) from None
-    if header.get("format") != FORMAT:
-        shown = clip(repr(header.get("format")), NAME)
-        raise JournalError(f"{name}:1: not a Tessera journal (format {shown})")
-    version = header.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        shown = clip(repr(version), NAME)
-        raise JournalError(f"{name}:1: the version {shown} is not a whole number")
-    while version < VERSION:
-        upgrade = UPGRADES.get(version)
-        if upgrade is None:
-            raise JournalError(f"{name}:1: version {version} cannot be upgraded")
-        upgrade(header, [])
-        version += 1
-    if version > VERSION:
-        raise JournalError(
-            f"{name}:1: written by a newer Tessera (journal version {version}); "
-            f"this one reads version {VERSION}"
-        )
-    try:
-        setup = BattleSetup.from_json(header.get("setup"), "setup")
-    except ScenarioError as exc:
-        raise JournalError(f"{name}:1: {exc}") from None
-    map_path = Path(setup.map_path)
-    if not map_path.is_absolute():
-        map_path = (path.resolve().parent / map_path).resolve()
-    return replace(setup, map_path=str(map_path))
+    return read_header(header, [], path)[0]
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from game.battle.commands import Command, CommandError, parse_command
 from game.battle.setup import BattleSetup
 from game.rules.dice import RollRecord
 from game.scenario.reader import ScenarioError
+from game.text import MESSAGE, NAME, clip
 
 FORMAT = "tessera-journal"
 #: 2: command lines say whether a player may take them back ("private"); snapshot lines.
@@ -316,33 +317,8 @@ def read_journal(path: Path) -> JournalContents:
         parsed.append((number, value))
         offset = offset_after
         good = offset
-    header = parsed[0][1]
-    if header.get("format") != FORMAT:
-        raise JournalError(f"{name}:1: not a Tessera journal (format {header.get('format')!r})")
-    version = header.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise JournalError(f"{name}:1: the version {version!r} is not a whole number")
     rest = [value for _n, value in parsed[1:]]
-    written = version
-    while version < VERSION:
-        upgrade = UPGRADES.get(version)
-        if upgrade is None:
-            raise JournalError(f"{name}:1: version {version} cannot be upgraded")
-        upgrade(header, rest)
-        version += 1
-    if version > VERSION:
-        raise JournalError(
-            f"{name}:1: written by a newer Tessera (journal version {version}); "
-            f"this one reads version {VERSION}"
-        )
-    try:
-        setup = BattleSetup.from_json(header.get("setup"), "setup")
-    except ScenarioError as exc:
-        raise JournalError(f"{name}:1: {exc}") from None
-    map_path = Path(setup.map_path)
-    if not map_path.is_absolute():
-        map_path = (path.resolve().parent / map_path).resolve()
-    setup = _with_map(setup, str(map_path))
+    setup, written = read_header(parsed[0][1], rest, path)
     entries: list[Entry] = []
     snapshots: list[SnapshotEntry] = []
     for number, value in parsed[1:]:
@@ -353,6 +329,42 @@ def read_journal(path: Path) -> JournalContents:
     return JournalContents(
         setup, tuple(entries), good, tuple(notices), tuple(snapshots), min(written, VERSION)
     )
+
+
+def read_header(
+    header: dict[str, Any], lines: list[dict[str, Any]], path: Path
+) -> tuple[BattleSetup, int]:
+    """The setup a journal's header line holds (its map path made absolute beside `path`) and
+    the version it was written in; `header` and `lines` are upgraded in place to VERSION. The
+    saves list reads headers through this too, so a header is checked one way everywhere."""
+    name = str(path)
+    if header.get("format") != FORMAT:
+        shown = clip(repr(header.get("format")), NAME)
+        raise JournalError(f"{name}:1: not a Tessera journal (format {shown})")
+    version = header.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        shown = clip(repr(version), NAME)
+        raise JournalError(f"{name}:1: the version {shown} is not a whole number")
+    written = version
+    while version < VERSION:
+        upgrade = UPGRADES.get(version)
+        if upgrade is None:
+            raise JournalError(f"{name}:1: version {version} cannot be upgraded")
+        upgrade(header, lines)
+        version += 1
+    if version > VERSION:
+        raise JournalError(
+            f"{name}:1: written by a newer Tessera (journal version {version}); "
+            f"this one reads version {VERSION}"
+        )
+    try:
+        setup = BattleSetup.from_json(header.get("setup"), "setup")
+    except ScenarioError as exc:
+        raise JournalError(f"{name}:1: {clip(str(exc), MESSAGE)}") from None
+    map_path = Path(setup.map_path)
+    if not map_path.is_absolute():
+        map_path = (path.resolve().parent / map_path).resolve()
+    return _with_map(setup, str(map_path)), written
 
 
 def _with_map(setup: BattleSetup, map_path: str) -> BattleSetup:
