@@ -26,6 +26,7 @@ from game.battle.journal import read_journal
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, UnitSpec
 from game.battle.view import PlayerView, view_for
+from game.ecs.components import Position
 from game.explain_battle import refusal_text
 from game.i18n import speaking
 from game.rules.data import load_rules
@@ -341,6 +342,26 @@ def test_looks_and_what_a_step_showed_hold_below_the_snapshot_a_battle_reopens_f
     assert reopened.undo("raiders") is None
     refusal = reopened.undo("raiders")
     assert refusal is not None and refusal.code == "undo_seen_by_another"
+    reopened.close()
+
+
+def test_what_the_last_step_showed_is_worked_out_from_a_snapshot_below_it_after_reopening(
+    tmp_path: Path,
+) -> None:
+    """Snapshots after commands 2 and 4: the battle reopens from the second, so the fourth
+    step is read, not carried out; whether it showed the raiders anything is worked out again
+    from the snapshot after command 2 (in the journal's own hash version), and the undo goes."""
+    journal = tmp_path / "battle.jsonl"
+    session = _station(journal, snapshot_every=2)
+    for to in ((10, 14, 0), (11, 14, 0), (10, 14, 0), (11, 14, 0)):
+        assert session.submit(cmd.Move("Kask", to), "raiders").accepted
+    session.close()
+    assert len(read_journal(journal).snapshots) == 2
+
+    reopened = Session.open(journal, snapshot_every=2)
+    assert reopened.history[-1].news is None  # read from the journal, not carried out
+    assert reopened.undo("raiders") is None
+    assert reopened.battle.world.get("Kask", Position).cell == (10, 14, 0)
     reopened.close()
 
 
