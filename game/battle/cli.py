@@ -361,10 +361,12 @@ def _summary(session: Session) -> dict[str, Any]:
 
 
 def replay_journal(path: str, stdout: TextIO | None = None) -> int:
-    """Rebuild a battle from its journal; print its final state hash and a readable summary."""
+    """Rebuild a battle from its journal, every line from the start (each one's dice and
+    state hash checked, every snapshot compared with the replay); print its final state hash
+    and a readable summary."""
     out = stdout or sys.stdout
     try:
-        session = Session.open(Path(path), for_append=False)
+        session = Session.open(Path(path), for_append=False, verify=True)
     except (JournalError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

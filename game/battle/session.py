@@ -161,14 +161,22 @@ class Session:
 
     @classmethod
     def open(
-        cls, journal: Path, *, for_append: bool = True, snapshot_every: int = SNAPSHOT_EVERY
+        cls,
+        journal: Path,
+        *,
+        for_append: bool = True,
+        snapshot_every: int = SNAPSHOT_EVERY,
+        verify: bool = False,
     ) -> Session:
         """Rebuild a battle from its journal: from its last snapshot still valid, replaying the
         lines after it and checking each one's dice and state hash (from its start when there
-        is no such snapshot)."""
+        is no such snapshot). `verify` replays every line from the start instead and checks
+        every snapshot against that replay (`tessera replay`: an edit anywhere is found)."""
         contents = read_journal(journal)
         grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
         plan = _plan(journal, contents)
+        if verify:
+            plan = _Plan(snapshots=plan.snapshots)
         legacy = contents.version < 3
         if plan.start is None:
             session = cls._build(contents.setup, grid, f"{journal}:1")
@@ -185,6 +193,8 @@ class Session:
             session.notices.extend(contents.notices)
             for entry in contents.entries[plan.first :]:
                 session._replay_entry(journal, entry)
+            if verify:
+                session._check_past()
             if for_append:
                 session.writer = JournalWriter.append_to(
                     journal, contents.good_bytes, contents.version

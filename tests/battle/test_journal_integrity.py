@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from game.battle import commands as cmd
-from game.battle.cli import run_battle
+from game.battle.cli import replay_journal, run_battle
 from game.battle.engine import GM, Battle
 from game.battle.journal import (
     JournalError,
@@ -290,6 +290,32 @@ def test_a_forged_snapshot_with_hashes_to_match_is_caught_before_the_gms_undo_us
     finally:
         opened.close()
     assert path.read_bytes() == written
+
+
+def test_tessera_replay_replays_every_line_and_finds_a_die_edited_below_the_last_snapshot(
+    station, tmp_path
+) -> None:
+    """Reopening to play on starts from the last snapshot and trusts the lines below it
+    (docs/battle.md); `tessera replay` is the check of the whole file: it replays every line
+    from the start, so a die edited before the last snapshot is named by its line."""
+    path = tmp_path / "battle.jsonl"
+    session = Session.new(station, path, snapshot_every=8)
+    assert session.play_computer(lambda by, c, o: None, limit=30) == 30
+    session.close()
+    lines = _lines(path)
+    last_snapshot = max(k for k, line in enumerate(lines) if "snapshot" in line)
+    i = next(k for k, line in enumerate(lines[:last_snapshot]) if line.get("dice"))
+    assert replay_journal(str(path), io.StringIO()) == 0
+    lines[i]["dice"][0][0] = 2 if lines[i]["dice"][0][0] == 1 else 1  # a face every die has
+    _rewrite(path, lines)
+    Session.open(path, for_append=False).close()  # from the last snapshot: not seen
+    _refused(
+        path,
+        i + 1,
+        "the dice differ from those the journal recorded",
+        lambda: Session.open(path, for_append=False, verify=True),
+    )
+    assert replay_journal(str(path), io.StringIO()) == 2
 
 
 def _move_first_unit(setup: dict[str, Any]) -> None:
