@@ -412,7 +412,7 @@ def test_undo_across_a_snapshot_is_exact_and_starts_from_the_snapshot_below(stat
         for _ in range(3 * EVERY + 2):
             forward.play_computer(limit=1)
             hashes.append(forward.battle.state_hash())
-        assert [s.n for s in forward._snapshots] == [EVERY, 2 * EVERY, 3 * EVERY]
+        assert list(forward.snapshot_lines) == [EVERY, 2 * EVERY, 3 * EVERY]
         restored: list[int] = []
         real = Battle.restore
 
@@ -426,14 +426,14 @@ def test_undo_across_a_snapshot_is_exact_and_starts_from_the_snapshot_below(stat
                 assert forward.undo(GM) is None
                 n = len(forward.history)
                 assert forward.battle.state_hash() == hashes[n], f"undone to {n}"
-                assert all(s.n <= n for s in forward._snapshots)
+                assert all(line <= n for line in forward.snapshot_lines)
         # Each undo above the first snapshot began from one, not from the battle's start.
         assert len(restored) == len(hashes) - 1 - EVERY
         while forward.undone:
             assert forward.redo(GM) is None
             assert forward.battle.state_hash() == hashes[len(forward.history)]
         # Redone past the multiples again, the snapshots are taken again.
-        assert [s.n for s in forward._snapshots] == [EVERY, 2 * EVERY, 3 * EVERY]
+        assert list(forward.snapshot_lines) == [EVERY, 2 * EVERY, 3 * EVERY]
         for step in forward.history:
             assert plain.submit(step.command, step.by).accepted
         assert plain.battle.state_hash() == forward.battle.state_hash()
