@@ -420,7 +420,7 @@ class Session:
         battle, start = None, 0
         for snapshot in reversed(self._snapshots):
             if snapshot.n <= index:
-                battle = _restore(self.setup, self._grid, self.rules, snapshot)
+                battle = _restore(self.setup, self._grid, self.rules, snapshot, self.legacy_hash)
                 if battle is not None:
                     start = snapshot.n
                     break

@@ -476,3 +476,29 @@ def test_a_version_1_journal_opens_replaying_every_line_and_is_continued_in_vers
         assert again.battle.state_hash() == final
     finally:
         again.close()
+
+
+def test_a_player_asking_to_undo_a_step_read_below_the_reopened_snapshot_gets_an_answer(
+    station, tmp_path
+) -> None:
+    """A reopened journal starts from its last snapshot: whether a step below it showed its
+    giver news is found by replaying from the snapshot below that step (it used to raise a
+    TypeError, the kept snapshot restored without saying which state hash it was taken with)."""
+    path = tmp_path / "reopened.jsonl"
+    session = Session.new(station, path, snapshot_every=EVERY)
+    for _ in range(2 * EVERY + 2):
+        session.play_computer(limit=1)
+    session.close()
+    reopened = Session.open(path)
+    try:
+        assert reopened.snapshot_lines  # it started from a snapshot
+        for _ in range(5):  # back below the snapshot it started from
+            assert reopened.undo(GM) is None
+        answer = reopened.can_undo(reopened.history[-1].by)
+        assert answer is None or answer.code in (
+            "undo_would_hide_what_was_seen",
+            "undo_seen_by_another",
+            "not_your_command",
+        )
+    finally:
+        reopened.close()
