@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from game import tactics
+from game.battle import combat
 from game.battle import commands as cmd
 from game.battle.events import Event, Withheld
 from game.battle.handlers import HANDLERS
@@ -660,42 +661,6 @@ class Battle:
 
     # ------------------------------------------------------------ damage and its results
 
-    def _hurt(
-        self,
-        target: str,
-        damage_type: str,
-        rolled: int,
-        source: str,
-        roll: RollRecord | None,
-        on_hit: Sequence[str] = (),
-    ) -> Health:
-        """A hit lands: P-DMG-1, the table (P-VUL-1/2), death saves (P-DEATH-1), on-hit effects."""
-        answer = tactics.damage_to(self.bf, self.sheet(target), damage_type, rolled)
-        after = answer.outcome.after
-        extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
-        if extra:
-            after = replace(after, conditions=after.conditions | frozenset(extra))
-        self._set(target, Wounds(after))
-        self._emit(
-            "damage",
-            {
-                "unit": target,
-                "source": source,
-                "type": damage_type,
-                "rolled": rolled,
-                "damage": answer.damage,
-                "effects": list(answer.outcome.effects) + extra,
-                "wounds": after.to_dict(),
-                "why": list(answer.why),
-            },
-            about=[target],
-            rolls=() if roll is None else (roll,),
-            rules=answer.rules,
-        )
-        if after.has("dead"):
-            self._fall(target)
-        return after
-
     def _fall(self, unit_id: str) -> None:
         cell = self.world.get(unit_id, Position).cell
         self._emit("died", {"unit": unit_id, "at": list(cell)}, about=[unit_id])
@@ -707,75 +672,6 @@ class Battle:
             self.initiative.remove(unit_id)
         if self.pending is not None and unit_id in (self.pending.mover, self.pending.reactor):
             self.pending = None
-
-    def _attack_roll(
-        self,
-        attacker: str,
-        target: EntitySheet,
-        weapon: Weapon,
-        purpose: str,
-    ) -> tuple[bool, RollRecord, tactics.HitAnswer]:
-        answer = tactics.attack_chance(self.bf, self.sheet(attacker), target, weapon)
-        if answer.hit is None:
-            raise Refusal(str(answer.reason), target=target.id, why=answer.why)
-        advantage = self._advantage(attacker, target.id)
-        record = self.roller.d100(purpose, advantage, answer.hit.p)
-        self._spend_help(attacker)
-        return record.outcome == "hit", record, answer
-
-    def _resolve_attack(
-        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str, *, both: bool = True
-    ) -> None:
-        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
-        attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
-        its own roll, if the attacker could attack it."""
-        mate = self.world.try_get(target.id, Crowded)
-        hit, record, answer = self._attack_roll(attacker, target, weapon, f"{kind} {attacker}")
-        self._reveal_to(attacker, {target.faction})
-        assert answer.hit is not None
-        self._emit(
-            kind,
-            {
-                "unit": attacker,
-                "target": target.id,
-                "weapon": weapon.id,
-                "hit_chance": answer.hit.p,
-                "hit": hit,
-                "cover": None if answer.cover is None else answer.cover.grade,
-                "why": list(answer.why),
-            },
-            about=[attacker, target.id],
-            rolls=(record,),
-            rules=answer.rules,
-        )
-        if hit:
-            self._damage_area(attacker, weapon, target.cell, target.id)
-        other = None if mate is None or not both or weapon.area else mate.other
-        if other is None or other == attacker or not self.on_map(other):
-            return  # an area weapon has hit the whole cell already
-        if self.world.get(other, Position).cell != target.cell:
-            return
-        second = self.sheet(other)
-        if tactics.attack_chance(self.bf, self.sheet(attacker), second, weapon).hit is None:
-            return
-        self._resolve_attack(attacker, second, weapon, kind, both=False)
-
-    def _damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
-        """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
-        its own armour and table); a one-target weapon hits only the aimed entity."""
-        if weapon.area:
-            from game.grid.geometry import area_cells
-
-            cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
-            victims = [u for c in cells for u in self._all_in_cell(c)]
-        else:
-            victims = [aimed] if aimed is not None else []
-        if not victims:
-            return
-        roll = self.roller.roll(weapon.damage, f"damage {weapon.id}")
-        on_hit = weapon.on_hit
-        for victim in victims:
-            self._hurt(victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
 
     def _reveal_to(self, unit_id: str, factions: Iterable[str]) -> None:
         vis = self.world.get(unit_id, Visibility)
@@ -2084,10 +1980,10 @@ class _Context:
         return self._b._visible_target(unit_id, target)
 
     def resolve_attack(self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str) -> None:
-        self._b._resolve_attack(attacker, target, weapon, kind)
+        combat.resolve_attack(self, attacker, target, weapon, kind)
 
     def damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
-        self._b._damage_area(attacker, weapon, origin, aimed)
+        combat.damage_area(self, attacker, weapon, origin, aimed)
 
     def hurt(
         self,
@@ -2098,7 +1994,7 @@ class _Context:
         roll: RollRecord | None,
         on_hit: Sequence[str] = (),
     ) -> Health:
-        return self._b._hurt(target, damage_type, rolled, source, roll, on_hit)
+        return combat.hurt(self, target, damage_type, rolled, source, roll, on_hit)
 
     def fall(self, unit_id: str) -> None:
         self._b._fall(unit_id)
