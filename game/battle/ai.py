@@ -233,7 +233,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if b.pending is not None and b.pending.reactor == unit:
         return cmd.React(unit, take=True)
     me = b.sheet(unit)
-    turn = b._turn(unit)
+    turn = b.turn(unit)
     enemies = _enemies(b, me)
     action_free = turn.action is None
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from game import tactics
+from game.battle import combat
 from game.battle import commands as cmd
 from game.battle.events import Event, Withheld
 from game.battle.handlers import HANDLERS
@@ -78,6 +79,7 @@ from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative
 from game.rules.movement import Speeds
 from game.rules.stance import Stance
+from game.rules.turn import TurnState
 from game.rules.wounds import (
     Health,
     apply_damage,
@@ -154,6 +156,8 @@ class Battle:
         self._log_digest = hashlib.sha256()
         self._log_hashed = 0
         self._setup_digest = setup_digest(setup).encode()
+        #: What the command handlers may use of this battle (game/battle/context.py).
+        self._context = _Context(self)
 
     # ------------------------------------------------------------ snapshots
 
@@ -470,9 +474,12 @@ class Battle:
         before = {f: s.units for f, s in self.vision.factions.items()}
         scratch = self._begin()
         try:
-            self._authorise(command, by)
+            self.authorise(command, by)
             handler = HANDLERS[type(command)]
-            handler(self, command)
+            refusal = handler.check(self, command)
+            if refusal is not None:
+                raise refusal
+            handler.do(self._context, command)
             self._check_over()
             if not self.over and self.pending is None and self.initiative.active is None:
                 self._next_turn()  # the acting unit fell: the order moves on
@@ -566,7 +573,9 @@ class Battle:
                 factions.add(faction)
         return frozenset(factions)
 
-    def _authorise(self, command: cmd.Command, by: str) -> None:
+    def authorise(self, command: cmd.Command, by: str) -> None:
+        """Refuse the command if `by` may not give it now: the combat is over, the command is
+        the GM's, the unit is not theirs, a reaction is waiting or it is not the unit's turn."""
         if self.over and not isinstance(command, cmd.EndCombat | cmd.EnterRoll):
             raise Refusal("combat_over")
         if command.GM:
@@ -600,20 +609,24 @@ class Battle:
         if isinstance(component, Controller):
             self._controllers = None
 
-    def _health(self, unit_id: str) -> Health:
+    def health(self, unit_id: str) -> Health:
+        """The unit's wounds and conditions."""
         return self.world.get(unit_id, Wounds).health
 
-    def _turn(self, unit_id: str) -> Any:
-        return self.world.get(unit_id, Turn).state
+    def turn(self, unit_id: str) -> TurnState:
+        """The unit's turn budget (P-TURN-1). Read it: only the engine and its handlers,
+        through the context, spend it."""
+        state: TurnState = self.world.get(unit_id, Turn).state
+        return state
 
     def _need_action(self, unit_id: str) -> None:
-        used = self._turn(unit_id).action
+        used = self.turn(unit_id).action
         if used is not None:
             raise Refusal("action_used", used=used)
 
     def _use_action(self, unit_id: str, kind: str) -> None:
         self._need_action(unit_id)
-        self._turn(unit_id).use_action(kind)
+        self.turn(unit_id).use_action(kind)
 
     def _visible_target(self, unit_id: str, target: str | None) -> EntitySheet:
         """A target the unit's side knows is there; anything else reads as unknown, so that a
@@ -648,42 +661,6 @@ class Battle:
 
     # ------------------------------------------------------------ damage and its results
 
-    def _hurt(
-        self,
-        target: str,
-        damage_type: str,
-        rolled: int,
-        source: str,
-        roll: RollRecord | None,
-        on_hit: Sequence[str] = (),
-    ) -> Health:
-        """A hit lands: P-DMG-1, the table (P-VUL-1/2), death saves (P-DEATH-1), on-hit effects."""
-        answer = tactics.damage_to(self.bf, self.sheet(target), damage_type, rolled)
-        after = answer.outcome.after
-        extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
-        if extra:
-            after = replace(after, conditions=after.conditions | frozenset(extra))
-        self._set(target, Wounds(after))
-        self._emit(
-            "damage",
-            {
-                "unit": target,
-                "source": source,
-                "type": damage_type,
-                "rolled": rolled,
-                "damage": answer.damage,
-                "effects": list(answer.outcome.effects) + extra,
-                "wounds": after.to_dict(),
-                "why": list(answer.why),
-            },
-            about=[target],
-            rolls=() if roll is None else (roll,),
-            rules=answer.rules,
-        )
-        if after.has("dead"):
-            self._fall(target)
-        return after
-
     def _fall(self, unit_id: str) -> None:
         cell = self.world.get(unit_id, Position).cell
         self._emit("died", {"unit": unit_id, "at": list(cell)}, about=[unit_id])
@@ -695,75 +672,6 @@ class Battle:
             self.initiative.remove(unit_id)
         if self.pending is not None and unit_id in (self.pending.mover, self.pending.reactor):
             self.pending = None
-
-    def _attack_roll(
-        self,
-        attacker: str,
-        target: EntitySheet,
-        weapon: Weapon,
-        purpose: str,
-    ) -> tuple[bool, RollRecord, tactics.HitAnswer]:
-        answer = tactics.attack_chance(self.bf, self.sheet(attacker), target, weapon)
-        if answer.hit is None:
-            raise Refusal(str(answer.reason), target=target.id, why=answer.why)
-        advantage = self._advantage(attacker, target.id)
-        record = self.roller.d100(purpose, advantage, answer.hit.p)
-        self._spend_help(attacker)
-        return record.outcome == "hit", record, answer
-
-    def _resolve_attack(
-        self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str, *, both: bool = True
-    ) -> None:
-        """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
-        attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
-        its own roll, if the attacker could attack it."""
-        mate = self.world.try_get(target.id, Crowded)
-        hit, record, answer = self._attack_roll(attacker, target, weapon, f"{kind} {attacker}")
-        self._reveal_to(attacker, {target.faction})
-        assert answer.hit is not None
-        self._emit(
-            kind,
-            {
-                "unit": attacker,
-                "target": target.id,
-                "weapon": weapon.id,
-                "hit_chance": answer.hit.p,
-                "hit": hit,
-                "cover": None if answer.cover is None else answer.cover.grade,
-                "why": list(answer.why),
-            },
-            about=[attacker, target.id],
-            rolls=(record,),
-            rules=answer.rules,
-        )
-        if hit:
-            self._damage_area(attacker, weapon, target.cell, target.id)
-        other = None if mate is None or not both or weapon.area else mate.other
-        if other is None or other == attacker or not self.on_map(other):
-            return  # an area weapon has hit the whole cell already
-        if self.world.get(other, Position).cell != target.cell:
-            return
-        second = self.sheet(other)
-        if tactics.attack_chance(self.bf, self.sheet(attacker), second, weapon).hit is None:
-            return
-        self._resolve_attack(attacker, second, weapon, kind, both=False)
-
-    def _damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
-        """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
-        its own armour and table); a one-target weapon hits only the aimed entity."""
-        if weapon.area:
-            from game.grid.geometry import area_cells
-
-            cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
-            victims = [u for c in cells for u in self._all_in_cell(c)]
-        else:
-            victims = [aimed] if aimed is not None else []
-        if not victims:
-            return
-        roll = self.roller.roll(weapon.damage, f"damage {weapon.id}")
-        on_hit = weapon.on_hit
-        for victim in victims:
-            self._hurt(victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
 
     def _reveal_to(self, unit_id: str, factions: Iterable[str]) -> None:
         vis = self.world.get(unit_id, Visibility)
@@ -834,7 +742,7 @@ class Battle:
 
     def _start_turn(self, unit: str) -> bool:
         """The unit's turn begins; False when it is skipped (and already ended)."""
-        self._turn(unit).start_turn()
+        self.turn(unit).start_turn()
         for other in self.world.units_with(Status):
             status = self.world.get(other, Status)
             if other == unit:
@@ -843,15 +751,15 @@ class Battle:
                 self._set(other, replace(self.world.get(other, Status), helped_by=None))
         self._set(unit, replace(self.world.get(unit, Motion), stealthy=False, run=(0, 0, 0)))
         self.world.remove(unit, Disengaged)
-        start = start_of_turn(self._health(unit))
+        start = start_of_turn(self.health(unit))
         self._set(unit, Wounds(start.after))
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
         self._drift(unit)  # momentum first: a stunned or dying unit drifts too (P-ZERO-1/2)
         drift_lost = None
-        if self._health(unit).has("stunned"):
+        if self.health(unit).has("stunned"):
             # P-MOV-8: stunned by the landing its drift just made: the turn now beginning is
             # the one it loses.
-            health = self._health(unit)
+            health = self.health(unit)
             self._set(unit, Wounds(replace(health, conditions=health.conditions - {"stunned"})))
             drift_lost = "stunned"
         crowded = self.world.try_get(unit, Crowded)
@@ -876,7 +784,7 @@ class Battle:
             record = self.roller.roll("1d8", f"burning {unit}")
             sheet = self.sheet(unit)
             table = self.rules.vulnerabilities[sheet.vulnerability]
-            outcome = apply_damage(self._health(unit), table, "ustione", record.total)
+            outcome = apply_damage(self.health(unit), table, "ustione", record.total)
             self._set(unit, Wounds(outcome.after))
             self._emit(
                 "damage",
@@ -899,7 +807,7 @@ class Battle:
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
         lost = (
-            turn_lost_to(self._health(unit))
+            turn_lost_to(self.health(unit))
             or (start.ended[0] if start.ended else None)
             or drift_lost
         )
@@ -919,7 +827,7 @@ class Battle:
         reveals a hidden unit to that enemy's side."""
         if self.on_map(unit):
             self._coast(unit)
-            self._set(unit, Wounds(end_of_turn(self._health(unit))))
+            self._set(unit, Wounds(end_of_turn(self.health(unit))))
             vis = self.world.get(unit, Visibility)
             if vis.hidden_from:
                 me = self.sheet(unit)
@@ -933,7 +841,7 @@ class Battle:
                 }
                 if spotted:
                     self._reveal_to(unit, spotted)
-        self._turn(unit).end_turn()
+        self.turn(unit).end_turn()
         self._emit("turn_ended", {"unit": unit}, about=[unit])
 
     def _coast(self, unit: str) -> None:
@@ -1017,7 +925,7 @@ class Battle:
             if faction.neutral or self.world.has(unit, Outsider):
                 continue
             if self.world.has(unit, Waiting) or (
-                self.on_map(unit) and not {"dead", "out_of_combat"} & self._health(unit).conditions
+                self.on_map(unit) and not {"dead", "out_of_combat"} & self.health(unit).conditions
             ):
                 sides.add(faction.name)
         if len(sides) <= 1:
@@ -1104,7 +1012,7 @@ class Battle:
 
     # ------------------------------------------------------------ movement
 
-    def _plan_path(
+    def plan_path(
         self,
         unit: str,
         to: Cell,
@@ -1124,7 +1032,7 @@ class Battle:
             raise Refusal("dampers_need_thrusters", unit=unit)
         if (motion.in_flight or any(motion.velocity)) and not sheet.thrusters:
             raise Refusal("in_flight", unit=unit, at=motion.flight[1] if motion.flight else None)
-        turn = self._turn(unit)
+        turn = self.turn(unit)
         helped = self.world.get(unit, Status).helped_by is not None
         known = self.known_field(self.faction_of(unit))
         cancel = sheet.velocity if dampers or mode != "thrusters" else (0, 0, 0)
@@ -1277,9 +1185,7 @@ class Battle:
         unit = command.unit
         motion = self.world.get(unit, Motion)
         stealth = motion.stealthy or command.stealth
-        plan = self._plan_path(
-            unit, command.to, command.via, command.mode, stealth, command.dampers
-        )
+        plan = self.plan_path(unit, command.to, command.via, command.mode, stealth, command.dampers)
         thrusters = command.mode == "thrusters"
         if any(motion.velocity) and (command.dampers or not thrusters):
             # P-ZERO-2: the carried velocity (a leap's too) is cancelled first (its points
@@ -1318,7 +1224,7 @@ class Battle:
         assert motion.flight is not None
         target = motion.flight[1]
         sheet = self.sheet(unit)
-        turn = self._turn(unit)
+        turn = self.turn(unit)
         known = self.known_field(sheet.faction)
         # The leap's speed was set at launch (the doubled jump budget then): a wound taken on
         # the way does not slow it (P-ZERO-1).
@@ -1366,12 +1272,12 @@ class Battle:
             if react and here_free:
                 mover = replace(self.sheet(unit).occupant, cell=a)
                 exits = reaction_exits(self.grid, self.bf.occupancy, mover, [a, b])
-                if exits and self._disengage_covers(unit):
+                if exits and self.disengage_covers(unit):
                     # P-OA-3: Disengage covers the areas left from one cell, this step's.
                     self._set(unit, Disengaged(a))
                     exits = []
                 for ex in exits:
-                    if ex.enemy_id not in offered and self._can_react(ex.enemy_id, melee=True):
+                    if ex.enemy_id not in offered and self.can_react(ex.enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
                         self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
@@ -1425,7 +1331,7 @@ class Battle:
                     stealth
                     and enemy.faction in hidden
                     and fresh
-                    and self._in_open_sight(enemy, unit)
+                    and self.in_open_sight(enemy, unit)
                 ):
                     rolled_against.add(enemy.id)
                     self._stealth_roll(unit, enemy)
@@ -1434,7 +1340,7 @@ class Battle:
                     react
                     and self.world.get(enemy.id, Status).readied
                     and enemy.faction not in hidden
-                    and self._can_react(enemy.id, melee=False)
+                    and self.can_react(enemy.id, melee=False)
                     and tactics.sight(self.bf, enemy, self.sheet(unit)).clear
                 ):
                     self._stop(unit, start, b, totals[k])
@@ -1486,7 +1392,7 @@ class Battle:
         me = self.sheet(unit)
         known = self.known_field(me.faction)
         jump = short_jump(self.grid, known.occupancy, me.occupant, toward, leap.n_max)
-        spent = self._turn(unit).movement_spent
+        spent = self.turn(unit).movement_spent
         cells = [at, *jump.cells]
         totals = [spent] + [spent + jump.apex] * len(jump.cells)
         if not jump.cells:
@@ -1495,10 +1401,10 @@ class Battle:
         rest = replace(command, to=cells[-1], via=())
         self._walk(unit, cells, totals, [len(cells) - 1], rest, offered, stealth, react=react)
 
-    def _disengage_covers(self, unit: str) -> bool:
+    def disengage_covers(self, unit: str) -> bool:
         """The unit has used Disengage this turn and not yet spent it on a step out of an
         enemy's reaction area (P-OA-3: the first such step of the turn's movement)."""
-        return self._turn(unit).disengaged and not self.world.has(unit, Disengaged)
+        return self.turn(unit).disengaged and not self.world.has(unit, Disengaged)
 
     def _run(self, unit: str, a: Cell, b: Cell) -> None:
         """This turn's last straight run grows by the step a -> b, or starts again with it
@@ -1618,7 +1524,7 @@ class Battle:
             rolls.append(record)
             saved[unit] = record.outcome == "success"
             if not saved[unit]:
-                health = self._health(unit)
+                health = self.health(unit)
                 self._set(unit, Posture(Stance.PRONE))
                 self._set(unit, Wounds(replace(health, conditions=health.conditions | {"stunned"})))
             self._set(unit, Crowded(other, unit == later, saved[unit]))
@@ -1647,7 +1553,7 @@ class Battle:
         stand (in microgravity, a surface). Empty when it may not step (no shared cell, a
         failed save, stunned)."""
         crowded = self.world.try_get(unit, Crowded)
-        if crowded is None or not crowded.saved or turn_lost_to(self._health(unit)):
+        if crowded is None or not crowded.saved or turn_lost_to(self.health(unit)):
             return []
         me = self.sheet(unit)
         known = self.known_field(me.faction)
@@ -1698,7 +1604,7 @@ class Battle:
 
     def _stop(self, unit: str, start: Cell, at: Cell, total: int) -> None:
         self._place(unit, at)
-        turn = self._turn(unit)
+        turn = self.turn(unit)
         spent_now = total - turn.movement_spent
         turn.movement_spent = total
         if at != start:
@@ -1715,11 +1621,12 @@ class Battle:
                 rules=("P-MOV-1", "P-TURN-1"),
             )
 
-    def _can_react(self, unit: str, *, melee: bool) -> bool:
-        health = self._health(unit)
+    def can_react(self, unit: str, *, melee: bool) -> bool:
+        """The unit may take a reaction now (P-OA-1 in melee; P-OA-2 a readied ranged one)."""
+        health = self.health(unit)
         if turn_lost_to(health) or attack_barred_by(health) or health.mortal:
             return False
-        if self._turn(unit).reaction_used or not self.initiative.can_react(unit):
+        if self.turn(unit).reaction_used or not self.initiative.can_react(unit):
             return False
         weapon_id = self.world.get(unit, Armed).weapon
         if not melee:
@@ -1747,7 +1654,7 @@ class Battle:
             rules=(rule,),
         )
 
-    def _in_open_sight(self, enemy: EntitySheet, unit: str) -> bool:
+    def in_open_sight(self, enemy: EntitySheet, unit: str) -> bool:
         """P-STL-1/2: the enemy sees the unit and the unit has no cover from it for hiding."""
         me = self.sheet(unit)
         if not can_see(enemy.health) or not tactics.sight(self.bf, enemy, me).clear:
@@ -1949,3 +1856,175 @@ def _strings(value: object) -> Iterator[str]:
 def _rest_via(via: Sequence[Cell], leg_ends: Sequence[int], stop: int) -> tuple[Cell, ...]:
     """The waypoints still ahead of a move stopped at index `stop` of its cells."""
     return tuple(c for c, end in zip(via, leg_ends, strict=False) if end > stop)
+
+
+class _Context:
+    """The engine's `BattleContext` (game/battle/context.py): the battle's effects as the
+    command handlers may use them. It lives here because it is the engine's own: nothing else
+    reaches the battle's private members."""
+
+    def __init__(self, battle: Battle) -> None:
+        self._b = battle
+
+    # ---------------------------------------------------------------- reading (BattleState)
+    @property
+    def world(self) -> BattleWorld:
+        return self._b.world
+
+    @property
+    def rules(self) -> RulesData:
+        return self._b.rules
+
+    @property
+    def grid(self) -> Grid:
+        return self._b.grid
+
+    @property
+    def setup(self) -> BattleSetup:
+        return self._b.setup
+
+    @property
+    def initiative(self) -> Initiative:
+        return self._b.initiative
+
+    @property
+    def pending(self) -> PendingMove | None:
+        return self._b.pending
+
+    @property
+    def bf(self) -> Battlefield:
+        return self._b.bf
+
+    @property
+    def round(self) -> int:
+        return self._b.round
+
+    @property
+    def over(self) -> bool:
+        return self._b.over
+
+    def sheet(self, unit_id: str) -> EntitySheet:
+        return self._b.sheet(unit_id)
+
+    def faction_of(self, unit_id: str) -> str:
+        return self._b.faction_of(unit_id)
+
+    def on_map(self, unit_id: str) -> bool:
+        return self._b.on_map(unit_id)
+
+    def sees(self, faction: str, unit_id: str) -> bool:
+        return self._b.sees(faction, unit_id)
+
+    def turn(self, unit_id: str) -> TurnState:
+        return self._b.turn(unit_id)
+
+    def health(self, unit_id: str) -> Health:
+        return self._b.health(unit_id)
+
+    def can_react(self, unit: str, *, melee: bool) -> bool:
+        return self._b.can_react(unit, melee=melee)
+
+    def in_open_sight(self, enemy: EntitySheet, unit: str) -> bool:
+        return self._b.in_open_sight(enemy, unit)
+
+    def step_aside_cells(self, unit: str) -> list[Cell]:
+        return self._b.step_aside_cells(unit)
+
+    # ---------------------------------------------------------------- changing (BattleContext)
+    @property
+    def roller(self) -> Roller:
+        return self._b.roller
+
+    @property
+    def improvising(self) -> list[tuple[str, str]]:
+        return self._b.improvising
+
+    def emit(
+        self,
+        kind: str,
+        data: Mapping[str, Any],
+        *,
+        about: Iterable[str] = (),
+        rolls: Sequence[RollRecord] = (),
+        rules: Sequence[str] = (),
+        gm_only: bool = False,
+        to: frozenset[str] | None = None,
+    ) -> None:
+        self._b._emit(kind, data, about=about, rolls=rolls, rules=rules, gm_only=gm_only, to=to)
+
+    def set(self, unit_id: str, component: object) -> None:
+        self._b._set(unit_id, component)
+
+    def take_pending(self) -> PendingMove | None:
+        pending, self._b.pending = self._b.pending, None
+        return pending
+
+    def replace_grid(self, grid: Grid) -> None:
+        self._b.grid = grid
+        self._b.grid_version += 1
+        self._b._bf = None
+
+    def need_action(self, unit_id: str) -> None:
+        self._b._need_action(unit_id)
+
+    def use_action(self, unit_id: str, kind: str) -> None:
+        self._b._use_action(unit_id, kind)
+
+    def advantage(self, attacker: str, target: str | None) -> Advantage:
+        return self._b._advantage(attacker, target)
+
+    def spend_help(self, unit_id: str) -> None:
+        self._b._spend_help(unit_id)
+
+    def visible_target(self, unit_id: str, target: str | None) -> EntitySheet:
+        return self._b._visible_target(unit_id, target)
+
+    def resolve_attack(self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str) -> None:
+        combat.resolve_attack(self, attacker, target, weapon, kind)
+
+    def damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
+        combat.damage_area(self, attacker, weapon, origin, aimed)
+
+    def hurt(
+        self,
+        target: str,
+        damage_type: str,
+        rolled: int,
+        source: str,
+        roll: RollRecord | None,
+        on_hit: Sequence[str] = (),
+    ) -> Health:
+        return combat.hurt(self, target, damage_type, rolled, source, roll, on_hit)
+
+    def fall(self, unit_id: str) -> None:
+        self._b._fall(unit_id)
+
+    def reveal_to(self, unit_id: str, factions: Iterable[str]) -> None:
+        self._b._reveal_to(unit_id, factions)
+
+    def in_cell(self, cell: Cell) -> str | None:
+        return self._b._in_cell(cell)
+
+    def move(self, command: cmd.Move, offered: tuple[str, ...] = ()) -> None:
+        self._b._move(command, offered)
+
+    def fly_on(self, unit: str, offered: tuple[str, ...], *, react: bool = True) -> None:
+        self._b._fly_on(unit, offered, react=react)
+
+    def step_aside(self, unit: str, to: Cell) -> bool:
+        return self._b._step_aside(unit, to)
+
+    def start_turn(self, unit: str) -> bool:
+        return self._b._start_turn(unit)
+
+    def end_turn(self, unit: str) -> None:
+        self._b._end_turn(unit)
+
+    def next_turn(self) -> None:
+        self._b._next_turn()
+
+    def announce_initiative(self, unit: str) -> None:
+        self._b._initiative_event(unit)
+
+    def end_combat(self, winner: str | None) -> None:
+        self._b._end_combat(winner)

@@ -1,13 +1,16 @@
 """The command handlers: each checks its command against the battle, then carries it out.
 
-They are the engine's own (game/battle/engine.py calls them from `Battle.apply`) and use its
-internals. A handler raises Refusal before it changes anything or rolls a die.
+A handler is a pair (`Handler`): a *check* that reads the battle (a `BattleState`) and answers
+the refusal the command gets before anything is aimed at or rolled, and a *do* that carries it
+out through the battle's public context (game/battle/context.py). The action bar (options.py)
+calls the same checks, so the bar and the engine cannot disagree. A *do* raises Refusal (about
+its targets) before it changes anything or rolls a die. `Battle.apply` runs both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from game import tactics
@@ -47,7 +50,7 @@ from game.rules.wounds import (
 )
 
 if TYPE_CHECKING:
-    from game.battle.engine import Battle
+    from game.battle.context import BattleContext, BattleState
 
 #: The only Ready trigger the seed spells out (P-OA-2).
 READY_TRIGGERS = ("enemy_enters_sight",)
@@ -73,16 +76,15 @@ def _improvised_weapon(rules: RulesData) -> Weapon:
     )
 
 
-def _move(b: Battle, c: cmd.Move) -> None:
-    b._move(c)
+def _move(b: BattleContext, c: cmd.Move) -> None:
+    b.move(c)
 
 
-def _react(b: Battle, c: cmd.React) -> None:
-    pending = b.pending
+def _react(b: BattleContext, c: cmd.React) -> None:
+    pending = b.take_pending()
     assert pending is not None
-    b.pending = None
     mover = pending.mover
-    before = b._health(mover)
+    before = b.health(mover)
     if c.take:
         weapon_id = b.world.get(c.unit, Armed).weapon
         weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
@@ -91,17 +93,17 @@ def _react(b: Battle, c: cmd.React) -> None:
         assert weapon is not None
         target = b.sheet(mover)
         try:
-            b._turn(c.unit).use_reaction()
-            b._resolve_attack(c.unit, target, weapon, "reaction_attack")
+            b.turn(c.unit).use_reaction()
+            b.resolve_attack(c.unit, target, weapon, "reaction_attack")
             if pending.kind == "readied":
-                b._set(c.unit, replace(b.world.get(c.unit, Status), readied=None))
+                b.set(c.unit, replace(b.world.get(c.unit, Status), readied=None))
         except Refusal:
             # the target slipped out of reach or sight: the reaction is not spent
-            b._turn(c.unit).reaction_used = False
-            b._emit("reaction_lost", {"unit": c.unit, "mover": mover}, about=[c.unit, mover])
+            b.turn(c.unit).reaction_used = False
+            b.emit("reaction_lost", {"unit": c.unit, "mover": mover}, about=[c.unit, mover])
     else:
-        b._emit("reaction_declined", {"unit": c.unit, "mover": mover}, about=[c.unit])
-    after = b._health(mover) if b.on_map(mover) else None
+        b.emit("reaction_declined", {"unit": c.unit, "mover": mover}, about=[c.unit])
+    after = b.health(mover) if b.on_map(mover) else None
     if after is None:
         return
     ends = (
@@ -114,24 +116,24 @@ def _react(b: Battle, c: cmd.React) -> None:
     flying = b.world.get(mover, Motion).flight is not None
     if ends:
         rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
-        b._emit("turn_cut_short", {"unit": mover}, about=[mover], rules=(rule,))
+        b.emit("turn_cut_short", {"unit": mover}, about=[mover], rules=(rule,))
         if flying:  # P-ZERO-1: hit after the leap, the flight goes on all the same
-            b._fly_on(mover, pending.offered, react=False)
-        b._end_turn(mover)
+            b.fly_on(mover, pending.offered, react=False)
+        b.end_turn(mover)
         return
     if flying:
-        b._fly_on(mover, pending.offered)
+        b.fly_on(mover, pending.offered)
         return
     rest = cmd.Move(mover, pending.to, pending.via, pending.mode)
     if b.sheet(mover).cell == pending.to:
         return
     try:
-        b._move(rest, pending.offered)
+        b.move(rest, pending.offered)
     except Refusal as refusal:
-        b._emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
+        b.emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
 
 
-def _step_aside(b: Battle, c: cmd.StepAside) -> None:
+def _step_aside(b: BattleContext, c: cmd.StepAside) -> None:
     """P-MOV-8: out of a shared cell, on a successful save, to a free cell of the 8 around."""
     from game.ecs.components import Crowded
 
@@ -143,41 +145,41 @@ def _step_aside(b: Battle, c: cmd.StepAside) -> None:
         raise Refusal("cannot_step_aside", unit=c.unit)
     if c.to not in cells:
         raise Refusal("not_free_around", at=c.to)
-    b._step_aside(c.unit, c.to)
+    b.step_aside(c.unit, c.to)
 
 
-def _dash(b: Battle, c: cmd.Dash) -> None:
-    b._use_action(c.unit, "dash")
-    b._emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
+def _dash(b: BattleContext, c: cmd.Dash) -> None:
+    b.use_action(c.unit, "dash")
+    b.emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
 
 
-def _weapon_of(b: Battle, unit: str) -> Weapon:
+def _weapon_of(b: BattleContext, unit: str) -> Weapon:
     weapon_id = b.world.get(unit, Armed).weapon
     if weapon_id is None:
         raise Refusal("no_weapon", unit=unit)
     return b.rules.weapons[weapon_id]
 
 
-def _attack(b: Battle, c: cmd.Attack) -> None:
+def _attack(b: BattleContext, c: cmd.Attack) -> None:
     weapon = _weapon_of(b, c.unit)
     if weapon.kind == "thrown":
         _throw(b, cmd.Throw(c.unit, c.target, c.at))
         return
-    b._need_action(c.unit)
+    b.need_action(c.unit)
     if c.target is not None:
-        target = b._visible_target(c.unit, c.target)
+        target = b.visible_target(c.unit, c.target)
         answer = tactics.attack_chance(b.bf, b.sheet(c.unit), target, weapon)
         if answer.hit is None:
             raise Refusal(str(answer.reason), target=target.id, why=answer.why)
-        b._use_action(c.unit, "attack")
-        b._resolve_attack(c.unit, target, weapon, "attack")
+        b.use_action(c.unit, "attack")
+        b.resolve_attack(c.unit, target, weapon, "attack")
         return
     if c.at is None:
         raise Refusal("no_target")
     _area_at_cell(b, c.unit, weapon, c.at)
 
 
-def _area_at_cell(b: Battle, unit: str, weapon: Weapon, at: Cell) -> None:
+def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None:
     """An area weapon aimed at a cell: line of sight to it, then the weapon's own P against a
     cell (no defence, armour or cover: nobody is aimed at), P-AREA-1."""
     from game.rules.hit import attack_bonus, hit_chance
@@ -196,15 +198,15 @@ def _area_at_cell(b: Battle, unit: str, weapon: Weapon, at: Cell) -> None:
     distance = chebyshev(me.cell, at)
     if weapon.long_range is not None and distance > weapon.long_range:
         raise Refusal("out_of_range", at=at)
-    b._use_action(unit, "attack")
+    b.use_action(unit, "attack")
     b_att, check = attack_bonus(weapon.kind, me.checks)
     chance = hit_chance(
         weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
     )
-    record = b.roller.d100(f"attack {unit}", b._advantage(unit, None), chance.p)
-    b._spend_help(unit)
+    record = b.roller.d100(f"attack {unit}", b.advantage(unit, None), chance.p)
+    b.spend_help(unit)
     hit = record.outcome == "hit"
-    b._emit(
+    b.emit(
         "attack",
         {"unit": unit, "at": list(at), "weapon": weapon.id, "hit_chance": chance.p, "hit": hit},
         about=[unit],
@@ -212,7 +214,7 @@ def _area_at_cell(b: Battle, unit: str, weapon: Weapon, at: Cell) -> None:
         rules=("P-AREA-1", *chance.rules),
     )
     if hit:
-        b._damage_area(unit, weapon, at, None)
+        b.damage_area(unit, weapon, at, None)
 
 
 def _throw_size(weapon: Weapon | None, size: str | None) -> str:
@@ -227,7 +229,7 @@ def _throw_size(weapon: Weapon | None, size: str | None) -> str:
     return "light"
 
 
-def _throw(b: Battle, c: cmd.Throw) -> None:
+def _throw(b: BattleContext, c: cmd.Throw) -> None:
     """P-THR-1/2: at an entity (always a roll) or a cell (automatic within medium range); a miss
     deviates; a thrown weapon with an area goes off where it lands (P-AREA-1)."""
     weapon_id = b.world.get(c.unit, Armed).weapon
@@ -235,8 +237,8 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
     weapon = held if held is not None and held.kind == "thrown" and c.size is None else None
     size = _throw_size(weapon, c.size)
     me = b.sheet(c.unit)
-    b._need_action(c.unit)
-    target = b._visible_target(c.unit, c.target) if c.target is not None else None
+    b.need_action(c.unit)
+    target = b.visible_target(c.unit, c.target) if c.target is not None else None
     if target is None and c.at is None:
         raise Refusal("no_target")
     aim = target.cell if target is not None else c.at
@@ -246,7 +248,7 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
     answer = tactics.throw_at(b.bf, me, size, target if target is not None else aim)
     if answer.reason is not None or answer.band == "out_of_range":
         raise Refusal(str(answer.reason or "out_of_range"), why=answer.why)
-    b._use_action(c.unit, "throw")
+    b.use_action(c.unit, "throw")
     rolls: list[RollRecord] = []
     landed = aim
     hit_target = False
@@ -256,10 +258,10 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
         assert answer.hit_chance is not None
         record = b.roller.d100(
             f"throw {c.unit}",
-            b._advantage(c.unit, None if target is None else target.id),
+            b.advantage(c.unit, None if target is None else target.id),
             answer.hit_chance,
         )
-        b._spend_help(c.unit)
+        b.spend_help(c.unit)
         rolls.append(record)
         hit = record.outcome == "hit"
         if hit:
@@ -278,7 +280,7 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
                 landed = _clamp(landed, b.grid.shape)
     if answer.automatic and target is None:
         hit_target = False
-    b._emit(
+    b.emit(
         "throw",
         {
             "unit": c.unit,
@@ -296,13 +298,13 @@ def _throw(b: Battle, c: cmd.Throw) -> None:
         rules=answer.rules + (("P-THR-2",) if landed != aim else ()),
     )
     if weapon is not None and weapon.area:
-        b._damage_area(c.unit, weapon, landed, None)
+        b.damage_area(c.unit, weapon, landed, None)
     elif hit_target and target is not None:
         damage = weapon.damage if weapon is not None else THROW_SIZES[size].damage
         dtype = weapon.damage_type if weapon is not None else "impatto"
         record = b.roller.roll(damage, f"damage throw {c.unit}")
         on_hit = weapon.on_hit if weapon is not None else ()
-        b._hurt(target.id, dtype, record.total, c.unit, record, on_hit)
+        b.hurt(target.id, dtype, record.total, c.unit, record, on_hit)
 
 
 def _clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
@@ -313,7 +315,7 @@ def _clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
     )
 
 
-def _stance(b: Battle, c: cmd.ChangeStance) -> None:
+def _stance(b: BattleContext, c: cmd.ChangeStance) -> None:
     try:
         new = Stance.from_name(c.stance)
     except ValueError:
@@ -321,55 +323,55 @@ def _stance(b: Battle, c: cmd.ChangeStance) -> None:
             "unknown_stance", stance=c.stance, known=tuple(s.value for s in Stance)
         ) from None
     current = b.world.get(c.unit, Posture).stance
-    turn = b._turn(c.unit)
+    turn = b.turn(c.unit)
     if new is current:
         raise Refusal("same_stance", stance=new.value)
     if turn.interaction_used:
         raise Refusal("interaction_used")
     turn.change_stance(current, new)
-    b._set(c.unit, Posture(new))
-    b._emit("stance", {"unit": c.unit, "stance": new.value}, about=[c.unit], rules=("P-TURN-2",))
+    b.set(c.unit, Posture(new))
+    b.emit("stance", {"unit": c.unit, "stance": new.value}, about=[c.unit], rules=("P-TURN-2",))
 
 
 def _simple_action(
     kind: str, status_change: Callable[[Status], Status] | None = None
-) -> Callable[[Battle, Any], None]:
-    def handler(b: Battle, c: Any) -> None:
-        b._use_action(c.unit, kind)
+) -> Callable[[BattleContext, Any], None]:
+    def handler(b: BattleContext, c: Any) -> None:
+        b.use_action(c.unit, kind)
         if status_change is not None:
-            b._set(c.unit, status_change(b.world.get(c.unit, Status)))
-        b._emit(kind, {"unit": c.unit}, about=[c.unit], rules=("P-TURN-1",))
+            b.set(c.unit, status_change(b.world.get(c.unit, Status)))
+        b.emit(kind, {"unit": c.unit}, about=[c.unit], rules=("P-TURN-1",))
 
     return handler
 
 
-def _help(b: Battle, c: cmd.Help) -> None:
+def _help(b: BattleContext, c: cmd.Help) -> None:
     if c.ally == c.unit or c.ally not in b.world or not b.on_map(c.ally):
         raise Refusal("not_an_ally", ally=c.ally)
     if b.faction_of(c.ally) != b.faction_of(c.unit):
         raise Refusal("not_an_ally", ally=c.ally)
     if chebyshev(b.sheet(c.unit).cell, b.sheet(c.ally).cell) > 1:
         raise Refusal("not_adjacent", ally=c.ally)
-    b._use_action(c.unit, "help")
-    b._set(c.ally, replace(b.world.get(c.ally, Status), helped_by=c.unit))
-    b._emit("help", {"unit": c.unit, "ally": c.ally}, about=[c.unit, c.ally], rules=("P-CHK-2",))
+    b.use_action(c.unit, "help")
+    b.set(c.ally, replace(b.world.get(c.ally, Status), helped_by=c.unit))
+    b.emit("help", {"unit": c.unit, "ally": c.ally}, about=[c.unit, c.ally], rules=("P-CHK-2",))
 
 
-def _ready(b: Battle, c: cmd.Ready) -> None:
+def _ready(b: BattleContext, c: cmd.Ready) -> None:
     if c.trigger not in READY_TRIGGERS:
         raise Refusal("unknown_trigger", trigger=c.trigger, known=READY_TRIGGERS)
     weapon = _weapon_of(b, c.unit)
     if weapon.kind == "melee":
         raise Refusal("needs_ranged_weapon", weapon=weapon.id)
-    b._use_action(c.unit, "ready")
-    b._set(c.unit, replace(b.world.get(c.unit, Status), readied=c.trigger))
-    b._emit("ready", {"unit": c.unit, "trigger": c.trigger}, about=[c.unit], rules=("P-OA-2",))
+    b.use_action(c.unit, "ready")
+    b.set(c.unit, replace(b.world.get(c.unit, Status), readied=c.trigger))
+    b.emit("ready", {"unit": c.unit, "trigger": c.trigger}, about=[c.unit], rules=("P-OA-2",))
 
 
-def _hide(b: Battle, c: cmd.Hide) -> None:
+def _hide(b: BattleContext, c: cmd.Hide) -> None:
     """Out of an enemy side's sight (or in cover from it, P-STL-2), a stealth check that meets
     every one of its units' passive perception hides the unit from that side."""
-    b._use_action(c.unit, "hide")
+    b.use_action(c.unit, "hide")
     me = b.sheet(c.unit)
     bonus = checknames.bonus(me.checks, checknames.STEALTH)
     # P-CHK-4: the target logged is the highest passive perception among the enemies: the
@@ -380,8 +382,8 @@ def _hide(b: Battle, c: cmd.Hide) -> None:
         if e.faction != me.faction and not e.neutral
     ]
     dc = max(perceptions) if perceptions else None
-    record = b.roller.d20(f"hide {c.unit}", bonus, b._advantage(c.unit, None), dc)
-    b._spend_help(c.unit)
+    record = b.roller.d20(f"hide {c.unit}", bonus, b.advantage(c.unit, None), dc)
+    b.spend_help(c.unit)
     gained = set()
     for faction in b.setup.factions:
         if faction == me.faction:
@@ -389,12 +391,12 @@ def _hide(b: Battle, c: cmd.Hide) -> None:
         enemies = [e for e in b.bf.entities if e.faction == faction and not e.neutral]
         if not enemies:
             continue
-        seen = any(b._in_open_sight(e, c.unit) for e in enemies)
+        seen = any(b.in_open_sight(e, c.unit) for e in enemies)
         if not seen and all(record.total >= passive_perception(e.checks) for e in enemies):
             gained.add(faction)
     vis = b.world.get(c.unit, Visibility)
-    b._set(c.unit, replace(vis, hidden_from=vis.hidden_from | gained, stealth=record.total))
-    b._emit(
+    b.set(c.unit, replace(vis, hidden_from=vis.hidden_from | gained, stealth=record.total))
+    b.emit(
         "hide",
         {"unit": c.unit, "success": bool(gained)},
         about=[c.unit],
@@ -403,26 +405,26 @@ def _hide(b: Battle, c: cmd.Hide) -> None:
     )
 
 
-def _search(b: Battle, c: cmd.Search) -> None:
+def _search(b: BattleContext, c: cmd.Search) -> None:
     """A perception check; every unit hidden from the searcher's side that it could see and whose
     stealth the total meets is found."""
-    b._use_action(c.unit, "search")
+    b.use_action(c.unit, "search")
     me = b.sheet(c.unit)
     bonus = checknames.bonus(me.checks, checknames.PERCEPTION)
-    record = b.roller.d20(f"search {c.unit}", bonus, b._advantage(c.unit, None))
-    b._spend_help(c.unit)
+    record = b.roller.d20(f"search {c.unit}", bonus, b.advantage(c.unit, None))
+    b.spend_help(c.unit)
     found = []
     for other in b.bf.entities:
         vis = b.world.get(other.id, Visibility)
         hidden = me.faction in vis.hidden_from
         if hidden and record.total >= vis.stealth and tactics.sight(b.bf, me, other).clear:
             found.append(other.id)
-    b._emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
+    b.emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
     for unit_id in found:
-        b._reveal_to(unit_id, {me.faction})
+        b.reveal_to(unit_id, {me.faction})
 
 
-def _use_object(b: Battle, c: cmd.UseObject) -> None:
+def _use_object(b: BattleContext, c: cmd.UseObject) -> None:
     if c.object != "medkit":
         raise Refusal("unknown_object", object=c.object, known=("medkit",))
     sheet = b.world.get(c.unit, Sheet)
@@ -432,7 +434,7 @@ def _use_object(b: Battle, c: cmd.UseObject) -> None:
         raise Refusal("unknown_target", target=c.target)
     if b.faction_of(c.target) != b.faction_of(c.unit):
         raise Refusal("not_an_ally", ally=c.target)
-    b._need_action(c.unit)
+    b.need_action(c.unit)
     me, target = b.sheet(c.unit), b.sheet(c.target)
     kwargs = {
         "self_target": c.unit == c.target,
@@ -444,7 +446,7 @@ def _use_object(b: Battle, c: cmd.UseObject) -> None:
         raise Refusal("unknown_wound", wound=c.wound) from None
     if not trial.kit_spent:
         raise Refusal(trial.reason, target=c.target)
-    b._use_action(c.unit, "use_object")
+    b.use_action(c.unit, "use_object")
     rolls: tuple[RollRecord, ...] = ()
     total = None
     dc = check_dc(c.wound)
@@ -453,15 +455,15 @@ def _use_object(b: Battle, c: cmd.UseObject) -> None:
         record = b.roller.d20(
             f"medicine {c.unit}",
             checknames.bonus(me.checks, checknames.MEDICINE),
-            b._advantage(c.unit, None),
+            b.advantage(c.unit, None),
             dc,
         )
-        b._spend_help(c.unit)
+        b.spend_help(c.unit)
         rolls, total = (record,), record.total
     outcome = use_medkit(target.health, c.wound, total, **kwargs)
-    b._set(c.unit, replace(sheet, medkits=sheet.medkits - 1))
-    b._set(c.target, Wounds(outcome.after))
-    b._emit(
+    b.set(c.unit, replace(sheet, medkits=sheet.medkits - 1))
+    b.set(c.target, Wounds(outcome.after))
+    b.emit(
         "medkit",
         {
             "unit": c.unit,
@@ -476,26 +478,26 @@ def _use_object(b: Battle, c: cmd.UseObject) -> None:
     )
 
 
-def _improvise(b: Battle, c: cmd.Improvise) -> None:
-    b._use_action(c.unit, "improvise")
+def _improvise(b: BattleContext, c: cmd.Improvise) -> None:
+    b.use_action(c.unit, "improvise")
     b.improvising.append((c.unit, c.text))
-    b._emit("improvise", {"unit": c.unit, "text": c.text}, about=[c.unit])
+    b.emit("improvise", {"unit": c.unit, "text": c.text}, about=[c.unit])
 
 
-def _end_turn_cmd(b: Battle, c: cmd.EndTurn) -> None:
-    b._end_turn(c.unit)
+def _end_turn_cmd(b: BattleContext, c: cmd.EndTurn) -> None:
+    b.end_turn(c.unit)
 
 
 # ---------------------------------------------------------------- the GM's handlers
 
 
-def _unit(b: Battle, unit: str) -> str:
+def _unit(b: BattleContext, unit: str) -> str:
     if unit not in b.world:
         raise Refusal("unknown_unit", unit=unit)
     return unit
 
 
-def _factions(b: Battle, unit: str, named: Sequence[str]) -> set[str]:
+def _factions(b: BattleContext, unit: str, named: Sequence[str]) -> set[str]:
     unknown = [f for f in named if f not in b.setup.factions]
     if unknown:
         raise Refusal("unknown_faction", factions=tuple(unknown))
@@ -503,26 +505,26 @@ def _factions(b: Battle, unit: str, named: Sequence[str]) -> set[str]:
     return set(named) if named else {f for f in b.setup.factions if f != own}
 
 
-def _reveal(b: Battle, c: cmd.Reveal) -> None:
-    b._reveal_to(_unit(b, c.unit), _factions(b, c.unit, c.factions))
+def _reveal(b: BattleContext, c: cmd.Reveal) -> None:
+    b.reveal_to(_unit(b, c.unit), _factions(b, c.unit, c.factions))
 
 
-def _conceal(b: Battle, c: cmd.Conceal) -> None:
+def _conceal(b: BattleContext, c: cmd.Conceal) -> None:
     vis = b.world.get(_unit(b, c.unit), Visibility)
     factions = _factions(b, c.unit, c.factions) - {b.faction_of(c.unit)}
-    b._set(c.unit, replace(vis, hidden_from=vis.hidden_from | factions))
-    b._emit("concealed", {"unit": c.unit, "from": sorted(factions)}, gm_only=True)
+    b.set(c.unit, replace(vis, hidden_from=vis.hidden_from | factions))
+    b.emit("concealed", {"unit": c.unit, "from": sorted(factions)}, gm_only=True)
 
 
-def _place_reinforcement(b: Battle, c: cmd.PlaceReinforcement) -> None:
+def _place_reinforcement(b: BattleContext, c: cmd.PlaceReinforcement) -> None:
     waiting = b.world.try_get(_unit(b, c.unit), Waiting)
     if waiting is None:
         raise Refusal("not_waiting", unit=c.unit)
     cell = c.at or waiting.cell
     if not b.grid.in_bounds(cell) or not b.grid.standable[cell]:
         raise Refusal("cannot_stand", at=cell)
-    b._set(c.unit, replace(waiting, round=b.round + 1, cell=cell))
-    b._emit(
+    b.set(c.unit, replace(waiting, round=b.round + 1, cell=cell))
+    b.emit(
         "reinforcement_called",
         {"unit": c.unit, "round": b.round + 1},
         gm_only=True,
@@ -530,76 +532,76 @@ def _place_reinforcement(b: Battle, c: cmd.PlaceReinforcement) -> None:
     )
 
 
-def _surprise(b: Battle, c: cmd.MarkSurprised) -> None:
+def _surprise(b: BattleContext, c: cmd.MarkSurprised) -> None:
     _unit(b, c.unit)
     try:
         b.initiative.surprise(c.unit)
     except InitiativeError as exc:
         raise Refusal("not_in_order", unit=c.unit, why=str(exc)) from None
-    b._emit("surprised", {"unit": c.unit}, about=[c.unit], rules=("P-INIT-5",))
+    b.emit("surprised", {"unit": c.unit}, about=[c.unit], rules=("P-INIT-5",))
     if b.initiative.active == c.unit:
-        b._emit(
+        b.emit(
             "turn_skipped",
             {"unit": c.unit, "because": "surprised"},
             about=[c.unit],
             rules=("P-INIT-5",),
         )
-        b._end_turn(c.unit)
+        b.end_turn(c.unit)
 
 
-def _order_tie(b: Battle, c: cmd.OrderTie) -> None:
+def _order_tie(b: BattleContext, c: cmd.OrderTie) -> None:
     """P-INIT-2. The unit whose turn has just begun may be moved back within its tie while it
     has done nothing and its turn's start brought nothing (no death save, no burn)."""
     active = b.initiative.active
     if active in c.order:
-        turn = b._turn(active)
+        turn = b.turn(active)
         begun = turn.movement_spent or turn.action or turn.interaction_used or turn.bonus_used
-        opening = start_of_turn(b._health(active))
+        opening = start_of_turn(b.health(active))
         if begun or opening.death_save_due or opening.burning_damage_due:
             raise Refusal("turn_begun", unit=active)
     try:
         new_active = b.initiative.reorder_tied(list(c.order))
     except InitiativeError as exc:
         raise Refusal("bad_tie_order", why=str(exc)) from None
-    b._emit(
+    b.emit(
         "initiative_reordered", {"order": list(c.order)}, about=list(c.order), rules=("P-INIT-2",)
     )
     if new_active is not None and active is not None:
-        b._turn(active).end_turn()
-        b._emit("turn_passed", {"unit": active, "to": new_active}, about=[active, new_active])
-        if not b._start_turn(new_active):
-            b._next_turn()
+        b.turn(active).end_turn()
+        b.emit("turn_passed", {"unit": active, "to": new_active}, about=[active, new_active])
+        if not b.start_turn(new_active):
+            b.next_turn()
 
 
-def _enter_roll(b: Battle, c: cmd.EnterRoll) -> None:
+def _enter_roll(b: BattleContext, c: cmd.EnterRoll) -> None:
     if not c.faces:
         raise Refusal("no_faces")
     b.roller.supply(*c.faces)
-    b._emit("dice_entered", {"faces": list(c.faces)}, gm_only=True, rules=("P-CHK-4",))
+    b.emit("dice_entered", {"faces": list(c.faces)}, gm_only=True, rules=("P-CHK-4",))
 
 
-def _condition(b: Battle, c: cmd.SetCondition) -> None:
+def _condition(b: BattleContext, c: cmd.SetCondition) -> None:
     unknown = [n for n in (*c.add, *c.remove) if n not in CONDITIONS]
     if unknown:
         raise Refusal("unknown_condition", names=tuple(unknown), known=CONDITIONS)
     if not b.on_map(_unit(b, c.unit)):
         raise Refusal("not_on_map", unit=c.unit)
-    health = b._health(c.unit)
+    health = b.health(c.unit)
     try:
         after = replace(health, conditions=(health.conditions - set(c.remove)) | set(c.add))
     except RulesInputError as exc:
         raise Refusal("bad_condition", why=str(exc)) from None
-    b._set(c.unit, Wounds(after))
-    b._emit(
+    b.set(c.unit, Wounds(after))
+    b.emit(
         "condition",
         {"unit": c.unit, "add": list(c.add), "remove": list(c.remove), "by": "gm"},
         about=[c.unit],
     )
     if after.has("dead"):
-        b._fall(c.unit)
+        b.fall(c.unit)
 
 
-def _edit_cell(b: Battle, c: cmd.EditCell) -> None:
+def _edit_cell(b: BattleContext, c: cmd.EditCell) -> None:
     if not b.grid.in_bounds(c.at):
         raise Refusal("outside_map", at=c.at)
     obstacle = b.grid.obstacle.copy()
@@ -610,7 +612,7 @@ def _edit_cell(b: Battle, c: cmd.EditCell) -> None:
             code = Obstacle.from_name(c.obstacle)
         except ValueError:
             raise Refusal("unknown_obstacle", obstacle=c.obstacle) from None
-        if code and b._in_cell(c.at) is not None:
+        if code and b.in_cell(c.at) is not None:
             raise Refusal("cell_occupied", at=c.at)
         obstacle[c.at] = code
     if c.terrain is not None:
@@ -620,35 +622,33 @@ def _edit_cell(b: Battle, c: cmd.EditCell) -> None:
             raise Refusal("unknown_terrain", terrain=c.terrain) from None
     if c.floor is not None:
         floor[c.at] = c.floor
-    b.grid = Grid.build(
-        obstacle, terrain, floor, gravity=b.grid.gravity, pressurised=b.grid.pressurised
+    b.replace_grid(
+        Grid.build(obstacle, terrain, floor, gravity=b.grid.gravity, pressurised=b.grid.pressurised)
     )
-    b.grid_version += 1
-    b._bf = None
-    b._emit(
+    b.emit(
         "cell_edited",
         {"at": list(c.at), "obstacle": c.obstacle, "terrain": c.terrain, "floor": c.floor},
     )
 
 
-def _restart(b: Battle, c: cmd.RestartInitiative) -> None:
+def _restart(b: BattleContext, c: cmd.RestartInitiative) -> None:
     active = b.initiative.active
     if active is not None:
-        b._turn(active).end_turn()
+        b.turn(active).end_turn()
     b.initiative.restart(b.roller)
-    b._emit("initiative_restarted", {"round": b.round}, rules=("P-INIT-3",))
+    b.emit("initiative_restarted", {"round": b.round}, rules=("P-INIT-3",))
     for entry in b.initiative.visible_order(True):
-        b._initiative_event(entry.entity_id)
-    b._next_turn()
+        b.announce_initiative(entry.entity_id)
+    b.next_turn()
 
 
-def _end_combat_cmd(b: Battle, c: cmd.EndCombat) -> None:
+def _end_combat_cmd(b: BattleContext, c: cmd.EndCombat) -> None:
     if b.over:
         raise Refusal("combat_over")
-    b._end_combat(None)
+    b.end_combat(None)
 
 
-def _rule_improvise(b: Battle, c: cmd.RuleImprovise) -> None:
+def _rule_improvise(b: BattleContext, c: cmd.RuleImprovise) -> None:
     waiting = [i for i, (u, _t) in enumerate(b.improvising) if u == c.unit]
     if not waiting:
         raise Refusal("nothing_to_rule", unit=c.unit)
@@ -666,7 +666,7 @@ def _rule_improvise(b: Battle, c: cmd.RuleImprovise) -> None:
         )
         rolls, success = (record,), record.outcome == "success"
     unit, text = b.improvising.pop(waiting[0])
-    b._emit(
+    b.emit(
         "improvise_ruled",
         {"unit": unit, "text": text, "verdict": c.verdict, "success": success, "by": "gm"},
         about=[unit],
@@ -675,7 +675,7 @@ def _rule_improvise(b: Battle, c: cmd.RuleImprovise) -> None:
     )
 
 
-def _controller(b: Battle, c: cmd.SetController) -> None:
+def _controller(b: BattleContext, c: cmd.SetController) -> None:
     if c.faction not in b.setup.factions:
         raise Refusal("unknown_faction", factions=(c.faction,))
     new = (
@@ -683,37 +683,121 @@ def _controller(b: Battle, c: cmd.SetController) -> None:
     )
     for unit in b.world.units_with(Faction):
         if b.faction_of(unit) == c.faction:
-            b._set(unit, new)
-    b._emit("controller", {"faction": c.faction, "controller": c.controller})
+            b.set(unit, new)
+    b.emit("controller", {"faction": c.faction, "controller": c.controller})
 
 
-HANDLERS: dict[type[cmd.Command], Callable[[Battle, Any], None]] = {
-    cmd.Move: _move,
-    cmd.React: _react,
-    cmd.StepAside: _step_aside,
-    cmd.Dash: _dash,
-    cmd.Attack: _attack,
-    cmd.Throw: _throw,
-    cmd.ChangeStance: _stance,
-    cmd.Dodge: _simple_action("dodge", lambda s: replace(s, dodging=True)),
-    cmd.Disengage: _simple_action("disengage"),
-    cmd.Help: _help,
-    cmd.Ready: _ready,
-    cmd.Hide: _hide,
-    cmd.Search: _search,
-    cmd.UseObject: _use_object,
-    cmd.Improvise: _improvise,
-    cmd.EndTurn: _end_turn_cmd,
-    cmd.Reveal: _reveal,
-    cmd.Conceal: _conceal,
-    cmd.PlaceReinforcement: _place_reinforcement,
-    cmd.MarkSurprised: _surprise,
-    cmd.OrderTie: _order_tie,
-    cmd.EnterRoll: _enter_roll,
-    cmd.SetCondition: _condition,
-    cmd.EditCell: _edit_cell,
-    cmd.RestartInitiative: _restart,
-    cmd.EndCombat: _end_combat_cmd,
-    cmd.RuleImprovise: _rule_improvise,
-    cmd.SetController: _controller,
+# ---------------------------------------------------------------- the checks
+
+
+#: The player's commands that spend the turn's action (P-TURN-1).
+ACTIONS = frozenset(
+    {
+        "attack",
+        "throw",
+        "dash",
+        "dodge",
+        "disengage",
+        "help",
+        "ready",
+        "hide",
+        "search",
+        "use_object",
+        "improvise",
+    }
+)
+#: The stance commands the action bar lists, and the stance each asks for.
+STANCES = {"crouch": Stance.CROUCHED, "prone": Stance.PRONE, "stand": Stance.STANDING}
+
+
+def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
+    """The refusal a player command of `kind` (an action bar kind: "attack", "crouch"...) for
+    `unit` gets whatever it is then aimed at: the action or interaction used (P-TURN-1), no
+    weapon, a wound that bars attacks, no medkit, the stance it already has. The engine runs it
+    before the command's *do*; the action bar shows it. Who may give the command is
+    `Battle.authorise`'s, and what it is aimed at is the *do*'s."""
+    turn = b.turn(unit)
+    if kind in ACTIONS and turn.action is not None:
+        return Refusal("action_used", used=turn.action)
+    health = b.health(unit)
+    weapon_id = b.world.get(unit, Armed).weapon
+    weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
+    if kind == "attack" and weapon is None:
+        return Refusal("no_weapon", unit=unit)
+    if kind in ("attack", "throw"):
+        barred = attack_barred_by(health)
+        if barred:
+            return Refusal(barred, unit=unit)
+    if kind == "ready" and weapon is None:
+        return Refusal("no_weapon", unit=unit)
+    if kind == "ready" and weapon is not None and weapon.kind == "melee":
+        return Refusal("needs_ranged_weapon", weapon=weapon.id)
+    if kind == "use_object" and b.world.get(unit, Sheet).medkits <= 0:
+        return Refusal("no_medkit")
+    if kind in STANCES:
+        if b.world.get(unit, Posture).stance is STANCES[kind]:
+            return Refusal("same_stance", stance=STANCES[kind].value)
+        if turn.interaction_used:
+            return Refusal("interaction_used")
+    return None
+
+
+def _checked(kind: str) -> Callable[[BattleState, Any], Refusal | None]:
+    def checker(b: BattleState, c: Any) -> Refusal | None:
+        return check(b, c.unit, kind)
+
+    return checker
+
+
+def _stance_check(b: BattleState, c: cmd.ChangeStance) -> Refusal | None:
+    kinds = {stance.value: kind for kind, stance in STANCES.items()}
+    kind = kinds.get(c.stance)
+    return None if kind is None else check(b, c.unit, kind)
+
+
+def _no_check(b: BattleState, c: Any) -> Refusal | None:
+    return None
+
+
+@dataclass(frozen=True)
+class Handler:
+    """One command kind: `check` reads the battle and answers the refusal that does not depend
+    on the command's target (None: go on); `do` carries the command out, refusing what it is
+    aimed at before it changes anything."""
+
+    do: Callable[[BattleContext, Any], None]
+    check: Callable[[BattleState, Any], Refusal | None] = _no_check
+
+
+HANDLERS: dict[type[cmd.Command], Handler] = {
+    cmd.Move: Handler(_move),
+    cmd.React: Handler(_react),
+    cmd.StepAside: Handler(_step_aside),
+    cmd.Dash: Handler(_dash, _checked("dash")),
+    cmd.Attack: Handler(_attack, _checked("attack")),
+    cmd.Throw: Handler(_throw, _checked("throw")),
+    cmd.ChangeStance: Handler(_stance, _stance_check),
+    cmd.Dodge: Handler(
+        _simple_action("dodge", lambda s: replace(s, dodging=True)), _checked("dodge")
+    ),
+    cmd.Disengage: Handler(_simple_action("disengage"), _checked("disengage")),
+    cmd.Help: Handler(_help, _checked("help")),
+    cmd.Ready: Handler(_ready, _checked("ready")),
+    cmd.Hide: Handler(_hide, _checked("hide")),
+    cmd.Search: Handler(_search, _checked("search")),
+    cmd.UseObject: Handler(_use_object, _checked("use_object")),
+    cmd.Improvise: Handler(_improvise, _checked("improvise")),
+    cmd.EndTurn: Handler(_end_turn_cmd),
+    cmd.Reveal: Handler(_reveal),
+    cmd.Conceal: Handler(_conceal),
+    cmd.PlaceReinforcement: Handler(_place_reinforcement),
+    cmd.MarkSurprised: Handler(_surprise),
+    cmd.OrderTie: Handler(_order_tie),
+    cmd.EnterRoll: Handler(_enter_roll),
+    cmd.SetCondition: Handler(_condition),
+    cmd.EditCell: Handler(_edit_cell),
+    cmd.RestartInitiative: Handler(_restart),
+    cmd.EndCombat: Handler(_end_combat_cmd),
+    cmd.RuleImprovise: Handler(_rule_improvise),
+    cmd.SetController: Handler(_controller),
 }

@@ -1,9 +1,10 @@
 """What a player may order a unit to do now, and why not: the window's action bar reads this.
 
 Each option is a command kind with what it still needs (a cell, an enemy, an ally) and, when it
-cannot be given, the Refusal the engine would answer. The conditions are the engine's own, read
-before any target is chosen (the action used, no weapon, no medkit...); a test gives every option
-to the engine and checks that it accepts what is offered and refuses the rest with the same code.
+cannot be given, the Refusal the engine would answer. The conditions are the engine's own: who
+may order (`Battle.authorise`) and each handler's check (handlers.check: the action used, no
+weapon, no medkit...), read before any target is chosen; a test gives every option to the
+engine and checks that it accepts what is offered and refuses the rest with the same code.
 """
 
 from __future__ import annotations
@@ -11,11 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Refusal
-from game.battle.handlers import READY_TRIGGERS
-from game.ecs.components import Armed, Posture, Sheet
-from game.rules.stance import Stance
-from game.rules.wounds import attack_barred_by
+from game.battle.handlers import READY_TRIGGERS, check
 
 
 class Needs(StrEnum):
@@ -61,34 +60,14 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("end_turn", Needs.NOTHING),
 )
 
-_ACTIONS = {
-    "attack",
-    "throw",
-    "dash",
-    "dodge",
-    "disengage",
-    "help",
-    "ready",
-    "hide",
-    "search",
-    "use_object",
-    "improvise",
-}
-_STANCES = {"crouch": Stance.CROUCHED, "prone": Stance.PRONE, "stand": Stance.STANDING}
-
 
 def who_may_order(battle: Battle, by: str, unit: str) -> Refusal | None:
-    """The engine's own checks of who gives a command to `unit` now (Battle._authorise)."""
-    if battle.over:
-        return Refusal("combat_over")
-    if unit not in battle.world:
-        return Refusal("unknown_unit", unit=unit)
-    if by != GM and battle.controller_of_unit(unit) != by:
-        return Refusal("not_your_unit", unit=unit)
-    if battle.pending is not None:
-        return Refusal("reaction_pending", reactor=battle.pending.reactor)
-    if battle.active != unit:
-        return Refusal("not_active", unit=unit, active=battle.active)
+    """The engine's own answer to who gives a command to `unit` now (`Battle.authorise`, asked
+    about a command every unit may give when it may act at all)."""
+    try:
+        battle.authorise(cmd.EndTurn(unit), by)
+    except Refusal as refusal:
+        return refusal
     return None
 
 
@@ -101,42 +80,18 @@ def options_for(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
 
 
 def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:
-    turn = battle._turn(unit)
-    if kind in _ACTIONS and turn.action is not None:
-        return Refusal("action_used", used=turn.action)
+    """The handler's own check (handlers.check), and two the bar adds: an improvised action
+    needs a GM at the table to rule it, and a move needs a cell within reach."""
     if kind == "improvise" and not battle.setup.gm:
         return Refusal("gm_only", command="improvise")
-    health = battle.sheet(unit).health
-    weapon_id = battle.world.get(unit, Armed).weapon
-    weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
-    if kind == "attack":
-        if weapon is None:
-            return Refusal("no_weapon", unit=unit)
-        barred = attack_barred_by(health)
-        if barred:
-            return Refusal(barred, unit=unit)
-    if kind == "throw":
-        barred = attack_barred_by(health)
-        if barred:
-            return Refusal(barred, unit=unit)
-    if kind == "ready" and (weapon is None or weapon.kind == "melee"):
-        if weapon is None:
-            return Refusal("no_weapon", unit=unit)
-        return Refusal("needs_ranged_weapon", weapon=weapon.id)
-    if kind == "use_object" and battle.world.get(unit, Sheet).medkits <= 0:
-        return Refusal("no_medkit")
-    if kind in _STANCES:
-        if battle.world.get(unit, Posture).stance is _STANCES[kind]:
-            return Refusal("same_stance", stance=_STANCES[kind].value)
-        if turn.interaction_used:
-            return Refusal("interaction_used")
-    if kind == "move":
+    refusal = check(battle, unit, kind)
+    if refusal is None and kind == "move":
         from game.battle.preview import reach
 
         answer = reach(battle, GM, unit)
         if answer is None or not answer.cells:
             return Refusal("cannot_move", unit=unit)
-    return None
+    return refusal
 
 
 #: The trigger a Ready is given with (P-OA-2 names only one).

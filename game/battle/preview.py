@@ -96,7 +96,7 @@ def reach(
         return None
     sheet = battle.sheet(unit)
     known = battle.known_field(sheet.faction)
-    state = battle._turn(unit)
+    state = battle.turn(unit)
     helped = battle.world.get(unit, Status).helped_by is not None
     keep = not dampers and mode == "thrusters"
     mover = replace(sheet, velocity=(0, 0, 0)) if keep else sheet
@@ -144,7 +144,7 @@ def path(
     if not _knows(battle, player, unit):
         return None
     try:
-        plan = battle._plan_path(unit, to, via, mode, stealth or _stealthy(battle, unit), dampers)
+        plan = battle.plan_path(unit, to, via, mode, stealth or _stealthy(battle, unit), dampers)
     except Refusal as refusal:
         return PathPreview(refusal=refusal)
     cells, totals = plan.cells, plan.totals
@@ -152,8 +152,8 @@ def path(
     known = battle.known_field(me.faction)
     enemies = [e for e in known.entities if e.faction != me.faction and not e.neutral]
     warnings: list[PathWarning] = []
-    turn = battle._turn(unit)
-    covered = battle._disengage_covers(unit)  # P-OA-3: the first step out of any area
+    turn = battle.turn(unit)
+    covered = battle.disengage_covers(unit)  # P-OA-3: the first step out of any area
     for k in range(1, len(cells)):
         mover = replace(me.occupant, cell=cells[k - 1])
         exits = reaction_exits(battle.grid, known.occupancy, mover, cells[k - 1 : k + 1])
@@ -161,12 +161,12 @@ def path(
             covered = False
             continue
         for ex in exits:
-            if battle._can_react(ex.enemy_id, melee=True):
+            if battle.can_react(ex.enemy_id, melee=True):
                 warnings.append(PathWarning(ex.from_cell, "opportunity", ex.enemy_id))
     for enemy in enemies:
         if not battle.world.get(enemy.id, Status).readied:
             continue
-        if not battle._can_react(enemy.id, melee=False):
+        if not battle.can_react(enemy.id, melee=False):
             continue
         for cell in cells[1:]:
             if tactics.sight(known, enemy, cell).clear:

@@ -324,6 +324,11 @@ class Session:
         again = self.submit(last.command, last.by)
         return again
 
+    @property
+    def snapshot_lines(self) -> tuple[int, ...]:
+        """The journal lines (commands applied) after which a snapshot is kept, oldest first."""
+        return tuple(s.n for s in self._snapshots)
+
     def can_undo(self, by: str) -> Refusal | None:
         """None when `by` may undo the last command; else why not. The GM may undo anything. A
         player may take back their own last command unless it showed them something they did

@@ -3,6 +3,7 @@ it refuses for the same reason (game/battle/options.py reads the engine's own co
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -12,7 +13,6 @@ from game.battle import preview
 from game.battle.engine import GM, Battle
 from game.battle.options import KINDS, Needs, options_for, who_may_order
 from game.battle.setup import UnitSpec
-from game.ecs.components import Wounds
 from game.rules.wounds import Health
 from tests.battle.conftest import MakeBattle
 
@@ -51,12 +51,30 @@ def _command(battle: Battle, unit: str, kind: str) -> cmd.Command:
     return targets[kind]()
 
 
+#: The battles _fresh restored (make_battle closes only those it made): closed after each test.
+_RESTORED: list[Battle] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_restored() -> Iterator[None]:
+    yield
+    while _RESTORED:
+        _RESTORED.pop().close()
+
+
 def _fresh(make_battle: MakeBattle, given: list[cmd.Command], gm: bool = False) -> Battle:
     battle = make_battle(UNITS, initiative=FACES)
     if gm:
         battle.setup = replace(battle.setup, gm=True)
-    # Ada carries a light wound, so that her medkit has something to treat (P-HEAL-1).
-    battle._set("Ada", Wounds(Health(light=1)))
+    # Ada carries a light wound, so that her medkit has something to treat (P-HEAL-1): the
+    # battle's own snapshot with the wound written in, restored (public entry points only).
+    data = battle.snapshot()
+    data["units"]["Ada"]["Wounds"] = Health(light=1).to_dict()
+    wounded = Battle.restore(battle.setup, battle.grid, battle.rules, data)
+    battle.close()
+    battle = wounded
+    _RESTORED.append(battle)
+    assert battle.sheet("Ada").health.light == 1
     for c in given:
         assert battle.apply(c, GM).accepted, c
     return battle

@@ -159,7 +159,7 @@ def test_p_mov_8_the_later_arrival_steps_aside_first_and_the_first_may_not_after
         assert refused.refusal is not None and refused.refusal.code == "not_free_around"
     stepped = ok(b, cmd.StepAside("cy", (14, 2, 0)), "red")
     assert [e.data["to"] for e in _events(stepped, "stepped_aside")] == [[14, 2, 0]]
-    assert b.sheet("cy").cell == (14, 2, 0) and b._turn("cy").movement_spent == 0
+    assert b.sheet("cy").cell == (14, 2, 0) and b.turn("cy").movement_spent == 0
     assert not b.world.has("cy", Crowded) and not b.world.has("bo", Crowded)
     ok(b, cmd.EndTurn("cy"), "red")
     refused = b.apply(cmd.StepAside("bo", (15, 1, 0)), "blue")

@@ -154,7 +154,7 @@ class Watcher:
         known = tuple(e for e in b.bf.entities if self.own(b, e.id) or e.id in self.visible)
         field = Battlefield(b.grid, known, b.rules, b.setup.ruleset)
         me = field.entity(active)
-        turn = b._turn(active)
+        turn = b.turn(active)
         if turn.movement_spent == 0 and not turn.dashed:
             expected, _allow = tactics.reachable_cells(
                 field, me, None, helped=b.world.get(active, Status).helped_by is not None

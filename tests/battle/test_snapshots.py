@@ -412,7 +412,7 @@ def test_undo_across_a_snapshot_is_exact_and_starts_from_the_snapshot_below(stat
         for _ in range(3 * EVERY + 2):
             forward.play_computer(limit=1)
             hashes.append(forward.battle.state_hash())
-        assert [s.n for s in forward._snapshots] == [EVERY, 2 * EVERY, 3 * EVERY]
+        assert list(forward.snapshot_lines) == [EVERY, 2 * EVERY, 3 * EVERY]
         restored: list[int] = []
         real = Battle.restore
 
@@ -426,14 +426,14 @@ def test_undo_across_a_snapshot_is_exact_and_starts_from_the_snapshot_below(stat
                 assert forward.undo(GM) is None
                 n = len(forward.history)
                 assert forward.battle.state_hash() == hashes[n], f"undone to {n}"
-                assert all(s.n <= n for s in forward._snapshots)
+                assert all(line <= n for line in forward.snapshot_lines)
         # Each undo above the first snapshot began from one, not from the battle's start.
         assert len(restored) == len(hashes) - 1 - EVERY
         while forward.undone:
             assert forward.redo(GM) is None
             assert forward.battle.state_hash() == hashes[len(forward.history)]
         # Redone past the multiples again, the snapshots are taken again.
-        assert [s.n for s in forward._snapshots] == [EVERY, 2 * EVERY, 3 * EVERY]
+        assert list(forward.snapshot_lines) == [EVERY, 2 * EVERY, 3 * EVERY]
         for step in forward.history:
             assert plain.submit(step.command, step.by).accepted
         assert plain.battle.state_hash() == forward.battle.state_hash()
@@ -476,3 +476,29 @@ def test_a_version_1_journal_opens_replaying_every_line_and_is_continued_in_vers
         assert again.battle.state_hash() == final
     finally:
         again.close()
+
+
+def test_a_player_asking_to_undo_a_step_read_below_the_reopened_snapshot_gets_an_answer(
+    station, tmp_path
+) -> None:
+    """A reopened journal starts from its last snapshot: whether a step below it showed its
+    giver news is found by replaying from the snapshot below that step (it used to raise a
+    TypeError, the kept snapshot restored without saying which state hash it was taken with)."""
+    path = tmp_path / "reopened.jsonl"
+    session = Session.new(station, path, snapshot_every=EVERY)
+    for _ in range(2 * EVERY + 2):
+        session.play_computer(limit=1)
+    session.close()
+    reopened = Session.open(path)
+    try:
+        assert reopened.snapshot_lines  # it started from a snapshot
+        for _ in range(5):  # back below the snapshot it started from
+            assert reopened.undo(GM) is None
+        answer = reopened.can_undo(reopened.history[-1].by)
+        assert answer is None or answer.code in (
+            "undo_would_hide_what_was_seen",
+            "undo_seen_by_another",
+            "not_your_command",
+        )
+    finally:
+        reopened.close()

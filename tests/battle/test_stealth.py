@@ -38,7 +38,7 @@ def test_p_stl_2_a_crate_hides_a_sneaking_unit_only_as_far_behind_it_as_it_is_fr
     ]
     battle = make_battle(units, FIELD, initiative=(20, 10))
     eve = battle.sheet("Eve")
-    assert battle._in_open_sight(eve, "Mo") is in_open
+    assert battle.in_open_sight(eve, "Mo") is in_open
 
 
 def test_p_stl_2_hides_where_p_cov_3_gives_an_attack_no_cover(make_battle: MakeBattle) -> None:
@@ -51,7 +51,7 @@ def test_p_stl_2_hides_where_p_cov_3_gives_an_attack_no_cover(make_battle: MakeB
     # P-COV-3: 4 > 3, the crate gives no cover; nothing around Mo either: high exposure (P-COV-4)
     assert cover.grade == "high_exposure"
     assert cover.hidden and all(s.obstacle == "half" and not s.counted for s in cover.hidden)
-    assert battle._in_open_sight(battle.sheet("Eve"), "Mo") is False  # P-STL-2: 4 <= 4
+    assert battle.in_open_sight(battle.sheet("Eve"), "Mo") is False  # P-STL-2: 4 <= 4
 
 
 # ---------------------------------------------------------------- P-STL-1: who learns of a failure

@@ -105,7 +105,7 @@ def test_p_zero_2_dampers_off_keep_the_straight_run_as_velocity_and_the_next_tur
     drift = events(started, "drifted")[0]
     assert (drift["from"], drift["to"], drift["velocity"]) == ([5, 5, 0], [8, 5, 0], [3, 0, 0])
     assert (drift["landed"], drift["stopped"]) == (False, False)
-    assert b.sheet("ada").cell == (8, 5, 0) and b._turn("ada").movement_spent == 0
+    assert b.sheet("ada").cell == (8, 5, 0) and b.turn("ada").movement_spent == 0
 
 
 def test_p_zero_2_dampers_on_cancel_the_carried_velocity_first_paying_its_three_points(
@@ -227,7 +227,7 @@ def test_p_zero_1_the_flight_goes_on_next_turn_and_lands_on_its_surface(battle) 
     assert (drift["from"], drift["to"], drift["landed"]) == ([9, 1, 0], [15, 1, 0], True)
     m = motion(b, "cy")
     assert (m.in_flight, m.velocity, m.flight) == (False, (0, 0, 0), None)
-    assert b.active == "cy" and b._turn("cy").movement_spent == 0
+    assert b.active == "cy" and b.turn("cy").movement_spent == 0
     # Landed in the open: highly exposed again (P-COV-4).
     assert tactics.target_cover(b.bf, b.sheet("bo"), b.sheet("cy")).grade == "high_exposure"
 

@@ -1,0 +1,138 @@
+"""The seed's attacks and harm, written against the battle's public context: to-hit, damage over
+an area, a hit landing. Nothing here reaches into `Battle`: a combat system of another ruleset
+is a module like this one (docs/battle.md, "The handlers and the battle's context")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from game import tactics
+from game.battle.outcome import Refusal
+from game.ecs.components import Crowded, Position, Wounds
+
+if TYPE_CHECKING:
+    from game.battle.context import BattleContext
+    from game.battlefield import EntitySheet
+    from game.grid.model import Cell
+    from game.rules.data import Weapon
+    from game.rules.dice import RollRecord
+    from game.rules.wounds import Health
+
+
+def hurt(
+    b: BattleContext,
+    target: str,
+    damage_type: str,
+    rolled: int,
+    source: str,
+    roll: RollRecord | None,
+    on_hit: Sequence[str] = (),
+) -> Health:
+    """A hit lands: P-DMG-1, the table (P-VUL-1/2), death saves (P-DEATH-1), on-hit effects."""
+    answer = tactics.damage_to(b.bf, b.sheet(target), damage_type, rolled)
+    after = answer.outcome.after
+    extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
+    if extra:
+        after = replace(after, conditions=after.conditions | frozenset(extra))
+    b.set(target, Wounds(after))
+    b.emit(
+        "damage",
+        {
+            "unit": target,
+            "source": source,
+            "type": damage_type,
+            "rolled": rolled,
+            "damage": answer.damage,
+            "effects": list(answer.outcome.effects) + extra,
+            "wounds": after.to_dict(),
+            "why": list(answer.why),
+        },
+        about=[target],
+        rolls=() if roll is None else (roll,),
+        rules=answer.rules,
+    )
+    if after.has("dead"):
+        b.fall(target)
+    return after
+
+
+def _attack_roll(
+    b: BattleContext,
+    attacker: str,
+    target: EntitySheet,
+    weapon: Weapon,
+    purpose: str,
+) -> tuple[bool, RollRecord, tactics.HitAnswer]:
+    answer = tactics.attack_chance(b.bf, b.sheet(attacker), target, weapon)
+    if answer.hit is None:
+        raise Refusal(str(answer.reason), target=target.id, why=answer.why)
+    advantage = b.advantage(attacker, target.id)
+    record = b.roller.d100(purpose, advantage, answer.hit.p)
+    b.spend_help(attacker)
+    return record.outcome == "hit", record, answer
+
+
+def resolve_attack(
+    b: BattleContext,
+    attacker: str,
+    target: EntitySheet,
+    weapon: Weapon,
+    kind: str,
+    *,
+    both: bool = True,
+) -> None:
+    """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
+    attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
+    its own roll, if the attacker could attack it."""
+    mate = b.world.try_get(target.id, Crowded)
+    hit, record, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
+    b.reveal_to(attacker, {target.faction})
+    assert answer.hit is not None
+    b.emit(
+        kind,
+        {
+            "unit": attacker,
+            "target": target.id,
+            "weapon": weapon.id,
+            "hit_chance": answer.hit.p,
+            "hit": hit,
+            "cover": None if answer.cover is None else answer.cover.grade,
+            "why": list(answer.why),
+        },
+        about=[attacker, target.id],
+        rolls=(record,),
+        rules=answer.rules,
+    )
+    if hit:
+        damage_area(b, attacker, weapon, target.cell, target.id)
+    other = None if mate is None or not both or weapon.area else mate.other
+    if other is None or other == attacker or not b.on_map(other):
+        return  # an area weapon has hit the whole cell already
+    if b.world.get(other, Position).cell != target.cell:
+        return
+    second = b.sheet(other)
+    if tactics.attack_chance(b.bf, b.sheet(attacker), second, weapon).hit is None:
+        return
+    resolve_attack(b, attacker, second, weapon, kind, both=False)
+
+
+def damage_area(
+    b: BattleContext, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None
+) -> None:
+    """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
+    its own armour and table); a one-target weapon hits only the aimed entity."""
+    if weapon.area:
+        from game.grid.geometry import area_cells
+
+        cells = area_cells(b.grid, origin, weapon.area, not weapon.area_ignores_sight)
+        victims = [o.id for c in cells for o in b.bf.occupancy.all_at(c)]
+    else:
+        victims = [aimed] if aimed is not None else []
+    if not victims:
+        return
+    roll = b.roller.roll(weapon.damage, f"damage {weapon.id}")
+    on_hit = weapon.on_hit
+    for victim in victims:
+        hurt(b, victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
