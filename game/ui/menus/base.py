@@ -11,18 +11,10 @@ import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
 from pygame_gui.core.interfaces import IContainerLikeInterface
-from pygame_gui.elements import (
-    UIButton,
-    UIDropDownMenu,
-    UILabel,
-    UITextEntryLine,
-)
+from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine
 
 from game.battle.setup import BattleSetup
-from game.settings import (
-    MIN_SIZE,
-    Settings,
-)
+from game.settings import MIN_SIZE, Settings
 from game.text import MESSAGE, clip
 from game.ui import hud
 

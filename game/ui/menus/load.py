@@ -4,16 +4,10 @@ from __future__ import annotations
 
 import pygame
 from pygame_gui.core import ObjectID
-from pygame_gui.elements import (
-    UIButton,
-    UIPanel,
-    UITextBox,
-)
+from pygame_gui.elements import UIButton, UIPanel, UITextBox
 
 from game import saves
-from game.app.draft import (
-    side_name,
-)
+from game.app.draft import side_name
 from game.i18n import _
 from game.text import clip
 from game.ui import hud

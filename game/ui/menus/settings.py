@@ -7,11 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 import pygame
-from pygame_gui.elements import (
-    UIButton,
-    UIDropDownMenu,
-    UIScrollingContainer,
-)
+from pygame_gui.elements import UIButton, UIDropDownMenu, UIScrollingContainer
 
 from game.i18n import _
 from game.settings import (

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import pygame
-from pygame_gui.elements import (
-    UITextBox,
-)
+from pygame_gui.elements import UITextBox
 
 from game import saves
 from game.i18n import _
