@@ -1,7 +1,7 @@
 """`tessera bench`, the window's goals: frame times of the battle window, the hover preview, and
 pyscroll drawing the same map.
 
-The window is the real one (game.ui.app.App and game.ui.battle_scene.BattleScene), opened
+The window is the real one (game.ui.app.App and game.ui.battle.scene.BattleScene), opened
 headless (SDL_VIDEODRIVER=dummy) on a 128x128 map of 3 levels written as a Tiled .tmx with the
 shipped station tileset, 32 units in two factions, a unit selected (its reach coloured by cost)
 and the pointer over enemies and cells (sight line, cover rays, paths). pygame, pytmx and pyscroll
@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 if TYPE_CHECKING:
     from game.battle.session import Session
     from game.ui.app import App
-    from game.ui.battle_scene import BattleScene
+    from game.ui.battle.scene import BattleScene
 
 MAP_CELLS = 128
 LEVELS = 3
@@ -287,7 +287,7 @@ def open_window(tmx: Path) -> tuple[App, BattleScene, Session]:
     from game.battle.setup import setup_from_map
     from game.maps import load_map
     from game.ui.app import App
-    from game.ui.battle_scene import BattleScene
+    from game.ui.battle.scene import BattleScene
 
     loaded = load_map(tmx)
     setup = setup_from_map(loaded, seed=SEED, players={"blue": ("blue",), "red": ("red",)})
@@ -348,7 +348,7 @@ def schedule(scene: BattleScene, scale: float) -> list[_Frame]:
     directly: held keys cannot be faked headless) and zooming a notch in and out now and then
     at the pointer, going up a level (PageUp) and back down once, the pointer following its
     targets."""
-    from game.ui.battle_scene import PAN_SPEED
+    from game.ui.battle.input import PAN_SPEED
 
     enemies = _enemies_in_sight(scene)
     cells = {u.id: u.cell for u in scene.view.units}
@@ -506,8 +506,8 @@ def measure_hover(scene: BattleScene, repeats: int) -> dict[str, Figures]:
             side.set_html = lambda *_args: None  # type: ignore[method-assign]
         try:
             start = time.perf_counter()
-            scene._hover(points[k])  # type: ignore[arg-type]
-            scene._update_previews()
+            scene.hover(points[k])  # type: ignore[arg-type]
+            scene.refresh_previews()
             return time.perf_counter() - start
         finally:
             if not with_text:

@@ -80,8 +80,8 @@ def test_the_window_under_the_bench_shows_reach_fog_sight_and_cover_over_an_enem
         assert enemy_frame.hover in enemies
         run_frames(app, scene, [enemy_frame])
         board = scene.board
-        assert board._reach is not None and board._fog is not None
-        overlay = scene._overlay
+        assert board.has_reach and board.has_fog
+        overlay = scene.pointer.overlay
         assert overlay.sight is not None and overlay.sight[1] == enemy_frame.hover
         assert overlay.cover_target == enemy_frame.hover
     finally:

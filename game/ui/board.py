@@ -135,6 +135,39 @@ class Board:
         self._tokens: dict[tuple[object, ...], pygame.Surface] = {}
         self._font_cache: dict[int, pygame.font.Font] = {}
 
+    # ------------------------------------------------------------ what tests and benches read
+
+    @property
+    def has_fog(self) -> bool:
+        return self._fog is not None
+
+    @property
+    def has_reach(self) -> bool:
+        return self._reach is not None
+
+    @property
+    def chunk_pixels(self) -> int:
+        """Pixels the kept chunks take (bounded by CHUNK_BUDGET)."""
+        return self._chunk_pixels
+
+    @property
+    def chunks_drawn(self) -> int:
+        """Chunks drawn (with the reach, grid and fog over them) since the board was made."""
+        return self._drawn
+
+    def showing(self) -> frozenset[tuple[int, float, int, int]]:
+        """The chunks (level, zoom, column, row) the last frame showed."""
+        return frozenset(self._showing)
+
+    def kept_chunks(self) -> dict[tuple[int, float, int, int], pygame.Surface | None]:
+        """The chunks kept, each as last shown (None: not drawn yet)."""
+        return {key: chunk.shown for key, chunk in self._chunks.items()}
+
+    def chunks_current(self) -> bool:
+        """Every kept chunk was drawn with the fog and reach set last."""
+        versions = (self._fog_version, self._reach_version)
+        return all(chunk.versions == versions for chunk in self._chunks.values())
+
     # ------------------------------------------------------------ geometry
 
     @property

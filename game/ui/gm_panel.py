@@ -125,7 +125,7 @@ class GmPanel:
             pygame.Rect(6, y, third + 10, 28), manager=self.manager, container=self.window
         )
         self._button(_("Next roll"), 6 + third + 13, y, third, self._enter_roll)
-        self._button(_("Redo last"), 6 + 2 * third + 16, y, inner - 2 * third - 10, self._override)
+        self._button(_("Redo last"), 6 + 2 * third + 16, y, inner - 2 * third - 10, self.override)
         y += 36
         self._label(_("Initiative"), y)
         y += 22
@@ -166,6 +166,10 @@ class GmPanel:
         self._button(_("Redo"), 6 + half + 3, y, half, lambda: self.act(GmAct(session="redo")))
 
     # ------------------------------------------------------------ events
+
+    def button(self, text: str) -> UIButton:
+        """The panel's button that reads `text`."""
+        return next(b for b in self._buttons if b.text == text)
 
     def handles(self, event: pygame.event.Event) -> bool:
         """Give a widget event to the tools; True when it was theirs."""
@@ -247,7 +251,8 @@ class GmPanel:
             self._give(cmd.EnterRoll(faces))
             self.faces.set_text("")
 
-    def _override(self) -> None:
+    def override(self) -> None:
+        """Redo the last roll with the faces typed in (the GM's physical dice)."""
         faces = self._typed_faces()
         if faces is not None:
             self.act(GmAct(session="override", faces=faces))

@@ -366,6 +366,10 @@ class SidePanel:
             container=self.panel,
         )
 
+    def text(self, key: str) -> str:
+        """The HTML last put in one of the panel's boxes ("unit", "hover", "log")."""
+        return self._texts.get(key, "")
+
     def set_html(self, box: UITextBox, key: str, text: str) -> None:
         if self._texts.get(key) != text:
             self._texts[key] = text

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 
+from game.app.draft import DEMO_MAP
 from game.battle.engine import GM
 from game.battle.journal import JournalError
 from game.battle.session import Session
@@ -18,8 +19,12 @@ from game.maps import LoadedMap, MapError, load_map
 from game.settings import Settings
 from game.ui.app import App, Scene
 from game.ui.keys import KeyMap
+from game.ui.menus.base import Scaled, fitting_scale
+from game.ui.menus.load import LoadScene
+from game.ui.menus.new_battle import NewBattleScene
+from game.ui.menus.settings import SettingsScene, default_key_names
+from game.ui.menus.title import TitleScene
 
-DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 #: The side a newcomer plays in the demo; the computer plays the rest.
 DEMO_SIDE = "raiders"
 #: The name the one player of a single-player battle goes by.
@@ -84,7 +89,7 @@ class Director:
         self.session: Session | None = None
         #: What stopped the last battle from opening, for the command line to report.
         self.failure: str | None = None
-        # --- menus, saves and settings (game/ui/menus.py) ---
+        # --- menus, saves and settings (game/ui/menus/) ---
         #: The player's settings; None: the window's defaults (and options.animation_speed).
         self.user_settings = settings
         #: Where the settings are saved (None: the user's config folder).
@@ -114,7 +119,7 @@ class Director:
     def _open(
         self, map_path: Path | None, open_session: Callable[[], Session], title: str = ""
     ) -> None:
-        from game.ui.battle_scene import BattleScene
+        from game.ui.battle.scene import BattleScene
         from game.ui.play import Loading, ProgressScene
         from game.warmup import warm_kernels
 
@@ -147,8 +152,8 @@ class Director:
                         session,
                         viewer_for(session),
                         loaded.render,
-                        animation_speed=self._animation_speed(),
-                        keys=self._keys(),
+                        animation_speed=self.animation_speed(),
+                        keys=self.keys(),
                         director=self,
                     )
                 )
@@ -180,33 +185,29 @@ class Director:
         self.app.running = False
 
     # ------------------------------------------------------------ menus, saves and settings
-    # (game/ui/menus.py, game/saves.py, game/settings.py; docs/window.md "Menus, saves and
+    # (game/ui/menus/, game/saves.py, game/settings.py; docs/window.md "Menus, saves and
     # settings")
 
     def title(self) -> None:
         """The title screen: new battle, continue, load, settings, quit."""
-        from game.ui.menus import TitleScene
-
         self.failure = None  # it was shown; the player has moved on
         self.app.show(self._scaled(lambda size: TitleScene(size, self)))
 
     def new_battle(self) -> None:
-        from game.ui.menus import NewBattleScene
-
         self.app.show(self._scaled(lambda size: NewBattleScene(size, self)))
 
     def load(self) -> None:
-        from game.ui.menus import LoadScene
-
         self.app.show(self._scaled(lambda size: LoadScene(size, self)))
 
     def settings(self, status: str = "") -> None:
-        from game.ui.menus import SettingsScene
-
         self.app.show(self._scaled(lambda size: SettingsScene(size, self, status)))
 
     def saves_folder(self) -> Path:
         return saves_dir()
+
+    def new_journal(self, map_path: Path) -> Path:
+        """Where a new battle on `map_path` is saved."""
+        return new_journal_path(map_path)
 
     def save_settings(self, settings: Settings) -> Path:
         """Keep `settings` (in the user's config folder) and apply them now: the language at
@@ -242,22 +243,20 @@ class Director:
 
     def _scaled(self, make: Callable[[tuple[int, int]], Scene]) -> Scene:
         """The scene `make` builds, at the UI scale (laid out smaller, drawn scaled up)."""
-        from game.ui.menus import Scaled, fitting_scale
-
         wanted = self.user_settings.ui_scale if self.user_settings is not None else 1.0
         scale = fitting_scale(wanted, self.app.size)
         if scale <= 1.0:
             return make(self.app.size)
         return Scaled(make, self.app.size, scale)
 
-    def _animation_speed(self) -> float:
+    def animation_speed(self) -> float:
+        """How fast a battle's animations play: the settings', or the command line's."""
         if self.user_settings is None:
             return self.options.animation_speed
         return self.user_settings.animation_speed
 
-    def _keys(self) -> KeyMap:
-        from game.ui.menus import default_key_names
-
+    def keys(self) -> KeyMap:
+        """The keys a battle answers to, as the settings bind them."""
         if self.user_settings is None:
             return KeyMap()
         bindings, notices = self.user_settings.bindings(default_key_names())
@@ -277,7 +276,7 @@ class Director:
 
 def viewer_for(session: Session) -> str:
     """Who looks at the screen first: the one person playing, else the GM (hot-seat battles
-    hand the screen over as turns pass, game/ui/battle_scene.py)."""
+    hand the screen over as turns pass, game/ui/battle/scene.py)."""
     people = sorted(set(session.setup.players))
     if len(people) == 1 and not session.setup.gm:
         return people[0]

@@ -303,6 +303,11 @@ class LevelRenderer:
     # ------------------------------------------------------------ chunks
 
     @property
+    def chunk_pixels(self) -> int:
+        """Pixels the kept chunks take (bounded by CHUNK_BUDGET)."""
+        return self._chunk_pixels
+
+    @property
     def chunk_counts(self) -> tuple[int, int]:
         """How many chunks across and down the map is cut into."""
         cols, rows = self.render.size

@@ -15,7 +15,7 @@ from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
 from game.grid.model import Cell
 from game.maps import LoadedMap, load_map
 from game.ui.app import App, post_click, post_key, post_mouse_move
-from game.ui.battle_scene import BattleScene
+from game.ui.battle.scene import BattleScene
 
 REPO = Path(__file__).resolve().parents[2]
 STATION = REPO / "maps" / "station_interior.tmx"

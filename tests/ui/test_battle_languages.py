@@ -84,7 +84,7 @@ def test_every_state_of_the_battle_screen_is_in_italian(
     r.click((16, 16, 0))
     r.click((16, 16, 0))
     problems += _untranslated(r, "reaction prompt", fragments)
-    assert r.scene.prompt is not None  # the prompt was there to be read
+    assert r.scene.prompts.prompt is not None  # the prompt was there to be read
     assert problems == []
 
 

@@ -69,7 +69,7 @@ def test_p_hit_2_the_hit_chance_shown_on_hover_is_the_one_the_attack_then_rolls_
     w = make_window()
     vidal = w.battle.sheet("Vidal").cell
     w.hover(vidal)
-    shown = w.scene.side._texts["hover"]
+    shown = w.scene.hover_text()
     assert "Hit chance" in shown
     w.click(vidal)
     w.click(vidal)  # the second click confirms
@@ -85,7 +85,7 @@ def test_a_click_plans_a_move_a_second_click_makes_it_and_the_token_follows(
     w = make_window()
     to = (13, 16, 0)
     w.hover(to)
-    assert "Move to (13, 16, 0): 2 points" in w.scene.side._texts["hover"]
+    assert "Move to (13, 16, 0): 2 points" in w.scene.hover_text()
     w.click(to)
     assert w.battle.sheet("Kask").cell == (11, 14, 0)  # only planned
     w.click(to)
@@ -141,7 +141,7 @@ def test_a_refused_command_is_explained_in_the_status_line_and_changes_nothing(
 def test_right_click_on_a_cell_offers_move_here_which_moves_there(make_window: MakeWindow) -> None:
     w = make_window()
     w.click((12, 16, 0), button=3)
-    menu = w.scene.menu
+    menu = w.scene.orders.menu
     assert menu is not None
     keys = [key for key, _button in menu.buttons]
     assert "move" in keys
@@ -196,11 +196,12 @@ def test_p_oa_1_a_unit_leaving_an_enemys_reach_prompts_for_the_reaction_and_n_le
     goes on to its end."""
     w = _bo_leaves_adas_reach(make_window)
     b = w.battle
-    assert w.scene.prompt is not None and w.scene.prompt_kind == "reaction"
+    assert w.scene.prompts.prompt is not None and w.scene.prompts.kind == "reaction"
     assert b.pending is not None and b.pending.reactor == "Ada" and b.pending.kind == "opportunity"
-    assert "Ada" in w.scene.prompt.text.html_text and "P-OA-1" in w.scene.prompt.text.html_text
+    asked = w.scene.prompts.prompt.text.html_text
+    assert "Ada" in asked and "P-OA-1" in asked
     w.key(pygame.K_n)
-    assert w.scene.prompt is None and b.pending is None
+    assert w.scene.prompts.prompt is None and b.pending is None
     assert any(e.kind == "reaction_declined" for e in b.log)
     assert b.sheet("Bo").cell == (16, 16, 0)
 
@@ -229,7 +230,7 @@ def test_the_log_filter_keeps_only_the_chosen_kind_of_event(make_window: MakeWin
     w.click((13, 16, 0))
     w.scene.log.set_filter("movement")
     w.scene.log.show(w.scene.side)
-    shown = w.scene.side._texts["log"]
+    shown = w.scene.side.text("log")
     assert "Kask moves" in shown
     assert "rolls initiative" not in shown
 
@@ -244,7 +245,7 @@ def test_a_whole_demo_battle_is_played_to_its_end_with_mouse_and_keys_alone(
         w.settle()
         if b.over:
             break
-        if w.scene.prompt is not None:
+        if w.scene.prompts.prompt is not None:
             w.key(pygame.K_y)
             continue
         unit = b.active
@@ -264,7 +265,7 @@ def _best_target(w: Window, unit: str) -> tuple[int, int, int] | None:
         if u.own or "dead" in u.wounds.get("conditions", ()):
             continue
         w.hover(u.cell)
-        text = w.scene.side._texts.get("hover", "")
+        text = w.scene.hover_text()
         if "Hit chance " in text:
             p = int(text.split("Hit chance ")[1].split("%")[0])
             if best is None or p > best[0]:
@@ -294,11 +295,11 @@ def test_escape_with_nothing_to_cancel_offers_to_leave_and_back_to_the_title_lea
 
     w.scene.director = Director()
     w.key(pygame.K_ESCAPE)
-    assert w.scene.prompt is not None and w.scene.prompt_kind == "pause"
+    assert w.scene.prompts.prompt is not None and w.scene.prompts.kind == "pause"
     w.key(pygame.K_ESCAPE)  # Esc again: back to the battle
-    assert w.scene.prompt is None and left == []
+    assert w.scene.prompts.prompt is None and left == []
     w.key(pygame.K_ESCAPE)
-    w.scene._answer("title")
+    w.scene.answer("title")
     assert left == ["title"]
 
 
@@ -310,7 +311,7 @@ def test_the_saves_list_knows_the_round_after_every_command_made_at_the_window(
     from game.maps import load_map
     from game.saves import read_save
     from game.ui.app import App
-    from game.ui.battle_scene import BattleScene
+    from game.ui.battle.scene import BattleScene
     from tests.ui.conftest import STATION
 
     loaded = load_map(STATION)

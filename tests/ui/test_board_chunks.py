@@ -137,15 +137,13 @@ def test_the_same_fog_and_reach_again_keep_the_chunks_already_drawn(outpost: Ren
     board.set_fog(seen, remembered)
     board.set_reach({(3, 3, 0): 2}, {}, 4)
     _shown(board)
-    chunks = {key: chunk.shown for key, chunk in board._chunks.items()}
+    chunks = board.kept_chunks()
     board.set_fog(seen.copy(), remembered.copy())
     board.set_reach({(3, 3, 0): 2}, {}, 4)
     _shown(board)
-    assert chunks and all(board._chunks[key].shown is shown for key, shown in chunks.items())
-    assert all(
-        chunk.versions == (board._fog_version, board._reach_version)
-        for chunk in board._chunks.values()
-    )
+    again = board.kept_chunks()
+    assert chunks and all(again[key] is shown for key, shown in chunks.items())
+    assert board.chunks_current()
 
 
 def test_the_board_keeps_its_chunks_within_their_budget_as_it_pans_over_the_map(
@@ -160,8 +158,8 @@ def test_the_board_keeps_its_chunks_within_their_budget_as_it_pans_over_the_map(
             board.camera.x, board.camera.y = float(x), float(y)
             _shown(board)
             board.prefetch(1.0)
-            assert board._chunk_pixels <= board_module.CHUNK_BUDGET
-            assert board._showing <= set(board._chunks)
+            assert board.chunk_pixels <= board_module.CHUNK_BUDGET
+            assert board.showing() <= set(board.kept_chunks())
 
 
 def test_what_is_on_screen_stays_drawn_even_over_the_budget(
@@ -172,8 +170,8 @@ def test_what_is_on_screen_stays_drawn_even_over_the_budget(
     board.camera.zoom = 1.0
     board.camera.centre_on(512, 512)  # four chunks in view
     first = _shown(board)
-    drawn = board._drawn
+    drawn = board.chunks_drawn
     assert drawn == 4
     board.prefetch(1.0)
     assert np.array_equal(_shown(board), first)
-    assert board._drawn == drawn
+    assert board.chunks_drawn == drawn

@@ -21,7 +21,7 @@ from game.battle.view import view_for
 from game.ecs.components import Visibility
 from game.maps import load_map
 from game.ui.app import App, post_key
-from game.ui.battle_scene import BattleScene
+from game.ui.battle.scene import BattleScene
 from game.ui.board import FACTION_COLOURS
 from game.ui.gm_panel import GmAct
 from game.ui.seats import BACKGROUND
@@ -171,12 +171,12 @@ def test_p_init_4_no_frame_of_one_player_shows_the_other_players_hidden_unit(
 
 def test_the_gm_takes_the_screen_sees_everything_and_gives_it_back(table: list[Table]) -> None:
     t = _table(table, gm=True, viewer="Anna")
-    t.scene._gm_button()
+    t.scene.gm_button()
     assert t.scene.seats.waiting_for == GM
     assert t.take_screen() == GM
     assert "Bruno" in {u.id for u in t.scene.view.units}
     assert t.scene.gm_panel is not None
-    t.scene._gm_button()  # give it back: Kask (Anna's) is acting
+    t.scene.gm_button()  # give it back: Kask (Anna's) is acting
     assert t.scene.seats.waiting_for == "Anna"
     assert t.take_screen() == "Anna"
     assert t.scene.gm_panel is None
@@ -191,12 +191,12 @@ def test_p_chk_4_the_gms_override_of_a_roll_lands_in_the_log_marked_as_the_gms(
     vidal = t.battle.sheet("Vidal").cell
     t.scene.submit(cmd.Attack("Kask", "Vidal"))
     t.frames(2)
-    t.scene._gm_button()
+    t.scene.gm_button()
     t.take_screen()
     panel = t.scene.gm_panel
     assert panel is not None
     panel.faces.set_text("1")
-    panel._override()
+    panel.override()
     t.frames(2)
     attacks = [e for e in t.battle.log if e.kind == "attack"]
     assert attacks[-1].data["hit"] is True
@@ -216,9 +216,9 @@ def test_an_improvised_action_reaches_the_gm_as_a_prompt_and_the_ruling_is_logge
     assert t.scene.seats.waiting_for == GM  # the ruling calls the GM to the screen
     t.take_screen()
     t.frames(2)
-    assert t.scene.prompt is not None and t.scene.prompt_kind == "rule"
-    assert "kick the crate" in t.scene.prompt.text.html_text
-    t.scene._answer("accept")
+    assert t.scene.prompts.prompt is not None and t.scene.prompts.kind == "rule"
+    assert "kick the crate" in t.scene.prompts.prompt.text.html_text
+    t.scene.answer("accept")
     ruled = [e for e in t.battle.log if e.kind == "improvise_ruled"]
     assert len(ruled) == 1 and ruled[0].data["verdict"] == "accept"
     assert "The GM rules on Kask" in t.scene.log_text()
@@ -231,12 +231,12 @@ def test_a_player_may_not_undo_what_showed_them_something_but_the_gm_may(
     t.scene.submit(cmd.Attack("Kask", "Vidal"))
     t.frames(2)
     before = len(t.session.history)
-    t.scene._undo()
+    t.scene.undo()
     assert len(t.session.history) == before  # dice were rolled: Anna may not take it back
     assert "cannot be undone" in t.scene.status
-    t.scene._gm_button()
+    t.scene.gm_button()
     t.take_screen()
-    t.scene._gm_act(GmAct(session="undo"))
+    t.scene.gm_act(GmAct(session="undo"))
     assert len(t.session.history) == before - 1
 
 
@@ -299,11 +299,11 @@ def _undo_after_ben_had_the_screen(t: Table, to: tuple[int, int, int]) -> str:
     t.frames(2)
     t.key(pygame.K_RETURN)  # Kask ends its turn: Okafor (Ben's) acts next
     assert t.take_screen() == "Ben"
-    t.scene._gm_button()
+    t.scene.gm_button()
     assert t.take_screen() == GM
-    t.scene._gm_act(GmAct(session="undo"))
+    t.scene.gm_act(GmAct(session="undo"))
     assert t.battle.active == "Kask" and len(t.session.history) == 1
-    t.scene._gm_button()  # the GM gives the screen back: to Anna, whose Kask acts
+    t.scene.gm_button()  # the GM gives the screen back: to Anna, whose Kask acts
     assert t.take_screen() == "Anna"
     _ctrl_z(t)
     assert len(t.session.history) == 1  # refused

@@ -21,16 +21,13 @@ from game.battle.setup import setup_from_map
 from game.maps import load_map
 from game.settings import Settings
 from game.ui.app import App, post_click, post_key
-from game.ui.battle_scene import BattleScene
+from game.ui.battle.scene import BattleScene
 from game.ui.launch import DEMO_MAP, Director, WindowOptions
-from game.ui.menus import (
-    LoadScene,
-    MenuScene,
-    NewBattleScene,
-    Scaled,
-    SettingsScene,
-    TitleScene,
-)
+from game.ui.menus.base import MenuScene, Scaled
+from game.ui.menus.load import LoadScene
+from game.ui.menus.new_battle import NewBattleScene
+from game.ui.menus.settings import SettingsScene
+from game.ui.menus.title import TitleScene
 
 REPO = Path(__file__).resolve().parents[2]
 CATALOGUE = REPO / "game" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
@@ -454,9 +451,9 @@ def test_settings_are_kept_across_a_restart_and_the_language_applies_at_once(
     )
     # A new start reads them: the next battle gets the keys and the speed.
     director = Director(menus.app, WindowOptions(), settings=kept)
-    keys = director._keys()
+    keys = director.keys()
     assert keys.matches("move", pygame.K_g) and not keys.matches("move", pygame.K_m)
-    assert director._animation_speed() == 2.0
+    assert director.animation_speed() == 2.0
 
 
 def test_a_key_that_pans_the_map_is_refused(menus: Menus) -> None:

@@ -22,7 +22,7 @@ from game.maps import load_map
 from game.saves import latest, list_saves
 from game.settings import Settings
 from game.ui.app import App, post_click, post_key, post_mouse_move
-from game.ui.battle_scene import BattleScene
+from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, new_journal_path
 from tests.ui.conftest import STATION
 
@@ -85,7 +85,7 @@ def _best_target(scene: BattleScene, director: Director) -> tuple[int, int] | No
         point = (round(x), round(y))
         post_mouse_move(point)
         _frames(director, 2)
-        text = scene.side._texts.get("hover", "")
+        text = scene.hover_text()
         for word in ("Hit chance ", "Probabilità di colpire "):
             if word in text:
                 p = int(text.split(word)[1].split("%")[0])
@@ -99,11 +99,11 @@ def _play_turn(director: Director, scene: BattleScene) -> None:
     if scene.seats.waiting_for is not None:
         _press(director, pygame.K_RETURN)
         return
-    if scene.prompt is not None:
-        _press(director, pygame.K_y if scene.prompt_kind == "reaction" else pygame.K_ESCAPE)
+    if scene.prompts.prompt is not None:
+        _press(director, pygame.K_y if scene.prompts.kind == "reaction" else pygame.K_ESCAPE)
         return
     if scene.player == GM:  # the GM gives the screen back to whoever acts
-        scene._button(scene.side.gm)
+        scene.gm_button()
         _frames(director, 2)
         return
     target = _best_target(scene, director)
@@ -134,8 +134,8 @@ def test_two_players_and_a_gm_run_stop_continue_and_end_a_battle_at_one_window(
     hash_before = scene.battle.state_hash()
     commands_before = len(scene.session.history)
     _press(table, pygame.K_ESCAPE)
-    assert scene.prompt is not None and scene.prompt_kind == "pause"
-    scene._answer("title")
+    assert scene.prompts.prompt is not None and scene.prompts.kind == "pause"
+    scene.answer("title")
     _frames(table, 2)
     assert _scene(table) is None  # the title screen
     save = latest(list_saves())
@@ -151,11 +151,11 @@ def test_two_players_and_a_gm_run_stop_continue_and_end_a_battle_at_one_window(
     if not scene.battle.over:
         # The GM takes the screen and ends the combat from the GM's tools.
         if scene.player != GM:
-            scene._button(scene.side.gm)
+            scene.gm_button()
             _frames(table, 2)
             _press(table, pygame.K_RETURN)
         assert scene.player == GM and scene.gm_panel is not None
-        end = next(b for b, do in scene.gm_panel._buttons.items() if b.text == "End combat")
+        end = scene.gm_panel.button("End combat")
         post_click(end.rect.center)
         _frames(table, 3)
     assert scene.battle.over

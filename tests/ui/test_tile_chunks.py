@@ -14,7 +14,7 @@ import pytest
 from game.maps import FLIP_D, FLIP_H, FLIP_V, load_map
 from game.ui import tiles
 from game.ui.tiles import LevelRenderer
-from tests.ui.test_tiles import CORPUS, CORPUS_MAPS, REPO, SHIPPED, TEST_MAPS, Pixels, _pixels
+from tests.ui.test_tiles import CORPUS, CORPUS_MAPS, REPO, SHIPPED, TEST_MAPS, Pixels, pixels_of
 
 MAPS = [*SHIPPED, *TEST_MAPS]
 
@@ -29,7 +29,7 @@ def _assembled(
     for cx in range(columns):
         for cy in range(rows):
             rect = renderer.chunk_rect(cx, cy, zoom)
-            part = _pixels(chunk(cx, cy))
+            part = pixels_of(chunk(cx, cy))
             assert part.shape[:2] == rect.size
             out[rect.left : rect.right, rect.top : rect.bottom] = part
     return out
@@ -45,10 +45,10 @@ def small_chunks(monkeypatch: pytest.MonkeyPatch) -> int:
 def _check_zoom_1(tmx: Path) -> None:
     renderer = LevelRenderer(load_map(tmx).render)
     for z in range(renderer.level_count):
-        whole = _pixels(renderer.level(z))
+        whole = pixels_of(renderer.level(z))
         alone = _assembled(renderer, 1.0, lambda cx, cy, z=z: renderer.level_chunk(z, cx, cy))
         assert np.array_equal(alone, whole), f"{tmx.name}: level {z}"
-        view = _pixels(renderer.compose_levels(z))
+        view = pixels_of(renderer.compose_levels(z))
         chunks = _assembled(renderer, 1.0, lambda cx, cy, z=z: renderer.view_chunk(z, 1, cx, cy))
         assert np.array_equal(chunks, view), f"{tmx.name}: the view from level {z}"
 
@@ -61,7 +61,7 @@ def test_the_chunks_of_every_level_are_the_whole_level_s_pixels_at_zoom_1(
 
 
 @pytest.mark.parametrize("name", CORPUS_MAPS)
-def test_the_chunks_of_corpus_maps_are_their_whole_levels_pixels(
+def test_the_chunks_of_corpus_maps_are_their_whole_levelspixels_of(
     name: str, small_chunks: int
 ) -> None:
     if not CORPUS.is_dir():
@@ -86,11 +86,11 @@ def test_the_comparison_of_chunks_notices_a_tile_left_out_at_an_edge(
 
 
 @pytest.mark.parametrize("zoom", [0.25, 0.5, 2.0, 3.0])
-def test_at_whole_zoom_ratios_the_chunks_scale_to_the_whole_view_s_pixels(
+def test_at_whole_zoom_ratios_the_chunks_scale_to_the_whole_view_spixels_of(
     zoom: float, small_chunks: int
 ) -> None:
     renderer = LevelRenderer(load_map(REPO / "maps" / "station_interior.tmx").render)
-    view = _pixels(renderer.compose_levels(1, zoom))
+    view = pixels_of(renderer.compose_levels(1, zoom))
     chunks = _assembled(renderer, zoom, lambda cx, cy: renderer.view_chunk(1, zoom, cx, cy))
     assert np.array_equal(chunks, view)
 
@@ -98,7 +98,7 @@ def test_at_whole_zoom_ratios_the_chunks_scale_to_the_whole_view_s_pixels(
 @pytest.mark.parametrize("zoom", [0.375, 0.75, 1.5])
 def test_at_fractional_zooms_the_chunks_average_as_the_whole_view_does(zoom: float) -> None:
     renderer = LevelRenderer(load_map(REPO / "maps" / "station_interior.tmx").render)
-    view = _pixels(renderer.compose_levels(1, zoom))
+    view = pixels_of(renderer.compose_levels(1, zoom))
     chunks = _assembled(renderer, zoom, lambda cx, cy: renderer.view_chunk(1, zoom, cx, cy))
     # The same area averages, taken chunk by chunk: rounding apart (a misplaced tile or seam
     # would differ by tens of levels over whole rows).
@@ -113,7 +113,7 @@ def test_a_fractional_enlargement_averages_the_area_each_pixel_covers() -> None:
     half.set_at((1, 0), (200, 200, 200, 255))
     # Three output pixels over two input ones: the middle one covers half of each. (pygame's
     # averaging loses a little: up to 2% of a level's value.)
-    row = _pixels(tiles.scaled(half, (3, 1)))[:, 0, 0]
+    row = pixels_of(tiles.scaled(half, (3, 1)))[:, 0, 0]
     assert row[0] == 0 and abs(row[1] - 100) <= 3 and abs(row[2] - 200) <= 4
 
 
@@ -125,7 +125,7 @@ def test_a_turned_tile_object_adds_nothing_where_it_is_clear(overhanging_map: Pa
     renderer = LevelRenderer(loaded.render)
     target = pygame.Surface(renderer.pixel_size(), pygame.SRCALPHA, 32)
     renderer.draw_layer(target, dataclasses.replace(props, objects=turned))
-    pixels = _pixels(target)
+    pixels = pixels_of(target)
     clear = pixels[..., 3] == 0
     assert clear.any() and (pixels[..., 3] > 0).sum() > 300
     assert not pixels[clear][:, :3].any()
@@ -142,7 +142,7 @@ def test_prepare_draws_a_chunk_a_step_at_a_time_until_it_is_ready() -> None:
     assert renderer.is_ready(1, 0.75, 1, 0)
     fresh = LevelRenderer(renderer.render)
     assert np.array_equal(
-        _pixels(renderer.view_chunk(1, 0.75, 1, 0)), _pixels(fresh.view_chunk(1, 0.75, 1, 0))
+        pixels_of(renderer.view_chunk(1, 0.75, 1, 0)), pixels_of(fresh.view_chunk(1, 0.75, 1, 0))
     )
 
 
@@ -151,14 +151,14 @@ def test_the_chunk_cache_stays_within_its_budget_and_redraws_what_it_dropped(
 ) -> None:
     monkeypatch.setattr(tiles, "CHUNK_BUDGET", 3 * 512 * 512)
     renderer = LevelRenderer(load_map(REPO / "maps" / "surface_outpost.tmx").render)
-    first = _pixels(renderer.view_chunk(2, 1, 0, 0))
+    first = pixels_of(renderer.view_chunk(2, 1, 0, 0))
     columns, rows = renderer.chunk_counts
     for cx in range(columns):
         for cy in range(rows):
             renderer.view_chunk(2, 1, cx, cy)
-            assert renderer._chunk_pixels <= tiles.CHUNK_BUDGET
+            assert renderer.chunk_pixels <= tiles.CHUNK_BUDGET
     assert not renderer.is_ready(2, 1, 0, 0)
-    assert np.array_equal(_pixels(renderer.view_chunk(2, 1, 0, 0)), first)
+    assert np.array_equal(pixels_of(renderer.view_chunk(2, 1, 0, 0)), first)
 
 
 def test_invalidating_a_level_redraws_its_chunks_and_the_views_above_but_not_below() -> None:
@@ -168,7 +168,7 @@ def test_invalidating_a_level_redraws_its_chunks_and_the_views_above_but_not_bel
     assert renderer.view_chunk(0, 1, 0, 0) is ground
     again = renderer.view_chunk(1, 1, 0, 0)
     assert again is not upper
-    assert np.array_equal(_pixels(again), _pixels(upper))
+    assert np.array_equal(pixels_of(again), pixels_of(upper))
 
 
 # --- a map whose pictures hang over their cells ---------------------------------------------

@@ -79,7 +79,7 @@ def rasterize(tmp_path: Path) -> Callable[[Path, LoadedMap, int], Pixels]:
             timeout=120,
         )
         assert result.returncode == 0, f"tmxrasterizer failed on {copy}: {result.stderr}"
-        out = _pixels(pygame.image.load(str(png)))
+        out = pixels_of(pygame.image.load(str(png)))
         # Tiled widens the picture by the layers' offsets beyond the map; the window draws the
         # map's own rectangle (whatever is pushed out of it is clipped), so compare that.
         offsets = [layer.offset for level in loaded.render.levels for layer in level]
@@ -137,7 +137,7 @@ def _walk(nodes: tuple[LayerNode, ...]) -> Iterator[LayerNode]:
         yield from _walk(node.children)
 
 
-def _pixels(surface: pygame.Surface) -> Pixels:
+def pixels_of(surface: pygame.Surface) -> Pixels:
     rgba = np.dstack([pygame.surfarray.array3d(surface), pygame.surfarray.array_alpha(surface)])
     return rgba.astype(np.int64)
 
@@ -159,7 +159,7 @@ def _compare_every_level(
     renderer = LevelRenderer(loaded.render)
     failures = []
     for z in range(renderer.level_count):
-        ours = _pixels(renderer.level(z))
+        ours = pixels_of(renderer.level(z))
         worst, differing = _difference(ours, rasterize(tmx, loaded, z))
         if worst > tolerance:
             failures.append(
@@ -211,7 +211,7 @@ def test_the_comparison_notices_a_single_misdrawn_tile(
     tmx = REPO / "maps" / "station_interior.tmx"
     loaded = load_map(tmx)
     theirs = rasterize(tmx, loaded, 0)
-    ours = _pixels(LevelRenderer(loaded.render).level(0))
+    ours = pixels_of(LevelRenderer(loaded.render).level(0))
     assert _difference(ours, theirs)[0] <= MAX_CHANNEL_DIFFERENCE
     # The floor tile at cell (1, 1) replaced by the wall tile of cell (0, 0).
     ours[32:64, 32:64] = ours[0:32, 0:32].copy()
@@ -363,9 +363,9 @@ def test_a_tile_drawn_flipped_equals_the_numpy_transformed_original(
     # Station tile 9, the stairs arrow, looks different under every flip.
     plain, flipped = atlas.tile(9), atlas.tile(9, flags)
     assert plain is not None and flipped is not None
-    original = _pixels(plain)
+    original = pixels_of(plain)
     assert not np.array_equal(transform(original), original)
-    assert np.array_equal(_pixels(flipped), transform(original))
+    assert np.array_equal(pixels_of(flipped), transform(original))
 
 
 def test_a_diagonally_flipped_tile_that_is_not_square_swaps_its_sides(features_map: Path) -> None:
@@ -432,7 +432,7 @@ def test_invalidating_a_level_redraws_it_and_the_views_above_it_but_not_the_othe
     assert renderer.level(1) is not upper
     assert renderer.level(1, 2) is not zoomed
     assert renderer.compose_levels(1) is not from_upper
-    assert np.array_equal(_pixels(renderer.level(1)), _pixels(upper))
+    assert np.array_equal(pixels_of(renderer.level(1)), pixels_of(upper))
     renderer.invalidate()
     assert renderer.level(0) is not ground
 
@@ -449,21 +449,21 @@ def test_only_a_few_zooms_stay_cached_as_the_view_zooms_in_and_out() -> None:
 def test_the_cut_away_hides_the_levels_above_the_current_one(current: int) -> None:
     render = load_map(REPO / "maps" / "hull_breach.tmx").render
     renderer = LevelRenderer(render)
-    view = _pixels(renderer.compose_levels(current))
+    view = pixels_of(renderer.compose_levels(current))
     # The same map with no levels above the current one draws the same view...
     cut = LevelRenderer(dataclasses.replace(render, levels=render.levels[: current + 1]))
-    assert np.array_equal(view, _pixels(cut.compose_levels(current)))
+    assert np.array_equal(view, pixels_of(cut.compose_levels(current)))
     # ...although the levels above are opaque over thousands of pixels unlike the view's.
     for z in range(current + 1, renderer.level_count):
-        above = _pixels(renderer.level(z))
+        above = pixels_of(renderer.level(z))
         hidden = (above[..., 3] == 255) & (np.abs(above - view).max(axis=2) > 8)
         assert hidden.sum() > 1000
 
 
 def test_the_current_level_is_sharp_on_top_of_the_dimmed_levels_below() -> None:
     renderer = LevelRenderer(_station().render)
-    ground, upper = _pixels(renderer.level(0)), _pixels(renderer.level(1))
-    view = _pixels(renderer.compose_levels(1))
+    ground, upper = pixels_of(renderer.level(0)), pixels_of(renderer.level(1))
+    view = pixels_of(renderer.compose_levels(1))
     opaque_above = upper[..., 3] == 255
     assert np.array_equal(view[opaque_above], upper[opaque_above])
     clear_above = (upper[..., 3] == 0) & (ground[..., 3] == 255)
@@ -483,9 +483,9 @@ def test_units_layers_are_left_to_the_window_and_other_tile_objects_are_drawn() 
     renderer = LevelRenderer(loaded.render)
     target = pygame.Surface(renderer.pixel_size(), pygame.SRCALPHA)
     renderer.draw_layer(target, units)
-    assert not _pixels(target)[..., 3].any()
+    assert not pixels_of(target)[..., 3].any()
     renderer.draw_layer(target, dataclasses.replace(units, units=False))
-    assert _pixels(target)[..., 3].any()
+    assert pixels_of(target)[..., 3].any()
 
 
 def test_a_level_or_zoom_that_does_not_exist_is_refused_by_name() -> None:

@@ -1,0 +1,398 @@
+"""Giving commands on the battle screen: aiming one and confirming it, the action bar and its
+keys, the right-click menu, and showing what a command caused."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game import explain
+from game.battle import commands as cmd
+from game.battle import options as opts
+from game.battle import preview
+from game.battle.engine import Outcome
+from game.battle.events import Event
+from game.battle.journal import JournalError
+from game.battle.view import PlayerView, told, view_for
+from game.explain_battle import cell_text, refusal_text, why_text
+from game.grid.model import Cell
+from game.i18n import _
+from game.ui import hud
+from game.ui.anim import Beat, beat_for
+
+if TYPE_CHECKING:
+    from game.ui.battle.scene import BattleScene
+
+LABELS = {
+    "move": lambda: _("Move"),
+    "attack": lambda: _("Attack"),
+    "throw": lambda: _("Throw"),
+    "dash": lambda: _("Dash"),
+    "dodge": lambda: _("Dodge"),
+    "disengage": lambda: _("Disengage"),
+    "help": lambda: _("Help"),
+    "ready": lambda: _("Ready"),
+    "hide": lambda: _("Hide"),
+    "search": lambda: _("Search"),
+    "use_object": lambda: _("Medkit"),
+    "crouch": lambda: _("Crouch"),
+    "prone": lambda: _("Prone"),
+    "stand": lambda: _("Stand"),
+    "improvise": lambda: _("Improvise"),
+    "end_turn": lambda: _("End turn"),
+}
+_STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A command aimed and waiting for its confirmation (a second click or Space)."""
+
+    command: cmd.Command
+    text: str
+    target: Cell | str
+
+
+class Orders:
+    """What the player is about to order: the aimed command, the action chosen, the movement
+    mode and stealth, the right-click menu."""
+
+    def __init__(self, scene: BattleScene) -> None:
+        self.scene = scene
+        self.plan: Plan | None = None
+        self.targeting: str | None = None
+        self.mode: str | None = None
+        self.stealth = False
+        self.menu: hud.ContextMenu | None = None
+        #: The acting unit's options as the action bar shows them.
+        self.options: dict[str, opts.Option] = {}
+        self._menu_target: tuple[str | None, Cell] | None = None
+
+    def move_mode(self) -> str | None:
+        """The movement mode chosen, None for the automatic one."""
+        return None if self.mode in (None, "auto") else self.mode
+
+    def drop(self) -> None:
+        """Forget what was being aimed (the screen passes to someone else)."""
+        self.close_menu()
+        self.plan = None
+        self.targeting = None
+
+    # ------------------------------------------------------------ giving commands
+
+    def submit(self, command: cmd.Command) -> Outcome:
+        """Give a command as this player; animate what it caused, or say why not."""
+        s = self.scene
+        self.plan = None
+        s.status = ""
+        s.bar.set_status("")
+        self.close_menu()
+        before = s.view
+        path = self.path_of(command)
+        try:
+            outcome = s.session.submit(command, s.player)
+        except JournalError as exc:
+            s.journal_failed(exc)
+            return Outcome()  # nothing shown: the battle is as its journal saved it
+        if outcome.refusal is not None:
+            s.status = refusal_text(outcome.refusal)
+            s.refresh()
+            return outcome
+        s.status = ""
+        self.targeting = None
+        self.animate(outcome.events, before, path)
+        return outcome
+
+    def animate(self, events: Sequence[Event], before: PlayerView, path: Sequence[Cell]) -> None:
+        """Beats for what the player may see of these events (a move slides along `path`, taken
+        before the move was made); the view updates after them."""
+        s = self.scene
+        factions = s.factions()
+        # What this player may read of them: units and fields they did not see are blanked.
+        visible = [told(e, factions) for e in events if e.visible_to(factions)]
+        after = view_for(s.battle, s.player)
+        seen_before = {u.id: u.cell for u in before.units}
+        seen_after = {u.id: u.cell for u in after.units}
+        for event in visible:
+            beat = beat_for(event, seen_before, seen_after, path, s.is_own)
+            beat.done = lambda e=event: s.log.add(e)
+            s.animator.add(beat)
+        s.animator.add(Beat(0.0, done=s.refresh))
+
+    def path_of(self, command: cmd.Command) -> Sequence[Cell]:
+        """The cells a move will walk, asked before it is made (for its animation)."""
+        if not isinstance(command, cmd.Move):
+            return ()
+        s = self.scene
+        known = preview.path(
+            s.battle, s.player, command.unit, command.to, command.via, command.mode
+        )
+        return () if known is None else known.cells
+
+    def default_kind(self, unit: str, target: Cell | str) -> str:
+        """What the aim is for: the planned command, the chosen one, or what a click does."""
+        if self.plan is not None:
+            return self.plan.command.KIND if self.plan.command.KIND != "use_object" else "help"
+        if self.targeting is not None:
+            return self.targeting
+        return self.scene.aim().kind_for(unit, target)
+
+    def aim(self, command: cmd.Command, text: str, target: Cell | str) -> None:
+        """Aim a command; the same aim again gives it. A command the bar already refuses, or
+        an attack the preview gives no chance, is explained instead of aimed."""
+        s = self.scene
+        if self.plan is not None and self.plan.command == command:
+            self.submit(command)
+            return
+        unit = getattr(command, "unit", None)
+        kind = "stance" if command.KIND == "stance" else command.KIND
+        option = self.options.get(kind)
+        why: str | None = None
+        if option is not None and option.refusal is not None:
+            why = refusal_text(option.refusal)
+        elif isinstance(command, cmd.Attack) and command.target is not None and unit:
+            shot = preview.attack(s.battle, s.player, unit, command.target)
+            if shot is not None and shot.answer.hit is None and shot.answer.reason is not None:
+                why = why_text(str(shot.answer.reason), dict(shot.answer.values))
+        if why is not None:
+            self.plan = None
+            s.status = why
+            s.bar.set_status(why)
+            return
+        self.plan = Plan(command, text, target)
+        s.status = ""
+        s.bar.set_status(s.status_line())
+
+    def click(self, pos: tuple[int, int]) -> None:
+        s = self.scene
+        column = s.board.column_at(pos)
+        if column is None:
+            return
+        s.pointer.hover(pos)
+        target_unit, cell = s.pointer.unit, s.pointer.cell
+        if s.gm_panel is not None:
+            if s.gm_panel.editing and cell is not None:
+                s.gm_panel.edit((column[0], column[1], s.board.level))
+                return
+            if target_unit is not None:
+                s.gm_panel.select(target_unit)
+        unit = s.acting()
+        if (
+            target_unit is not None
+            and s.is_own(target_unit)
+            and self.targeting not in ("help", "use_object")
+        ):
+            if target_unit != s.selected:
+                s.selected = target_unit
+                self.plan = None
+                s.refresh()
+            return
+        if unit is None or cell is None:
+            return
+        if target_unit is not None:
+            self._at_unit(unit, target_unit)
+        else:
+            self._at_cell(unit, cell)
+
+    def _at_unit(self, unit: str, target: str) -> None:
+        """A click on a unit that is not one's own to select."""
+        s = self.scene
+        kind = self.targeting
+        enemy = s.view.sides.get(target) != s.view.sides.get(unit)
+        if kind in (None, "move", "attack", "throw") and enemy:
+            kind = kind if kind in ("attack", "throw") else self.default_kind(unit, target)
+            command: cmd.Command = (
+                cmd.Throw(unit, target=target)
+                if kind == "throw"
+                else cmd.Attack(unit, target=target)
+            )
+            verb = _("Throw at {t}") if kind == "throw" else _("Attack {t}")
+            self.aim(command, verb.format(t=target), target)
+        elif kind == "help" and not enemy:
+            self.aim(cmd.Help(unit, target), _("Help {t}").format(t=target), target)
+        elif kind == "use_object" and not enemy:
+            wound = worst_wound(s.view, target)
+            self.aim(
+                cmd.UseObject(unit, target, wound), _("Medkit on {t}").format(t=target), target
+            )
+
+    def _at_cell(self, unit: str, cell: Cell) -> None:
+        """A click on a cell where the player sees no unit."""
+        kind = self.targeting
+        if kind == "attack":
+            self.aim(cmd.Attack(unit, at=cell), _("Fire at {c}").format(c=cell_text(cell)), cell)
+        elif kind == "throw":
+            self.aim(cmd.Throw(unit, at=cell), _("Throw at {c}").format(c=cell_text(cell)), cell)
+        elif kind in (None, "move"):
+            move = cmd.Move(unit, cell, mode=self.move_mode(), stealth=self.stealth)
+            self.aim(move, _("Move to {c}").format(c=cell_text(cell)), cell)
+
+    def action(self, kind: str) -> None:
+        """A command chosen from the bar or its key."""
+        s = self.scene
+        unit = s.acting()
+        if unit is None:
+            return
+        option = next(
+            (o for o in opts.options_for(s.battle, s.player, unit) if o.kind == kind), None
+        )
+        if option is None:
+            return
+        if option.refusal is not None:
+            s.status = refusal_text(option.refusal)
+            s.bar.set_status(s.status)
+            return
+        s.status = ""
+        self.plan = None
+        immediate: dict[str, cmd.Command] = {
+            "dash": cmd.Dash(unit),
+            "dodge": cmd.Dodge(unit),
+            "disengage": cmd.Disengage(unit),
+            "ready": cmd.Ready(unit, opts.READY_TRIGGER),
+            "hide": cmd.Hide(unit),
+            "search": cmd.Search(unit),
+            "end_turn": cmd.EndTurn(unit),
+        }
+        if kind in immediate:
+            self.submit(immediate[kind])
+        elif kind in _STANCE_OF:
+            self.submit(cmd.ChangeStance(unit, _STANCE_OF[kind]))
+        elif kind == "improvise":
+            s.prompts.open(
+                "improvise",
+                hud.esc(_("Describe what {unit} tries; the GM will rule on it.").format(unit=unit)),
+                [(_("Ask the GM"), "ok"), (_("Cancel"), "cancel")],
+                entry=True,
+            )
+        else:
+            self.targeting = None if self.targeting == kind else kind
+        s.pointer.changed()
+        s.bar.set_status(s.status_line())
+
+    def cancel(self) -> bool:
+        """Esc: put away the menu, the aimed command or the chosen action; False if there was
+        none of them."""
+        s = self.scene
+        if self.menu is not None:
+            self.close_menu()
+        elif self.plan is not None:
+            self.plan = None
+        elif self.targeting is not None:
+            self.targeting = None
+        else:
+            return False
+        s.status = ""
+        s.pointer.changed()
+        s.bar.set_status(s.status_line())
+        return True
+
+    def confirm(self) -> None:
+        if self.plan is not None:
+            self.submit(self.plan.command)
+
+    # ------------------------------------------------------------ mode and stealth
+
+    def toggle_stealth(self) -> None:
+        self.stealth = not self.stealth
+        self.scene.refresh_reach()
+        self.scene.refresh_widgets()
+        self.scene.pointer.changed()
+
+    def cycle_mode(self) -> None:
+        s = self.scene
+        modes = ["auto"] + ([*s.reach.allowance.budgets] if s.reach is not None else [])
+        current = self.mode or "auto"
+        self.mode = modes[(modes.index(current) + 1) % len(modes)] if current in modes else "auto"
+        s.refresh_reach()
+        s.refresh_widgets()
+        s.pointer.changed()
+
+    def choose_mode(self, mode: str | None) -> None:
+        self.mode = mode
+        self.scene.refresh_reach()
+        self.scene.pointer.changed()
+
+    # ------------------------------------------------------------ the right-click menu
+
+    def open_menu(self, pos: tuple[int, int]) -> None:
+        s = self.scene
+        self.close_menu()
+        s.pointer.hover(pos)
+        unit = s.acting()
+        cell = s.pointer.cell
+        if unit is None or cell is None:
+            return
+        options = {o.kind: o for o in opts.options_for(s.battle, s.player, unit)}
+        items: list[tuple[str, str, bool, str]] = []
+
+        def add(kind: str, label: str, key: str) -> None:
+            o = options[kind]
+            why = "" if o.refusal is None else refusal_text(o.refusal)
+            items.append((label, key, o.allowed, why))
+
+        target = s.pointer.unit
+        if target is not None and s.view.sides.get(target) != s.view.sides.get(unit):
+            add("attack", _("Attack {t}").format(t=target), "attack")
+            add("throw", _("Throw at {t}").format(t=target), "throw")
+        elif target is not None:
+            if target != unit:
+                add("help", _("Help {t}").format(t=target), "help")
+            for wound in wounds(s.view, target):
+                add(
+                    "use_object",
+                    _("Medkit on {t}: {w}").format(
+                        t=target, w=explain.effect_name(wound + "_wound")
+                    ),
+                    "use_object:" + wound,
+                )
+        else:
+            add("move", _("Move here"), "move")
+            weapon = s.aim().weapon(unit)
+            if weapon is not None and weapon.area:
+                add("attack", _("Fire at this cell"), "attack_cell")
+            add("throw", _("Throw at this cell"), "throw_cell")
+        self._menu_target = (target, cell)
+        if items:
+            self.menu = hud.ContextMenu(s.ui, pos, items, s.board.viewport)
+
+    def close_menu(self) -> None:
+        if self.menu is not None:
+            self.menu.close()
+        self.menu = None
+
+    def menu_choice(self, key: str) -> None:
+        s = self.scene
+        assert self._menu_target is not None
+        target, cell = self._menu_target
+        self.close_menu()
+        unit = s.acting()
+        if unit is None:
+            return
+        if key == "attack" and target is not None:
+            self.submit(cmd.Attack(unit, target=target))
+        elif key == "throw" and target is not None:
+            self.submit(cmd.Throw(unit, target=target))
+        elif key == "help" and target is not None:
+            self.submit(cmd.Help(unit, target))
+        elif key.startswith("use_object:") and target is not None:
+            self.submit(cmd.UseObject(unit, target, key.split(":", 1)[1]))
+        elif key == "move":
+            self.submit(cmd.Move(unit, cell, mode=self.move_mode(), stealth=self.stealth))
+        elif key == "attack_cell":
+            self.submit(cmd.Attack(unit, at=cell))
+        elif key == "throw_cell":
+            self.submit(cmd.Throw(unit, at=cell))
+
+
+def wounds(view: PlayerView, unit: str) -> list[str]:
+    """The wounds a medkit could treat on a unit the player sees, gravest first."""
+    seen = view.unit(unit)
+    if seen is None:
+        return []
+    return [w for w in ("mortal", "grave", "light") if seen.wounds.get(w)]
+
+
+def worst_wound(view: PlayerView, unit: str) -> str:
+    found = wounds(view, unit)
+    return found[0] if found else "light"

@@ -1,0 +1,156 @@
+"""The battle screen's questions: a reaction to take or let go, the GM's ruling on an improvised
+action, the improvised action's description, and the pause."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from game.battle import commands as cmd
+from game.battle import preview
+from game.battle.engine import GM
+from game.i18n import _
+from game.ui import hud
+from game.ui.gm_panel import checks
+
+if TYPE_CHECKING:
+    from game.ui.battle.scene import BattleScene
+
+
+class Prompts:
+    """The one question open on the battle screen, if any, and what its answers do."""
+
+    def __init__(self, scene: BattleScene) -> None:
+        self.scene = scene
+        self.prompt: hud.Prompt | None = None
+        #: "reaction", "rule", "improvise", "pause", or "" with no prompt open.
+        self.kind = ""
+
+    def my_reaction(self) -> bool:
+        """A reaction is waiting that this player decides."""
+        s = self.scene
+        pending = s.battle.pending
+        if pending is None:
+            return False
+        controller = s.battle.controller_of_unit(pending.reactor)
+        return controller != "computer" and (s.player == GM or controller == s.player)
+
+    def ruling_due(self) -> bool:
+        """An improvised action waits for the GM, who has the screen."""
+        s = self.scene
+        return s.player == GM and bool(s.battle.improvising)
+
+    def check(self) -> None:
+        """Open the question the battle now asks this player, close one it no longer asks."""
+        s = self.scene
+        if self.prompt is not None and self.kind == "reaction" and not self.my_reaction():
+            self.close()
+        if self.prompt is None and self.ruling_due() and not s.animator.busy:
+            unit, text = s.battle.improvising[0]
+            self.open(
+                "rule",
+                hud.esc(
+                    _(
+                        "{unit} improvises: “{text}”. Rule on it: accept, reject, or a check "
+                        "against a DC."
+                    ).format(unit=unit, text=text)
+                ),
+                [(_("Accept"), "accept"), (_("Reject"), "reject"), (_("Roll the check"), "check")],
+                entry=True,
+                choices=checks(),
+            )
+            return
+        if self.prompt is None and self.my_reaction() and not s.animator.busy:
+            pending = s.battle.pending
+            assert pending is not None
+            shot = preview.attack(s.battle, s.player, pending.reactor, pending.mover)
+            chance = ""
+            if shot is not None and shot.answer.hit is not None:
+                chance = " " + _("Hit chance {p}%").format(p=shot.answer.hit.p)
+            rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
+            text = (
+                _("{mover} leaves {unit}'s reach: strike at it? ({rule})")
+                if pending.kind == "opportunity"
+                else _("{mover} comes into {unit}'s sight: fire the readied attack? ({rule})")
+            ).format(mover=pending.mover, unit=pending.reactor, rule=rule)
+            self.open(
+                "reaction",
+                hud.esc(text + chance),
+                [
+                    (_("Take it [{key}]").format(key=s.keys.label("take")), "take"),
+                    (_("Let it go [{key}]").format(key=s.keys.label("let_go")), "let_go"),
+                ],
+            )
+
+    def open(
+        self,
+        kind: str,
+        text: str,
+        answers: Sequence[tuple[str, str]],
+        *,
+        entry: bool = False,
+        choices: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        self.close()
+        s = self.scene
+        self.prompt = hud.Prompt(
+            s.ui, s.board.viewport, text, answers, entry=entry, choices=choices
+        )
+        self.kind = kind
+
+    def close(self) -> None:
+        if self.prompt is not None:
+            self.prompt.close()
+        self.prompt = None
+        self.kind = ""
+
+    def answer(self, key: str) -> None:
+        """The answer with this key given to the open prompt."""
+        s = self.scene
+        kind, typed = self.kind, self.prompt.typed if self.prompt else ""
+        choice = self.prompt.choice if self.prompt else ""
+        if kind == "rule":
+            self._rule(key, typed, choice)
+            return
+        self.close()
+        if kind == "reaction":
+            pending = s.battle.pending
+            if pending is not None:
+                s.orders.submit(cmd.React(pending.reactor, take=key == "take"))
+        elif kind == "improvise" and key == "ok" and typed.strip():
+            unit = s.acting()
+            if unit is not None:
+                s.orders.submit(cmd.Improvise(unit, typed.strip()))
+        elif kind == "pause" and key in ("title", "quit") and s.director is not None:
+            # The journal already holds every command: leaving loses nothing.
+            leave = getattr(s.director, "leave" if key == "title" else "quit")
+            leave()
+
+    def pause(self) -> None:
+        """Esc with nothing to cancel: go on, or leave (the battle is already saved)."""
+        answers = [(_("Go on"), "resume")]
+        if self.scene.director is not None:
+            answers += [(_("Back to the title"), "title"), (_("Quit"), "quit")]
+        self.open(
+            "pause",
+            hud.esc(_("The battle is saved after every command; Continue resumes it.")),
+            answers,
+        )
+
+    def _rule(self, verdict: str, typed: str, check: str) -> None:
+        """The GM's ruling on the first improvised action waiting (accept, reject, or a check
+        against the DC typed in the prompt)."""
+        s = self.scene
+        unit = s.battle.improvising[0][0]
+        if verdict == "check":
+            try:
+                dc = int(typed.strip())
+            except ValueError:
+                s.status = _("Type the check's DC (a number) first.")
+                s.bar.set_status(s.status)
+                return
+            command: cmd.Command = cmd.RuleImprovise(unit, "check", check, dc)
+        else:
+            command = cmd.RuleImprovise(unit, verdict)
+        self.close()
+        s.orders.submit(command)

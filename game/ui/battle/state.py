@@ -1,0 +1,158 @@
+"""What the battle screen draws besides the board: the pointer's cell and unit, the previews
+beside it, the Alt tooltip and the tokens."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+import pygame_gui
+
+from game.grid.model import Cell
+from game.i18n import _
+from game.ui import hud
+from game.ui.board import Overlay, Token
+
+if TYPE_CHECKING:
+    from game.ui.battle.scene import BattleScene
+
+
+class Pointer:
+    """Where the pointer is and what the previews show for it; recomputed only when what they
+    depend on changes."""
+
+    def __init__(self, scene: BattleScene) -> None:
+        self.scene = scene
+        self.cell: Cell | None = None
+        self.unit: str | None = None
+        #: Alt held: the previews give their full breakdown.
+        self.alt = False
+        #: Bumped at every refresh, so that the previews are worked out again.
+        self.version = 0
+        self.last_mouse = (0, 0)
+        #: Edge scrolling only once the pointer has been seen in the window.
+        self.inside = False
+        self.overlay = Overlay()
+        self._key: tuple[object, ...] = ()
+        self._details: list[str] = []
+        self._tooltip: pygame_gui.elements.UITextBox | None = None
+        self._tooltip_text = ""
+
+    def changed(self) -> None:
+        """Something the previews show changed: work them out again at the next frame."""
+        self._key = ()
+
+    def unit_at(self, column: tuple[int, int]) -> str | None:
+        """The unit in that column the player may see, on the level in view or the highest
+        below it."""
+        s = self.scene
+        best: tuple[int, str] | None = None
+        for u in s.view.units:
+            here = u.cell[:2] == column and u.cell[2] <= s.board.level
+            if here and (best is None or u.cell[2] > best[0]):
+                best = (u.cell[2], u.id)
+        return None if best is None else best[1]
+
+    def hover(self, pos: tuple[int, int]) -> None:
+        s = self.scene
+        column = s.board.column_at(pos)
+        if column is None:
+            self.cell, self.unit = None, None
+            return
+        self.unit = self.unit_at(column)
+        cell = s.unit_cell(self.unit) if self.unit else None
+        self.cell = cell or (column[0], column[1], s.board.level)
+
+    def previews(self) -> None:
+        s = self.scene
+        o = s.orders
+        key = (
+            self.version,
+            self.cell,
+            self.unit,
+            s.selected,
+            o.targeting,
+            o.mode,
+            o.stealth,
+            o.plan,
+            self.alt,
+            s.board.level,
+        )
+        if key == self._key:
+            return
+        self._key = key
+        overlay = Overlay()
+        lines: list[str] = []
+        details: list[str] = []
+        unit = s.acting()
+        target = o.plan.target if o.plan is not None else (self.unit or self.cell)
+        if unit is not None and target is not None:
+            shown = s.aim().at(unit, target, o.default_kind(unit, target))
+            overlay, lines, details = shown.overlay, shown.lines, shown.details
+        elif self.unit is not None:
+            lines = [s.unit_html(self.unit)]
+        if self.cell is not None:
+            overlay.marked = self.cell
+        self.overlay = overlay
+        html = "<br>".join(lines)
+        if details:
+            html += (
+                "<br><font size=2 color='#9aa4b2'>"
+                + (
+                    "<br>".join(hud.esc(d) for d in details)
+                    if self.alt
+                    else hud.esc(_("Hold Alt for the full breakdown."))
+                )
+                + "</font>"
+            )
+        s.side.set_html(s.side.hover, "hover", html)
+        self._details = details
+
+    def tooltip(self) -> None:
+        """Alt held over a target: the full breakdown beside the pointer."""
+        want = self.alt and bool(self._details)
+        if not want:
+            self.put_away()
+            return
+        text = "<br>".join(hud.esc(d) for d in self._details)
+        if self._tooltip is not None and self._tooltip_text == text:
+            return
+        if self._tooltip is not None:
+            self._tooltip.kill()
+        x, y = self.last_mouse
+        rows = sum(1 + len(d) // 52 for d in self._details)
+        rect = pygame.Rect(x + 18, y + 12, 420, 20 + 20 * rows).clamp(self.scene.board.viewport)
+        self._tooltip = pygame_gui.elements.UITextBox(
+            text, rect, manager=self.scene.ui, starting_height=20
+        )
+        self._tooltip_text = text
+
+    def put_away(self) -> None:
+        if self._tooltip is not None:
+            self._tooltip.kill()
+            self._tooltip = None
+            self._tooltip_text = ""
+
+    def tokens(self) -> list[Token]:
+        s = self.scene
+        out = []
+        active = s.view.active
+        for u in s.view.units:
+            if "dead" in u.wounds.get("conditions", ()):
+                continue
+            out.append(
+                Token(
+                    u.id,
+                    u.cell,
+                    s.colour_of(u.faction),
+                    u.stance,
+                    u.wounds,
+                    u.own,
+                    active=u.id == active,
+                    selected=u.id == s.selected,
+                )
+            )
+        for unit, cell in s.view.ghosts:
+            colour = s.colour_of(s.view.sides.get(unit, ""))
+            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True))
+        return out
