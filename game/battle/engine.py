@@ -17,14 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.events import Event, Withheld
 from game.battle.handlers import HANDLERS
 from game.battle.outcome import GM, Outcome, PendingMove, Refusal
 from game.battle.reasons import Happened
 from game.battle.setup import BattleSetup, UnitSpec
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import (
     Armed,
     Armoured,
@@ -87,6 +85,8 @@ from game.rules.wounds import (
     start_of_turn,
     turn_lost_to,
 )
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 

@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal
 from game.ecs.components import (
@@ -45,6 +44,7 @@ from game.rules.wounds import (
     attack_barred_by,
     start_of_turn,
 )
+from game.tactics import answers as tactics
 
 if TYPE_CHECKING:
     from game.battle.engine import Battle

@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from game import tactics
 from game.battle.engine import GM, Battle, LeapCheck, Refusal
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Motion, Status
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import reachable, reaction_exits
 from game.rules.movement import MoveAllowance
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from typing import TypeVar
 
 import numpy as np
 
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps import LoadedMap
@@ -40,6 +39,7 @@ from game.scenario.reader import (
     choice,
     fail,
 )
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 RULESETS = ("periferie",)
 #: The largest inline map accepted, checked before anything is allocated.

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game import explain, tactics
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.grid.model import CELL_METRES, Cell
 from game.rules.data import DAMAGE_TYPES
@@ -23,6 +21,9 @@ from game.scenario.reader import (
     choice,
     fail,
 )
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.text import explain
 
 Json = dict[str, Any]
 

@@ -23,12 +23,8 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
-from game import saves
-from game.battle.engine import GM
-from game.battle.setup import BattleSetup, setup_from_map
-from game.i18n import _
-from game.maps import LoadedMap, MapError, load_map
-from game.settings import (
+from game.app import saves
+from game.app.settings import (
     ANIMATION_SPEEDS,
     LANGUAGES,
     MIN_SIZE,
@@ -37,7 +33,11 @@ from game.settings import (
     Settings,
     key_conflict,
 )
-from game.text import MESSAGE, clip
+from game.battle.engine import GM
+from game.battle.setup import BattleSetup, setup_from_map
+from game.maps import LoadedMap, MapError, load_map
+from game.text.bounds import MESSAGE, clip
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.keys import DEFAULT_KEYS
 

@@ -14,12 +14,13 @@ import pygame
 import pytest
 from pygame_gui.elements import UIButton, UIDropDownMenu, UITextEntryLine
 
-from game import i18n, saves
+from game.app import saves
+from game.app.settings import Settings
 from game.battle import commands as cmd
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.maps import load_map
-from game.settings import Settings
+from game.text import i18n
 from game.ui.app import App, post_click, post_key
 from game.ui.battle_scene import BattleScene
 from game.ui.launch import DEMO_MAP, Director, WindowOptions
@@ -33,7 +34,7 @@ from game.ui.menus import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-CATALOGUE = REPO / "game" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
+CATALOGUE = REPO / "game" / "text" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
 
 
 @dataclass

@@ -24,16 +24,16 @@ from unittest import mock
 
 import numpy as np
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import GM
 from game.battle.journal import JournalWriter
 from game.battle.session import SNAPSHOT_EVERY, Session
 from game.battle.setup import BattleSetup, UnitSpec
-from game.bench import SEED, Goal, battlefield
+from game.bench.grid import SEED, Goal, battlefield
 from game.grid.los import set_view_threads, view_threads
 from game.grid.model import Grid
 from game.rules.data import load_rules
+from game.tactics import answers as tactics
 
 #: Journal length of the replay goal.
 JOURNAL_COMMANDS = 500

@@ -23,12 +23,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from game.app.settings import open_regular, read_small_file, write_atomically
 from game.battle.commands import CommandError, parse_command
 from game.battle.journal import FORMAT, MAX_LINE, UPGRADES, VERSION, JournalError
 from game.battle.setup import BattleSetup
 from game.scenario.reader import ScenarioError
-from game.settings import open_regular, read_small_file, write_atomically
-from game.text import MESSAGE, NAME, clip
+from game.text.bounds import MESSAGE, NAME, clip
 
 if TYPE_CHECKING:
     from game.battle.session import Session
@@ -66,7 +66,7 @@ def meta_path(journal: Path) -> Path:
 class SaveInfo:
     """One save as the load screen lists it. `round`, `over`, `winner` and `active` are None
     when unknown (no sidecar that agrees with the journal); `error` says why a save cannot be
-    loaded. Names and messages are clipped (game/text.py): a map named with 200,000 characters
+    loaded. Names and messages are clipped (text/bounds.py): a map named with 200,000 characters
     is listed by its first few dozen."""
 
     path: Path

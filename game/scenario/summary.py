@@ -6,10 +6,7 @@ import sys
 from itertools import product
 from pathlib import Path
 
-from game import explain, tactics
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
-from game.i18n import _
 from game.maps import LoadedMap, MapError, load_map
 from game.rules.checknames import INITIATIVE, bonus
 from game.rules.data import load_rules
@@ -17,8 +14,12 @@ from game.rules.dice import Roller
 from game.rules.initiative import Combatant, Initiative
 from game.scenario.parse import entities_from_map
 from game.scenario.reader import ScenarioError
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.text import explain
+from game.text.i18n import _
 
-DEMO_MAP = Path(__file__).resolve().parents[1] / "maps" / "station_interior.tmx"
+DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 DEMO_SEED = 1
 
 

@@ -3,7 +3,7 @@
 The compiled figures are measured in this process; the grid kernels' reference figures in a
 child process with NUMBA_DISABLE_JIT=1, running the very same source. Medians (or the 95th
 percentile where a goal says so) on a fixed, seeded 128x128x8 battlefield with 16 units; the
-battle's goals (fog after a move, the computer's turn, replay) are in game/bench_battle.py.
+battle's goals (fog after a move, the computer's turn, replay) are in game/bench/battle.py.
 """
 
 from __future__ import annotations
@@ -209,7 +209,7 @@ def _step_to_free(grid: Grid, occupancy: Occupancy, cell: Cell) -> Cell:
 def _reference() -> dict[str, float]:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run(
-        [sys.executable, "-m", "game.bench", "--measure"],
+        [sys.executable, "-m", "game.bench.grid", "--measure"],
         env=env,
         capture_output=True,
         text=True,
@@ -231,8 +231,8 @@ def _fmt(seconds: float) -> str:
 
 
 def run_bench(quick: bool = False) -> int:
-    from game.bench_battle import GOALS as BATTLE_GOALS
-    from game.bench_battle import measure_battle
+    from game.bench.battle import GOALS as BATTLE_GOALS
+    from game.bench.battle import measure_battle
 
     if not JIT_ENABLED:
         print("numba is not available or the JIT is disabled: nothing compiled to measure.")
@@ -265,7 +265,7 @@ def run_bench(quick: bool = False) -> int:
             f"{goal.label:<48} {figure:>15} {goal_text:>13} "
             f"{_fmt(ref) if ref else '-':>11} {ratio_text:>8}  {verdict}"
         )
-    from game.bench_window import run_window_bench
+    from game.bench.window import run_window_bench
 
     run_window_bench(quick)
     return 0
