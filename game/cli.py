@@ -112,7 +112,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_check_map(args.maps)
     if args.command == "bench":
-        from game.bench.grid import run_bench
+        from game.bench.run import run_bench
 
         return run_bench(quick=args.quick)
     if args.command == "run":

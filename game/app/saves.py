@@ -27,7 +27,7 @@ from game.app.settings import open_regular, read_small_file, write_atomically
 from game.battle.commands import CommandError, parse_command
 from game.battle.journal import FORMAT, MAX_LINE, UPGRADES, VERSION, JournalError
 from game.battle.setup import BattleSetup
-from game.scenario.reader import ScenarioError
+from game.rules.reader import ScenarioError
 from game.text.bounds import MESSAGE, NAME, clip
 
 if TYPE_CHECKING:

@@ -752,7 +752,7 @@ class Battle:
         """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
         its own armour and table); a one-target weapon hits only the aimed entity."""
         if weapon.area:
-            from game.grid.geometry import area_cells
+            from game.grid.area import area_cells
 
             cells = area_cells(self.grid, origin, weapon.area, not weapon.area_ignores_sight)
             victims = [u for c in cells for u in self._all_in_cell(c)]

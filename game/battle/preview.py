@@ -253,7 +253,7 @@ def area(battle: Battle, unit: str, at: Cell) -> tuple[Cell, ...]:
     """The cells an area weapon in `unit`'s hand would cover from `at` (P-AREA-1); empty for a
     one-target weapon."""
     from game.ecs.components import Armed
-    from game.grid.geometry import area_cells
+    from game.grid.area import area_cells
 
     weapon_id = battle.world.get(unit, Armed).weapon
     weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
