@@ -200,7 +200,7 @@ class Session:
         """The battle at its start; units whose template, weapon or armour the rules do not
         know are refused naming `where` (the map, or the journal's header)."""
         try:
-            return cls(setup, grid, load_rules(), None)
+            return cls(setup, grid, load_rules(setup.ruleset), None)
         except ValueError as exc:
             raise JournalError(f"{where}: {exc}") from None
 
@@ -812,7 +812,7 @@ def _restored(
     """The battle from the journal's snapshot `start`, checked against the state hash the
     journal recorded for it; a damaged one is refused naming its line."""
     where = f"{journal}:{start.line}"
-    rules = _rules(f"{journal}:1")
+    rules = _rules(contents.setup.ruleset, f"{journal}:1")
     try:
         battle = Battle.restore(contents.setup, grid, rules, start.data)  # type: ignore[arg-type]
     except SnapshotError as exc:
@@ -825,9 +825,9 @@ def _restored(
     return battle
 
 
-def _rules(where: str) -> RulesData:
+def _rules(ruleset: str, where: str) -> RulesData:
     try:
-        return load_rules()
+        return load_rules(ruleset)
     except ValueError as exc:
         raise JournalError(f"{where}: {exc}") from None
 

@@ -36,6 +36,7 @@ from game.app.settings import (
 from game.battle.engine import GM
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
+from game.rules import registry
 from game.text.bounds import MESSAGE, clip
 from game.text.i18n import _
 from game.ui import hud
@@ -57,7 +58,7 @@ PEOPLE = 8
 GAP = 6
 #: Rulesets a battle may be played with, by their seeds' own (Italian) titles; the other four
 #: of the design come later.
-RULESETS = {"periferie": "Le Periferie del Vuoto"}
+RULESETS = {r.id: r.title for r in registry.RULESETS}
 #: Widget styles of the menus, over the window's theme (game/ui/theme.json).
 THEME: dict[str, Any] = {
     "#heading": {
