@@ -189,7 +189,7 @@ class Session:
                 session.writer = JournalWriter.append_to(
                     journal, contents.good_bytes, contents.version
                 )
-                session._take_snapshot()  # one due when a crash kept it from being written
+                session.take_snapshot()  # one due when a crash kept it from being written
         except JournalError:
             session.close()
             raise
@@ -287,7 +287,7 @@ class Session:
                 self.undone = undone
                 raise self._write_error(exc) from None
             self.history[-1] = replace(self.history[-1], state_hash=state_hash)
-        self._take_snapshot(state_hash)
+        self.take_snapshot(state_hash)
         return outcome
 
     def _write_error(self, error: OSError) -> JournalWriteError:
@@ -370,7 +370,7 @@ class Session:
                 self._rebuild()
                 self.undone.append(step)
                 raise self._write_error(exc) from None
-        self._take_snapshot()
+        self.take_snapshot()
         return None
 
     def _undo_steps(self, by: str) -> bool:
@@ -450,7 +450,7 @@ class Session:
                 raise AssertionError(f"replaying {step.command.KIND} was refused")
             self.history.append(step)
 
-    def _take_snapshot(self, state_hash: str = "") -> None:
+    def take_snapshot(self, state_hash: str = "") -> None:
         """Keep a snapshot when a multiple of `snapshot_every` commands are in effect and there
         is none of them yet, and journal it. Its line holds only the events after those of the
         snapshot before it (all of them when there is none: `log_from` 0), and a digest of the

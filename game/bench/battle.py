@@ -158,7 +158,7 @@ def computer_battle(
         JournalWriter.create(journal, setup),
         snapshot_every=snapshot_every,
     )
-    real_snapshot = session._take_snapshot
+    real_snapshot = session.take_snapshot
 
     def timed_snapshot(*args: Any) -> None:
         start = time.perf_counter()
@@ -166,7 +166,7 @@ def computer_battle(
         if snapshots is not None and len(session.history) % snapshot_every == 0:
             snapshots.append(time.perf_counter() - start)
 
-    setattr(session, "_take_snapshot", timed_snapshot)  # noqa: B010 - an instance attribute
+    session.take_snapshot = timed_snapshot  # type: ignore[method-assign]
     turns: list[float] = []
     try:
         b = session.battle

@@ -102,13 +102,15 @@ class Menus:
 def menus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Menus]:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(i18n, "_current", i18n.translator("en"))
-    app = App((1280, 720))
-    director = Director(app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0))
-    made = Menus(app, director, saves.saves_dir())
-    yield made
-    made.director.close_battle()
-    pygame.quit()
+    with i18n.speaking("en"):  # and whatever language a test switches to is undone after it
+        app = App((1280, 720))
+        director = Director(
+            app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0)
+        )
+        made = Menus(app, director, saves.saves_dir())
+        yield made
+        made.director.close_battle()
+        pygame.quit()
 
 
 def _open_new_battle(m: Menus) -> NewBattleScene:
