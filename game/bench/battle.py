@@ -166,7 +166,7 @@ def computer_battle(
         if snapshots is not None and len(session.history) % snapshot_every == 0:
             snapshots.append(time.perf_counter() - start)
 
-    session.take_snapshot = timed_snapshot  # type: ignore[method-assign]
+    setattr(session, "take_snapshot", timed_snapshot)  # noqa: B010 - an instance attribute
     turns: list[float] = []
     try:
         b = session.battle
