@@ -465,3 +465,19 @@ def test_no_private_member_is_used_across_modules() -> None:
     gone = [v for v in KNOWN_VIOLATIONS if v not in found]
     assert gone == [], "gone: drop it from KNOWN_VIOLATIONS"
     assert sorted(set(KNOWN_VIOLATIONS)) == KNOWN_VIOLATIONS, "one entry a line, sorted"
+
+
+def test_the_battles_wording_reads_only_the_battles_records_not_its_engine() -> None:
+    """game/text/explain_battle.py words events, refusals and reasons; importing the engine
+    would put the text above the battle that imports it (battle/cli.py words refusals)."""
+    graph = import_graph(_sources())
+    records = {"game.battle.events", "game.battle.outcome", "game.battle.reasons"}
+    battle = {m for m in graph["game.text.explain_battle"] if m.startswith("game.battle")}
+    assert battle <= records
+    below = {
+        dep
+        for record in records
+        for dep in graph[record]
+        if dep not in records and not dep.startswith(("game.rules.", "game.grid."))
+    }
+    assert below == set()
