@@ -112,7 +112,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_check_map(args.maps)
     if args.command == "bench":
-        from game.bench import run_bench
+        from game.bench.run import run_bench
 
         return run_bench(quick=args.quick)
     if args.command == "run":
@@ -131,7 +131,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return replay_journal(args.journal)
     if args.command == "summary":
-        from game.demo import DEMO_MAP, run_demo
+        from game.scenario.summary import DEMO_MAP, run_demo
 
         return run_demo(Path(args.map) if args.map else DEMO_MAP)
     return _window(args)
@@ -139,7 +139,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def _window(args: argparse.Namespace) -> int:
     """`tessera`, `tessera demo` and `tessera play MAP`: a battle in a window."""
-    from game.settings import Settings
+    from game.app.settings import Settings
     from game.ui.launch import DEMO_MAP, WindowOptions, menu, play
 
     settings = Settings.load()  # menus, saves and settings: docs/window.md
@@ -171,7 +171,7 @@ def _window(args: argparse.Namespace) -> int:
 
 
 def _has_saves() -> bool:
-    from game.saves import saves_dir
+    from game.app.saves import saves_dir
 
     try:
         return any(p.name.endswith(".jsonl") for p in saves_dir().iterdir())

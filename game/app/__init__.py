@@ -1,1 +1,1 @@
-"""The application layer: what the window's screens keep and check, without pygame."""
+"""The application around a battle, without pygame: settings, saves, warm-up, the draft."""

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from game.battle.engine import GM
 from game.battle.setup import BattleSetup, setup_from_map
-from game.i18n import _
 from game.maps import LoadedMap
-from game.text import clip
+from game.text.bounds import clip
+from game.text.i18n import _
 
 #: The repository's maps, and the demo's among them.
 MAPS = Path(__file__).resolve().parents[2] / "maps"

@@ -17,15 +17,15 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import Battle
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Armed, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable_rows
 from game.rules.wounds import is_dying
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24

@@ -40,7 +40,7 @@ def _out(out: Answers, data: dict[str, Any]) -> None:
 
 def _refused(by: str, refusal: Refusal) -> dict[str, Any]:
     """A refusal: its code and values for programs, and the sentence a player reads."""
-    from game.explain_battle import refusal_text
+    from game.text.explain_battle import refusal_text
 
     return {"by": by, **refusal.to_json(), "text": refusal_text(refusal)}
 

@@ -8,17 +8,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from game import tactics
 from game.battle.outcome import Refusal
 from game.ecs.components import Crowded, Position, Wounds
+from game.tactics import answers as tactics
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
-    from game.battlefield import EntitySheet
     from game.grid.model import Cell
     from game.rules.data import Weapon
     from game.rules.dice import RollRecord
     from game.rules.wounds import Health
+    from game.tactics.battlefield import EntitySheet
 
 
 def hurt(
@@ -124,7 +124,7 @@ def damage_area(
     """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
     its own armour and table); a one-target weapon hits only the aimed entity."""
     if weapon.area:
-        from game.grid.geometry import area_cells
+        from game.grid.area import area_cells
 
         cells = area_cells(b.grid, origin, weapon.area, not weapon.area_ignores_sight)
         victims = [o.id for c in cells for o in b.bf.occupancy.all_at(c)]

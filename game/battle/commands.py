@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from game.grid.model import Cell
-from game.scenario.reader import (
+from game.rules.reader import (
     ScenarioError,
     as_bool,
     as_cell,

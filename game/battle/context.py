@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from game.battle.commands import Move
     from game.battle.outcome import PendingMove
     from game.battle.setup import BattleSetup
-    from game.battlefield import Battlefield, EntitySheet
     from game.ecs.world import BattleWorld
     from game.grid.model import Cell, Grid
     from game.rules.data import RulesData, Weapon
@@ -26,6 +25,7 @@ if TYPE_CHECKING:
     from game.rules.initiative import Initiative
     from game.rules.turn import TurnState
     from game.rules.wounds import Health
+    from game.tactics.battlefield import Battlefield, EntitySheet
 
 
 class BattleState(Protocol):

@@ -2,7 +2,7 @@
 
 `Battle.apply(command, by)` checks a command against the state and either refuses it (nothing
 changes) or carries it out and answers with the events it caused. Every rule comes from
-game/tactics.py and game/rules/; this module only sequences them (P-TURN-1) and keeps the state.
+game/tactics/ and game/rules/; this module only sequences them (P-TURN-1) and keeps the state.
 The command handlers are in game/battle/handlers.py; what apply answers, in outcome.py.
 """
 
@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from game import tactics
 from game.battle import combat
 from game.battle import commands as cmd
 from game.battle.events import Event, Withheld
@@ -25,7 +24,6 @@ from game.battle.handlers import HANDLERS
 from game.battle.outcome import GM, Outcome, PendingMove, Refusal
 from game.battle.reasons import Happened
 from game.battle.setup import BattleSetup, UnitSpec
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import (
     Armed,
     Armoured,
@@ -89,6 +87,8 @@ from game.rules.wounds import (
     start_of_turn,
     turn_lost_to,
 )
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 

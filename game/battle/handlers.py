@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal
 from game.ecs.components import (
@@ -48,6 +47,7 @@ from game.rules.wounds import (
     attack_barred_by,
     start_of_turn,
 )
+from game.tactics import answers as tactics
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -217,7 +217,7 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
         b.damage_area(unit, weapon, at, None)
 
 
-def _throw_size(weapon: Weapon | None, size: str | None) -> str:
+def throw_size(weapon: Weapon | None, size: str | None) -> str:
     if size is not None:
         if size not in THROW_SIZES:
             raise Refusal("unknown_size", size=size, known=tuple(THROW_SIZES))
@@ -235,7 +235,7 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
     weapon_id = b.world.get(c.unit, Armed).weapon
     held = None if weapon_id is None else b.rules.weapons[weapon_id]
     weapon = held if held is not None and held.kind == "thrown" and c.size is None else None
-    size = _throw_size(weapon, c.size)
+    size = throw_size(weapon, c.size)
     me = b.sheet(c.unit)
     b.need_action(c.unit)
     target = b.visible_target(c.unit, c.target) if c.target is not None else None

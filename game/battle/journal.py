@@ -24,8 +24,8 @@ from typing import IO, Any
 from game.battle.commands import Command, CommandError, parse_command
 from game.battle.setup import BattleSetup
 from game.rules.dice import RollRecord
-from game.scenario.reader import ScenarioError
-from game.text import MESSAGE, NAME, clip
+from game.rules.reader import ScenarioError
+from game.text.bounds import MESSAGE, NAME, clip
 
 FORMAT = "tessera-journal"
 #: 2: command lines say whether a player may take them back ("private"); snapshot lines.

@@ -10,14 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from game import tactics
 from game.battle.engine import GM, Battle, LeapCheck, Refusal
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import Motion, Status
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import reachable, reaction_exits
 from game.rules.movement import MoveAllowance
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 
 @dataclass(frozen=True)
@@ -240,20 +240,20 @@ def throw(
 
 def throw_size(battle: Battle, unit: str, size: str | None = None) -> str:
     """The size a throw by `unit` is of: as asked, or its thrown weapon's, or light."""
-    from game.battle.handlers import _throw_size
+    from game.battle.handlers import throw_size
     from game.ecs.components import Armed
 
     weapon_id = battle.world.get(unit, Armed).weapon
     weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
     held = weapon if weapon is not None and weapon.kind == "thrown" else None
-    return _throw_size(held, size)
+    return throw_size(held, size)
 
 
 def area(battle: Battle, unit: str, at: Cell) -> tuple[Cell, ...]:
     """The cells an area weapon in `unit`'s hand would cover from `at` (P-AREA-1); empty for a
     one-target weapon."""
     from game.ecs.components import Armed
-    from game.grid.geometry import area_cells
+    from game.grid.area import area_cells
 
     weapon_id = battle.world.get(unit, Armed).weapon
     weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]

@@ -1,6 +1,6 @@
 """The battle's vocabulary: why a command is refused, and what kinds of thing happen.
 
-Codes, not sentences: game/explain.py words them through gettext, once, for the log, the window
+Codes, not sentences: game/text/explain.py words them through gettext, once, for the log, the window
 and `tessera run`'s output. A code outside these enums is a bug the engine stops at once.
 """
 

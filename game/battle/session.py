@@ -199,7 +199,7 @@ class Session:
                 session.writer = JournalWriter.append_to(
                     journal, contents.good_bytes, contents.version
                 )
-                session._take_snapshot()  # one due when a crash kept it from being written
+                session.take_snapshot()  # one due when a crash kept it from being written
         except JournalError:
             session.close()
             raise
@@ -210,7 +210,7 @@ class Session:
         """The battle at its start; units whose template, weapon or armour the rules do not
         know are refused naming `where` (the map, or the journal's header)."""
         try:
-            return cls(setup, grid, load_rules(), None)
+            return cls(setup, grid, load_rules(setup.ruleset), None)
         except ValueError as exc:
             raise JournalError(f"{where}: {exc}") from None
 
@@ -297,7 +297,7 @@ class Session:
                 self.undone = undone
                 raise self._write_error(exc) from None
             self.history[-1] = replace(self.history[-1], state_hash=state_hash)
-        self._take_snapshot(state_hash)
+        self.take_snapshot(state_hash)
         return outcome
 
     def _write_error(self, error: OSError) -> JournalWriteError:
@@ -385,7 +385,7 @@ class Session:
                 self._rebuild()
                 self.undone.append(step)
                 raise self._write_error(exc) from None
-        self._take_snapshot()
+        self.take_snapshot()
         return None
 
     def _undo_steps(self, by: str) -> bool:
@@ -465,7 +465,7 @@ class Session:
                 raise AssertionError(f"replaying {step.command.KIND} was refused")
             self.history.append(step)
 
-    def _take_snapshot(self, state_hash: str = "") -> None:
+    def take_snapshot(self, state_hash: str = "") -> None:
         """Keep a snapshot when a multiple of `snapshot_every` commands are in effect and there
         is none of them yet, and journal it. Its line holds only the events after those of the
         snapshot before it (all of them when there is none: `log_from` 0), and a digest of the
@@ -827,7 +827,7 @@ def _restored(
     """The battle from the journal's snapshot `start`, checked against the state hash the
     journal recorded for it; a damaged one is refused naming its line."""
     where = f"{journal}:{start.line}"
-    rules = _rules(f"{journal}:1")
+    rules = _rules(contents.setup.ruleset, f"{journal}:1")
     try:
         battle = Battle.restore(contents.setup, grid, rules, start.data)  # type: ignore[arg-type]
     except SnapshotError as exc:
@@ -840,9 +840,9 @@ def _restored(
     return battle
 
 
-def _rules(where: str) -> RulesData:
+def _rules(ruleset: str, where: str) -> RulesData:
     try:
-        return load_rules()
+        return load_rules(ruleset)
     except ValueError as exc:
         raise JournalError(f"{where}: {exc}") from None
 

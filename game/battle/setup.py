@@ -11,7 +11,8 @@ from typing import Any
 
 from game.grid.model import Cell
 from game.maps import LoadedMap, UnitPlacement
-from game.scenario.reader import (
+from game.rules import registry
+from game.rules.reader import (
     ScenarioError,
     as_bool,
     as_cell,
@@ -124,7 +125,7 @@ class BattleSetup:
     map_sha256: str
     seed: int
     units: tuple[UnitSpec, ...]
-    ruleset: str = "periferie"
+    ruleset: str = registry.DEFAULT
     players: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     computer: tuple[str, ...] = ()
     gm: bool = False
@@ -195,7 +196,7 @@ class BattleSetup:
             map_sha256=as_str(obj.get("map_sha256"), f"{where}.map_sha256"),
             seed=as_int(obj.get("seed"), f"{where}.seed", low=0, high=2**63),
             units=units,
-            ruleset=as_str(obj.get("ruleset", "periferie"), f"{where}.ruleset"),
+            ruleset=as_str(obj.get("ruleset", registry.DEFAULT), f"{where}.ruleset"),
             players=players,
             computer=tuple(
                 as_str(f, f"{where}.computer[{i}]")
@@ -231,7 +232,7 @@ def setup_from_map(
         map_sha256=file_sha256(loaded.source),
         seed=seed,
         units=tuple(UnitSpec.from_placement(u) for u in loaded.units),
-        ruleset=loaded.properties.ruleset or "periferie",
+        ruleset=loaded.properties.ruleset or registry.DEFAULT,
         players=dict(players or {}),
         computer=tuple(sorted(computer)),
         gm=gm,

@@ -13,7 +13,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from game.battlefield import Battlefield, EntitySheet
 from game.ecs.components import (
     Armed,
     Armoured,
@@ -31,6 +30,7 @@ from game.grid.los import cells_in_view, visibility_matrix
 from game.grid.model import Cell, Grid
 from game.rules.data import RulesData
 from game.rules.wounds import can_see
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 
 def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySheet:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from game.grid.jit import njit
-from game.grid.model import CELL_METRES, Cell, Grid
+from game.grid.model import CELL_METRES, Cell
 
 #: The 26 unit steps to the neighbours of a cell, in x-major order.
 NEIGHBOUR_STEPS: tuple[Cell, ...] = tuple(
@@ -91,29 +89,4 @@ def cone(direction: Cell, length: int) -> list[Cell]:
                 dot = dx * ux + dy * uy + dz * uz
                 if dot > 0 and 2 * dot * dot >= (dx * dx + dy * dy + dz * dz) * norm_u:
                     cells.append((dx, dy, dz))
-    return cells
-
-
-def area_cells(
-    grid: Grid, origin: Cell, pattern: Sequence[Cell], blocked_by_sight: bool
-) -> list[Cell]:
-    """P-AREA-1: the cells an area attack covers, in pattern order.
-
-    `pattern` holds offsets from `origin`; cells outside the map are dropped. When
-    `blocked_by_sight` (a grenade), only cells with terrain-only line of sight from the origin
-    are kept; a weapon that ignores obstacles (a flamethrower) passes False.
-    """
-    # Imported here because los builds on this module (chebyshev3, require_in_map).
-    from game.grid.los import line_of_sight
-
-    start = require_in_map(grid.shape, origin, "area origin")
-    cells: list[Cell] = []
-    seen: set[Cell] = set()
-    for dx, dy, dz in pattern:
-        cell = (start[0] + dx, start[1] + dy, start[2] + dz)
-        if cell in seen or not _in_shape(cell, grid.shape):
-            continue
-        seen.add(cell)
-        if not blocked_by_sight or line_of_sight(grid, start, cell):
-            cells.append(cell)
     return cells

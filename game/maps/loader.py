@@ -16,7 +16,6 @@ from numpy.typing import NDArray
 from game.grid.model import DEFAULT_GRAVITY, Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps.model import (
-    KNOWN_RULESETS,
     LayerNode,
     LevelInfo,
     LoadedMap,
@@ -39,6 +38,7 @@ from game.maps.tmx import (
     shown,
     split_gids,
 )
+from game.rules import registry
 from game.rules.stance import Stance
 
 #: Limits on the grid, checked before it is allocated (documented in docs/maps.md).
@@ -255,10 +255,10 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
         return f"map, property '{key}'"
 
     ruleset = values.text(props["ruleset"], where("ruleset")) if "ruleset" in props else None
-    if ruleset is not None and ruleset not in KNOWN_RULESETS:
+    if ruleset is not None and ruleset not in registry.IDS:
         raise values.fail(
             where("ruleset"),
-            f"unknown ruleset {ruleset!r} (known: {', '.join(KNOWN_RULESETS)})",
+            f"unknown ruleset {ruleset!r} (known: {', '.join(registry.IDS)})",
         )
     gravity = DEFAULT_GRAVITY
     if "gravity" in props:
@@ -279,7 +279,7 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
             values.name(props["name"], where("name")) if "name" in props else shown(tmx.path.stem)
         ),
         description=description,
-        ruleset=ruleset or KNOWN_RULESETS[0],
+        ruleset=ruleset or registry.DEFAULT,
         gravity=gravity,
         pressurised=(
             values.boolean(props["pressurised"], where("pressurised"))

@@ -26,8 +26,6 @@ FLIP_H = 1
 FLIP_V = 2
 FLIP_D = 4
 
-KNOWN_RULESETS = ("periferie",)
-
 
 class MapError(ValueError):
     """A map that cannot be opened; the message names the file, the place and the problem."""

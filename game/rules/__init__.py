@@ -1,1 +1,1 @@
-"""Pure rules of the combat systems: no pygame, no esper, no numpy."""
+"""Pure rules of the combat systems, their data and the rulesets: no pygame, esper or numpy."""

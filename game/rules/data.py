@@ -11,7 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Final, TypeVar
 
-from game.rules import checknames, movement
+from game.rules import checknames, movement, registry
 
 #: The damage types of P-DMG-1, in the seed's order.
 DAMAGE_TYPES: Final = ("taglio", "perforante", "impatto", "elettrico", "ustione", "radiazione")
@@ -49,7 +49,7 @@ HUMAN_SPEEDS: Final[Mapping[str, int]] = MappingProxyType(
 )
 THRUSTER_SPEED: Final = movement.HUMAN_SPEEDS["thrusters"]  # P-MOV-2: "(if fitted)"
 
-DEFAULT_DIRECTORY: Final = Path(__file__).resolve().parent.parent / "data" / "periferie"
+DEFAULT_DIRECTORY: Final = registry.ruleset(registry.DEFAULT).directory
 
 # Count 'd' sides, then an optional constant: "2d6", "1d8+1", "3d6 - 2".
 _DICE: Final = re.compile(r"(?P<count>\d+)d(?P<sides>\d+)(?:\s*(?P<sign>[+-])\s*(?P<mod>\d+))?")
@@ -500,16 +500,18 @@ def _parse_file(
     return {key: parse(key, value, filename) for key, value in _read(directory, filename).items()}
 
 
-def load_rules(directory: Path | None = None) -> RulesData:
-    """Load and cross-check the five TOML files; the default directory is loaded once and cached."""
+def load_rules(ruleset: str = registry.DEFAULT, *, directory: Path | None = None) -> RulesData:
+    """Load and cross-check the five TOML files of `ruleset` (game/rules/registry.py), or those
+    in `directory`; a ruleset's data is loaded once and cached. An unknown ruleset is
+    registry.UnknownRuleset (a ValueError)."""
     if directory is None:
-        return _default_rules()
+        return _ruleset_rules(ruleset)
     return _load(directory)
 
 
-@functools.lru_cache(maxsize=1)
-def _default_rules() -> RulesData:
-    return _load(DEFAULT_DIRECTORY)
+@functools.lru_cache(maxsize=len(registry.RULESETS))
+def _ruleset_rules(ruleset: str) -> RulesData:
+    return _load(registry.ruleset(ruleset).directory)
 
 
 def _load(directory: Path) -> RulesData:

@@ -91,7 +91,7 @@ class AllowanceNote(StrEnum):
     BLINDED = "blinded"
     BLINDED_HELPED = "blinded_helped"
     ADRIFT = "adrift"
-    #: values: condition. The turn is skipped (P-VUL-3); game/tactics.py adds it.
+    #: values: condition. The turn is skipped (P-VUL-3); game/tactics/answers.py adds it.
     TURN_LOST = "turn_lost"
 
 

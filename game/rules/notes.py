@@ -1,4 +1,4 @@
-"""Structured explanations: a code and the values that went in; game/explain.py writes the text."""
+"""Structured explanations: a code and the values that went in; game/text/explain.py words it."""
 
 from __future__ import annotations
 

@@ -34,7 +34,7 @@ class RefusalCode(StrEnum):
 
 @dataclass(frozen=True)
 class Refused:
-    """The request is not allowed; nothing was spent. game/explain.py words it for the player."""
+    """The request is not allowed; nothing was spent; game/text/explain.py words it."""
 
     code: RefusalCode
     values: Mapping[str, Value] = field(default_factory=dict)

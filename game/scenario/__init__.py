@@ -1,1 +1,1 @@
-"""Battlefield scenarios and the headless `tessera query` rules engine."""
+"""Battlefield scenarios: the headless `tessera query` rules engine and `tessera summary`."""

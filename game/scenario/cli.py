@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
+from game.rules.reader import ScenarioError
 from game.scenario.parse import load_scenario
 from game.scenario.queries import answer_all
-from game.scenario.reader import ScenarioError
 
 
 def run_query(source: str) -> int:

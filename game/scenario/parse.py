@@ -11,11 +11,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps import LoadedMap
-from game.rules import checknames
+from game.rules import checknames, registry
 from game.rules.data import (
     Armour,
     RulesData,
@@ -26,9 +25,7 @@ from game.rules.data import (
     parse_weapon,
 )
 from game.rules.movement import Speeds
-from game.rules.stance import Stance
-from game.rules.wounds import CONDITIONS, Health
-from game.scenario.reader import (
+from game.rules.reader import (
     ScenarioError,
     as_bool,
     as_cell,
@@ -40,8 +37,10 @@ from game.scenario.reader import (
     choice,
     fail,
 )
+from game.rules.stance import Stance
+from game.rules.wounds import CONDITIONS, Health
+from game.tactics.battlefield import Battlefield, EntitySheet
 
-RULESETS = ("periferie",)
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
 OBSTACLE_NAMES = ("none", "half", "full", "thin")  # G-2, in the contract's order
@@ -95,8 +94,8 @@ def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
 
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:
     top = as_object(data, "scenario", ("ruleset", "map", "battle", "entities", "queries"))
-    ruleset = choice(top.get("ruleset", "periferie"), "ruleset", RULESETS)
-    rules = load_rules()
+    ruleset = choice(top.get("ruleset", registry.DEFAULT), "ruleset", registry.IDS)
+    rules = load_rules(ruleset)
     if "battle" in top:
         if "map" in top:
             fail("battle", "give either a map or a battle journal, not both")

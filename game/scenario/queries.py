@@ -5,16 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game import explain, tactics
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
 from game.grid.model import CELL_METRES, Cell
 from game.rules.data import DAMAGE_TYPES
 from game.rules.hit import NoChance
 from game.rules.movement import MODES
-from game.rules.throw import THROW_SIZES
-from game.scenario.parse import weapon_ref
-from game.scenario.reader import (
+from game.rules.reader import (
     as_bool,
     as_cell,
     as_int,
@@ -23,6 +19,11 @@ from game.scenario.reader import (
     choice,
     fail,
 )
+from game.rules.throw import THROW_SIZES
+from game.scenario.parse import weapon_ref
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.text import explain
 
 Json = dict[str, Any]
 

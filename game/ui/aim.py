@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game import explain
 from game.battle import preview
 from game.battle.engine import Battle
 from game.battle.options import Option
 from game.battle.view import PlayerView
-from game.explain_battle import cell_text, refusal_text, why_text
 from game.grid.model import Cell
-from game.i18n import _
 from game.rules.data import RulesData, Weapon
-from game.tactics import ThrowAnswer
-from game.text import clip
+from game.tactics.answers import ThrowAnswer
+from game.text import explain
+from game.text.bounds import clip
+from game.text.explain_battle import cell_text, refusal_text, why_text
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.board import Overlay
 

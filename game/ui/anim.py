@@ -15,9 +15,9 @@ from random import Random
 import pygame
 
 from game.battle.events import Event
-from game.explain import effect_name
 from game.grid.model import Cell
-from game.i18n import _
+from game.text.explain import effect_name
+from game.text.i18n import _
 
 #: Seconds for a unit to cross one cell, a die to roll, damage to float away.
 CELL_TIME = 0.09

@@ -21,12 +21,12 @@ from pygame_gui.elements import (
 
 from game.battle import commands as cmd
 from game.battle.options import GmTable
-from game.explain import condition_name
 from game.grid.model import Cell
-from game.i18n import _
 from game.rules.checknames import ALL as CHECKS
 from game.rules.wounds import CONDITIONS
-from game.text import clip
+from game.text.bounds import clip
+from game.text.explain import condition_name
+from game.text.i18n import _
 
 OBSTACLES = ("none", "half", "full", "thin")
 WIDTH = 330

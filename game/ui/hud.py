@@ -21,8 +21,8 @@ from pygame_gui.elements import (
     UITextEntryLine,
 )
 
-from game.i18n import _
-from game.text import ELLIPSIS, MESSAGE, clip
+from game.text.bounds import ELLIPSIS, MESSAGE, clip
+from game.text.i18n import _
 from game.ui.board import RGB
 
 TRACKER_HEIGHT = 46

@@ -69,7 +69,7 @@ class KeyMap:
 
     @classmethod
     def from_names(cls, names: Mapping[str, Sequence[str]]) -> KeyMap:
-        """The map for key names as pygame.key.name gives them (game/settings.py stores names);
+        """The map for key names as pygame.key.name gives them (game/app/settings.py stores names);
         an action with a name pygame does not know keeps its default keys."""
         keys = dict(DEFAULT_KEYS)
         for action, key_names in names.items():

@@ -11,12 +11,12 @@ from pathlib import Path
 import pygame
 
 from game.app.draft import DEMO_MAP
+from game.app.settings import Settings
 from game.battle.engine import GM
 from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
-from game.settings import Settings
 from game.ui.app import App, Scene
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
@@ -41,8 +41,8 @@ class WindowOptions:
 
 
 def saves_dir() -> Path:
-    """Where journals (the saves) live: the user's data folder (game/saves.py lists them)."""
-    from game import saves
+    """Where journals (the saves) live: the user's data folder (game/app/saves.py lists them)."""
+    from game.app import saves
 
     return saves.saves_dir()
 
@@ -119,9 +119,9 @@ class Director:
     def _open(
         self, map_path: Path | None, open_session: Callable[[], Session], title: str = ""
     ) -> None:
+        from game.app.warmup import warm_kernels
         from game.ui.battle.scene import BattleScene
         from game.ui.play import Loading, ProgressScene
-        from game.warmup import warm_kernels
 
         self.close_battle()
 
@@ -185,7 +185,7 @@ class Director:
         self.app.running = False
 
     # ------------------------------------------------------------ menus, saves and settings
-    # (game/ui/menus/, game/saves.py, game/settings.py; docs/window.md "Menus, saves and
+    # (game/ui/menus/, game/app/saves.py, game/app/settings.py; docs/window.md "Menus, saves and
     # settings")
 
     def title(self) -> None:
@@ -217,7 +217,7 @@ class Director:
         return where
 
     def apply_settings(self, settings: Settings) -> None:
-        from game.i18n import set_language
+        from game.text.i18n import set_language
 
         before = self.user_settings
         self.user_settings = settings
@@ -267,7 +267,7 @@ class Director:
 
     def _write_meta(self) -> None:
         """The load screen's note of the battle (round, who acts) beside its journal."""
-        from game import saves
+        from game.app import saves
 
         session = self.session
         if session is not None and session.writer is not None:
@@ -353,7 +353,7 @@ def _director(app: App, window: WindowOptions, settings: Settings | None) -> Dir
     (a damaged settings file) also on standard error."""
     director = Director(app, window, settings=settings)
     if settings is not None:
-        from game.i18n import set_language
+        from game.text.i18n import set_language
 
         set_language(settings.language)
         if settings.fullscreen:

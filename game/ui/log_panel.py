@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from game.battle.events import Event
-from game.explain_battle import event_details, event_text
+from game.text.explain_battle import event_details, event_text
 from game.ui import hud
 
 #: The panel keeps this many entries when it starts again, and starts again past REBUILD.

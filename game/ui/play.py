@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from game.i18n import _
-from game.text import NAME, fit, wrap
+from game.text.bounds import NAME, fit, wrap
+from game.text.i18n import _
 
 #: Lines a failure's message is shown in at most (each fitted to the window).
 ERROR_LINES = 4

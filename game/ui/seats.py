@@ -10,8 +10,8 @@ from __future__ import annotations
 import pygame
 
 from game.battle.engine import GM, Battle
-from game.i18n import _
-from game.text import clip, fit
+from game.text.bounds import clip, fit
+from game.text.i18n import _
 
 BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)

@@ -479,7 +479,7 @@ class LevelRenderer:
             self._variants[key] = found
         return self._variants[key]
 
-    def _margin(self, layer: RenderLayer) -> tuple[int, int]:
+    def margin(self, layer: RenderLayer) -> tuple[int, int]:
         """How many cells away from a region a tile of `layer` may lie and still draw into it:
         its tiles' size beyond the grid, tile offsets and the layer's offset, rounded up."""
         assert layer.gids is not None and layer.flags is not None
@@ -514,7 +514,7 @@ class LevelRenderer:
         if origin != (0, 0) or target.get_size() != self.pixel_size():
             # Only the cells whose tiles may reach the target: the order among them is the
             # order they have among all (a window keeps a lexicographic order).
-            mx, my = self._margin(layer)
+            mx, my = self.margin(layer)
             width, height = target.get_size()
             cx0, cy0 = max(0, left // tw - mx), max(0, top // th - my)
             cx1 = min(gids.shape[0], (left + width) // tw + mx + 1)

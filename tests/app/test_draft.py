@@ -17,8 +17,8 @@ from game.app.draft import (
     problems,
     shipped_maps,
 )
-from game.i18n import speaking
 from game.maps import load_map
+from game.text.i18n import speaking
 
 # The demo map's units (maps/station_interior.tmx): raiders Kask, Rook, Sable, Wisp (hidden),
 # Brann and Tallow (arriving in round 2); station security Bruno (hidden), Ferri and Lang

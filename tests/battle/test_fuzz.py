@@ -37,8 +37,8 @@ from game.battle.reasons import Why
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.ecs.components import Motion
-from game.explain_battle import refusal_text
 from game.maps import load_map
+from game.text.explain_battle import refusal_text
 
 #: Examples per fuzz test; raise it for a longer hunt (TESSERA_FUZZ_EXAMPLES=5000).
 EXAMPLES = int(os.environ.get("TESSERA_FUZZ_EXAMPLES", "150"))

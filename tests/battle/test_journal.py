@@ -131,7 +131,7 @@ def test_a_player_may_undo_a_move_that_rolled_nothing_and_showed_nobody(station_
     assert unit is not None
     player = b.controller_of(b.faction_of(unit))
     before = b.state_hash()
-    from game import tactics
+    from game.tactics import answers as tactics
 
     cells, _allow = tactics.reachable_cells(b.bf, b.sheet(unit))
     quiet = None

@@ -25,9 +25,9 @@ from game.battle.engine import GM, Battle
 from game.battle.preview import path as preview_path
 from game.battle.preview import reach
 from game.battle.setup import BattleSetup, UnitSpec
-from game.explain_battle import refusal_text
 from game.grid.model import OBSTACLE_FULL, Cell, Grid
 from game.rules.data import load_rules
+from game.text.explain_battle import refusal_text
 
 Make = Callable[..., Battle]
 

@@ -27,7 +27,6 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Outcome
 from game.battle.setup import BattleSetup, UnitSpec
@@ -36,6 +35,7 @@ from game.grid.model import OBSTACLE_FULL, Grid
 from game.rules.data import load_rules
 from game.rules.dice import Advantage
 from game.rules.stance import Stance
+from game.tactics import answers as tactics
 
 LANDING = (14, 1, 0)
 CY = UnitSpec("cy", "red", (1, 1, 0))

@@ -25,7 +25,6 @@ from pathlib import Path
 
 import pytest
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.ai import choose
@@ -33,9 +32,10 @@ from game.battle.engine import GM, Battle
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
 from game.battle.view import UNSEEN, player_view, view_for
-from game.battlefield import Battlefield
 from game.ecs.components import Motion, Position, Status, Visibility
 from game.maps import load_map
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SHIPPED = ("station_interior", "surface_outpost", "hull_breach")

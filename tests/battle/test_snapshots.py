@@ -131,7 +131,7 @@ def test_a_restored_snapshot_has_the_same_hash_and_plays_on_identically_in_a_who
 
 
 def test_a_restored_snapshot_plays_on_identically_on_the_bench_deck() -> None:
-    from game.bench_battle import battle_setup
+    from game.bench.battle import battle_setup
 
     grid, setup = battle_setup()
     given = _check_restores(_per_side(setup), grid, BENCH_COMMANDS, STRIDE or 10, STRIDE or 50)

@@ -19,7 +19,7 @@ from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.battle.view import view_for
 from game.maps import load_map
-from game.scenario.reader import ScenarioError
+from game.rules.reader import ScenarioError
 
 STATION = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 

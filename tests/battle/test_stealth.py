@@ -15,12 +15,12 @@ import json
 
 import pytest
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Outcome
 from game.battle.setup import UnitSpec
 from game.battle.view import player_view, view_for
 from game.ecs.components import Visibility
+from game.tactics import answers as tactics
 from tests.battle.conftest import MakeBattle
 
 FIELD = "\n".join(

@@ -27,9 +27,9 @@ from game.battle.session import Session
 from game.battle.setup import BattleSetup, UnitSpec
 from game.battle.view import PlayerView, view_for
 from game.ecs.components import Position
-from game.explain_battle import refusal_text
-from game.i18n import speaking
 from game.rules.data import load_rules
+from game.text.explain_battle import refusal_text
+from game.text.i18n import speaking
 from tests.battle.conftest import ascii_grid
 
 WALLED = """
@@ -297,7 +297,7 @@ def test_a_look_is_journaled_and_holds_after_the_battle_is_continued(tmp_path: P
 
 
 def test_a_seen_marker_is_a_journal_line_but_no_command_in_the_saves_list(tmp_path: Path) -> None:
-    from game.saves import read_save
+    from game.app.saves import read_save
 
     journal = tmp_path / "battle.jsonl"
     session = _station(journal)

@@ -23,7 +23,6 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM, Battle
@@ -32,6 +31,7 @@ from game.battle.view import view_for
 from game.ecs.components import Motion
 from game.grid.model import OBSTACLE_FULL, Cell, Grid
 from game.rules.data import load_rules
+from game.tactics import answers as tactics
 
 
 def space(size: Cell, walls: tuple[Cell, ...] = ()) -> Grid:

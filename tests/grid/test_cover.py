@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from game import explain
 from game.grid.cover import cover
 from game.grid.geometry import OffMapError
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Grid
-from game.i18n import speaking
+from game.text import explain
+from game.text.i18n import speaking
 
 if TYPE_CHECKING:
     from tests.grid.conftest import AsciiGrid

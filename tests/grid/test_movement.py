@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game import explain
 from game.grid.geometry import chebyshev
 from game.grid.jit import py_func
 from game.grid.model import (
@@ -35,7 +34,8 @@ from game.grid.movement import (
 )
 from game.grid.movement_kernels import movement_kernel
 from game.grid.occupants import Occupancy, Occupant
-from game.i18n import speaking
+from game.text import explain
+from game.text.i18n import speaking
 
 KERNELS = pytest.mark.parametrize(
     "kernel", [movement_kernel, py_func(movement_kernel)], ids=["compiled", "python"]

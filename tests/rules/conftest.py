@@ -1,4 +1,4 @@
-"""Rules tests read the English text of game/explain.py, whatever language the machine speaks."""
+"""Rules tests read game/text/explain.py's English text, whatever language the machine speaks."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from game.i18n import speaking
+from game.text.i18n import speaking
 
 
 @pytest.fixture(autouse=True)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game import explain
 from game.rules.damage import damage_after_armour, damage_breakdown, resistance_check_for
 from game.rules.data import DAMAGE_TYPES, RulesInputError, parse_armour
+from game.text import explain
 
 
 def test_p_dmg_1_worked_example_12_rolled_20_percent_armour_resistance_1_gives_8() -> None:

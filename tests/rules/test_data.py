@@ -85,7 +85,7 @@ def append(directory: Path, filename: str, text: str) -> None:
 
 def load_error(directory: Path) -> str:
     with pytest.raises(RulesDataError) as caught:
-        load_rules(directory)
+        load_rules(directory=directory)
     return str(caught.value)
 
 
@@ -449,7 +449,7 @@ def test_p_mov_2_broken_copy_thrusters_speed_without_thrusters_is_an_error(data_
 
 def test_p_mov_2_template_with_thrusters_gets_default_thruster_speed(data_copy: Path) -> None:
     append(data_copy, "templates.toml", "[jumper]\nthrusters = true\nspeeds = { walk = 4 }")
-    jumper = load_rules(data_copy).templates["jumper"]
+    jumper = load_rules(directory=data_copy).templates["jumper"]
     # P-MOV-2: thrusters 5 if fitted; walk as given; the rest are the human defaults.
     assert dict(jumper.speeds) == {
         "walk": 4,
@@ -480,4 +480,4 @@ def test_p_dmg_1_broken_copy_missing_damage_type_names_it(data_copy: Path) -> No
 
 
 def test_p_vul_1_copy_of_shipped_data_loads_and_equals_the_default(data_copy: Path) -> None:
-    assert load_rules(data_copy) == load_rules()
+    assert load_rules(directory=data_copy) == load_rules()

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.explain import roll_line
 from game.rules.dice import (
     Advantage,
     DiceError,
@@ -18,6 +17,7 @@ from game.rules.dice import (
     RollRecord,
     RollRequest,
 )
+from game.text.explain import roll_line
 
 # --- expressions ---------------------------------------------------------------------------
 

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game import explain
 from game.rules.hit import (
     COVER_PERCENT,
     DAMAGE_TYPES,
@@ -19,6 +18,7 @@ from game.rules.hit import (
     hit_chance,
     resolve_to_hit,
 )
+from game.text import explain
 
 RANGED = "precisione (armi a distanza)"
 ATHLETICS = "gravità muscolare (atletica)"

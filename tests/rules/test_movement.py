@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game import explain
 from game.rules.movement import (
     HUMAN_SPEEDS,
     MODES,
@@ -17,6 +16,7 @@ from game.rules.movement import (
     remaining_after_switch,
 )
 from game.rules.stance import Stance
+from game.text import explain
 
 NONE = {
     "crouched": False,

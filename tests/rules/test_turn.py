@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from game.explain import refusal_text
 from game.rules.stance import Stance
 from game.rules.turn import Ok, RefusalCode, Refused, TurnState, TurnStateError
+from game.text.explain import refusal_text
 
 
 def started() -> TurnState:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from game.rules.data import load_rules
+from game.rules.reader import ScenarioError
 from game.scenario.parse import weapon_ref
-from game.scenario.reader import ScenarioError
 
 
 def test_p_vul_3_an_inline_scenario_weapon_carries_its_on_hit_conditions() -> None:

@@ -10,14 +10,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from game import i18n
 from game.battle import commands as cmd
 from game.battle.engine import GM
 from game.battle.setup import UnitSpec
+from game.text import i18n
 from game.ui.hud import widget_texts
 from tests.ui.conftest import MakeWindow, Window
 
-CATALOGUE = Path(__file__).resolve().parents[2] / "game/locale/it/LC_MESSAGES/tessera.po"
+CATALOGUE = Path(__file__).resolve().parents[2] / "game/text/locale/it/LC_MESSAGES/tessera.po"
 
 
 def _english_fragments() -> set[str]:

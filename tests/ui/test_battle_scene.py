@@ -306,10 +306,10 @@ def test_escape_with_nothing_to_cancel_offers_to_leave_and_back_to_the_title_lea
 def test_the_saves_list_knows_the_round_after_every_command_made_at_the_window(
     tmp_path: Path,
 ) -> None:
+    from game.app.saves import read_save
     from game.battle.session import Session
     from game.battle.setup import setup_from_map
     from game.maps import load_map
-    from game.saves import read_save
     from game.ui.app import App
     from game.ui.battle.scene import BattleScene
     from tests.ui.conftest import STATION

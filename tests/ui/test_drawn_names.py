@@ -16,7 +16,7 @@ import pytest
 from game.battle.engine import Battle
 from game.battle.events import Event
 from game.battle.journal import JournalError
-from game.text import MESSAGE
+from game.text.bounds import MESSAGE
 from game.ui import hud
 from game.ui.log_panel import ENTRY, Log
 from game.ui.play import Loading, ProgressScene

@@ -14,12 +14,13 @@ import pygame
 import pytest
 from pygame_gui.elements import UIButton, UIDropDownMenu, UITextEntryLine
 
-from game import i18n, saves
+from game.app import saves
+from game.app.settings import Settings
 from game.battle import commands as cmd
 from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.maps import load_map
-from game.settings import Settings
+from game.text import i18n
 from game.ui.app import App, post_click, post_key
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import DEMO_MAP, Director, WindowOptions
@@ -30,7 +31,7 @@ from game.ui.menus.settings import SettingsScene
 from game.ui.menus.title import TitleScene
 
 REPO = Path(__file__).resolve().parents[2]
-CATALOGUE = REPO / "game" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
+CATALOGUE = REPO / "game" / "text" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
 
 
 @dataclass
@@ -98,13 +99,15 @@ class Menus:
 def menus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Menus]:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.setattr(i18n, "_current", i18n.translator("en"))
-    app = App((1280, 720))
-    director = Director(app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0))
-    made = Menus(app, director, saves.saves_dir())
-    yield made
-    made.director.close_battle()
-    pygame.quit()
+    with i18n.speaking("en"):  # and whatever language a test switches to is undone after it
+        app = App((1280, 720))
+        director = Director(
+            app, WindowOptions(), settings=Settings(language="en", animation_speed=0.0)
+        )
+        made = Menus(app, director, saves.saves_dir())
+        yield made
+        made.director.close_battle()
+        pygame.quit()
 
 
 def _open_new_battle(m: Menus) -> NewBattleScene:

@@ -16,11 +16,11 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game.app.saves import latest, list_saves
+from game.app.settings import Settings
 from game.battle.engine import GM
 from game.battle.setup import setup_from_map
 from game.maps import load_map
-from game.saves import latest, list_saves
-from game.settings import Settings
 from game.ui.app import App, post_click, post_key, post_mouse_move
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, new_journal_path

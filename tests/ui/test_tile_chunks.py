@@ -80,7 +80,7 @@ def test_the_comparison_of_chunks_notices_a_tile_left_out_at_an_edge(
 ) -> None:
     """Without the margin of cells beyond a chunk, the tall and wide pictures hanging over
     its edge go missing: the check above would fail."""
-    monkeypatch.setattr(LevelRenderer, "_margin", lambda self, layer: (0, 0))
+    monkeypatch.setattr(LevelRenderer, "margin", lambda self, layer: (0, 0))
     with pytest.raises(AssertionError, match="level 0"):
         _check_zoom_1(overhanging_map)
 

@@ -11,7 +11,7 @@ import pygame_gui
 from pygame_gui.core.utility import clipboard_copy
 
 from game.battle import options as opts
-from game.i18n import _
+from game.text.i18n import _
 from game.ui.keys import PAN_KEYS
 
 if TYPE_CHECKING:

@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game import explain
 from game.battle import commands as cmd
 from game.battle import options as opts
 from game.battle import preview
@@ -15,9 +14,10 @@ from game.battle.engine import Outcome
 from game.battle.events import Event
 from game.battle.journal import JournalError
 from game.battle.view import PlayerView, told, view_for
-from game.explain_battle import cell_text, refusal_text, why_text
 from game.grid.model import Cell
-from game.i18n import _
+from game.text import explain
+from game.text.explain_battle import cell_text, refusal_text, why_text
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.anim import Beat, beat_for
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM
-from game.i18n import _
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.gm_panel import checks
 

@@ -14,7 +14,6 @@ from collections.abc import Sequence
 
 import pygame
 
-from game import explain
 from game.battle import commands as cmd
 from game.battle import options as opts
 from game.battle import preview
@@ -22,10 +21,11 @@ from game.battle.engine import GM, Battle, Outcome
 from game.battle.journal import JournalError, JournalWriteError
 from game.battle.session import Session
 from game.battle.view import PlayerView, view_for
-from game.explain_battle import refusal_text
 from game.grid.model import Cell
-from game.i18n import _
 from game.maps import RenderMap
+from game.text import explain
+from game.text.explain_battle import refusal_text
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.aim import Aim
 from game.ui.anim import Animator
@@ -99,7 +99,7 @@ class BattleScene:
         """Keep the save's summary (round, who acts) beside its journal for the load screen."""
         writer = self.session.writer
         if writer is not None and len(self.session.history) != self._noted:
-            from game.saves import write_meta
+            from game.app.saves import write_meta
 
             write_meta(writer.path, self.session)
             self._noted = len(self.session.history)

@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 
 from game.grid.model import Cell
-from game.i18n import _
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.board import Overlay, Token
 

@@ -13,9 +13,9 @@ from pygame_gui.core import ObjectID
 from pygame_gui.core.interfaces import IContainerLikeInterface
 from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLine
 
+from game.app.settings import MIN_SIZE, Settings
 from game.battle.setup import BattleSetup
-from game.settings import MIN_SIZE, Settings
-from game.text import MESSAGE, clip
+from game.text.bounds import MESSAGE, clip
 from game.ui import hud
 
 if TYPE_CHECKING:
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 BACKGROUND = (14, 16, 20)
 ROW = 30
 #: Characters a one-line widget (a button, a label, a drop-down's option) shows at most: names
-#: and messages from maps and saves are clipped before (game/text.py), this is the last bound.
+#: and messages from maps and saves are clipped before (game/text/bounds.py); this is the last
+#: bound.
 LINE = 200
 #: Notices shown on the title screen at most (all of them are printed on standard error).
 NOTICES = 8

@@ -6,10 +6,10 @@ import pygame
 from pygame_gui.core import ObjectID
 from pygame_gui.elements import UIButton, UIPanel, UITextBox
 
-from game import saves
+from game.app import saves
 from game.app.draft import side_name
-from game.i18n import _
-from game.text import clip
+from game.text.bounds import clip
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.menus.base import LINE, PEOPLE, ROW, Director, MenuScene
 

@@ -27,9 +27,9 @@ from game.app.draft import (
     shipped_maps,
     side_name,
 )
-from game.i18n import _
 from game.maps import LoadedMap, MapError, load_map
-from game.text import MESSAGE, clip
+from game.text.bounds import MESSAGE, clip
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.menus.base import GAP, ROW, Director, MenuScene
 

@@ -9,8 +9,7 @@ from typing import Any
 import pygame
 from pygame_gui.elements import UIButton, UIDropDownMenu, UIScrollingContainer
 
-from game.i18n import _
-from game.settings import (
+from game.app.settings import (
     ANIMATION_SPEEDS,
     LANGUAGES,
     UI_SCALES,
@@ -18,6 +17,7 @@ from game.settings import (
     Settings,
     key_conflict,
 )
+from game.text.i18n import _
 from game.ui.keys import DEFAULT_KEYS
 from game.ui.menus.base import GAP, ROW, Director, MenuScene
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pygame
 from pygame_gui.elements import UITextBox
 
-from game import saves
-from game.i18n import _
-from game.text import MESSAGE, clip
+from game.app import saves
+from game.text.bounds import MESSAGE, clip
+from game.text.i18n import _
 from game.ui import hud
 from game.ui.menus.base import NOTICES, MenuScene
 

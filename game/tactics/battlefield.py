@@ -8,6 +8,7 @@ from functools import cached_property
 
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Size
+from game.rules import registry
 from game.rules.data import Armour, RulesData, Weapon
 from game.rules.movement import Speeds
 from game.rules.stance import Stance
@@ -50,7 +51,7 @@ class Battlefield:
     grid: Grid
     entities: tuple[EntitySheet, ...]
     rules: RulesData
-    ruleset: str = "periferie"
+    ruleset: str = registry.DEFAULT
 
     @cached_property
     def occupancy(self) -> Occupancy:

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CATALOGUE = ROOT / "game" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "game" / "text" / "locale" / "it" / "LC_MESSAGES" / "tessera.po"
 
 
 def _demo(**env: str) -> subprocess.CompletedProcess[str]:

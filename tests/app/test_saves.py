@@ -14,14 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from game import saves
-from game.battle import commands as cmd
-from game.battle.engine import GM
-from game.battle.journal import MAX_LINE, JournalError
-from game.battle.session import Session
-from game.battle.setup import setup_from_map
-from game.maps import load_map
-from game.saves import (
+from game.app import saves
+from game.app.saves import (
     delete_save,
     latest,
     list_saves,
@@ -30,10 +24,16 @@ from game.saves import (
     saves_dir,
     write_meta,
 )
-from game.settings import open_regular
-from game.text import MESSAGE, NAME
+from game.app.settings import open_regular
+from game.battle import commands as cmd
+from game.battle.engine import GM
+from game.battle.journal import MAX_LINE, JournalError
+from game.battle.session import Session
+from game.battle.setup import setup_from_map
+from game.maps import load_map
+from game.text.bounds import MESSAGE, NAME
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 STATION = REPO / "maps" / "station_interior.tmx"
 HULL = REPO / "maps" / "hull_breach.tmx"
 

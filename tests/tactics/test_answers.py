@@ -1,4 +1,4 @@
-"""game/tactics.py: where grid geometry and rules meet; the reasons an attack has no chance."""
+"""game/tactics/answers.py: where grid geometry and rules meet; why an attack has no chance."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from game import tactics
-from game.battlefield import Battlefield
-from game.i18n import speaking
 from game.rules.hit import NoChance
 from game.scenario.parse import parse_scenario
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield
+from game.text.i18n import speaking
 
 
 def field(entities: list[dict[str, object]], **map_spec: object) -> Battlefield:

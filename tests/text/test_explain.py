@@ -1,4 +1,4 @@
-"""game/explain.py: the one place where structured results become English or Italian text."""
+"""game/text/explain.py: the one place where structured results become English or Italian text."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from game import explain, tactics
-from game.battlefield import Battlefield
 from game.grid.cover import CoverNote, CoverResult, HiddenSample
 from game.grid.los import LosResult
 from game.grid.movement import CostNote, PathResult, SearchNote, Step, StepKind
-from game.i18n import _, set_language, speaking
 from game.rules.damage import damage_breakdown
 from game.rules.data import load_rules
 from game.rules.dice import Advantage, Roller
@@ -26,8 +23,12 @@ from game.rules.stance import Stance
 from game.rules.turn import RefusalCode, Refused, TurnState
 from game.rules.wounds import Health, take_hit
 from game.scenario.parse import parse_scenario
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield
+from game.text import explain
+from game.text.i18n import _, set_language, speaking
 
-CATALOGUE = Path(__file__).resolve().parents[1] / "game" / "locale" / "it" / "LC_MESSAGES"
+CATALOGUE = Path(__file__).resolve().parents[2] / "game" / "text" / "locale" / "it" / "LC_MESSAGES"
 RANGED = "precisione (armi a distanza)"
 
 

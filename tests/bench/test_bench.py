@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.bench import GOALS, SIZE, UNITS, battlefield, measure
-from game.bench_battle import GOALS as BATTLE_GOALS
-from game.bench_battle import battle_setup, computer_battle, journal_length, measure_battle
+from game.bench.battle import GOALS as BATTLE_GOALS
+from game.bench.battle import battle_setup, computer_battle, journal_length, measure_battle
+from game.bench.grid import GOALS, SIZE, UNITS, battlefield, measure
 
 
 def test_the_bench_battlefield_is_the_same_for_the_same_seed_and_its_units_stand() -> None:

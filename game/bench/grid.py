@@ -1,18 +1,14 @@
-"""`tessera bench`: the speed goals, compiled and (for the grid kernels) as the reference.
+"""The grid kernels' speed goals on a fixed, seeded 128x128x8 battlefield with 16 units.
 
-The compiled figures are measured in this process; the grid kernels' reference figures in a
-child process with NUMBA_DISABLE_JIT=1, running the very same source. Medians (or the 95th
-percentile where a goal says so) on a fixed, seeded 128x128x8 battlefield with 16 units; the
-battle's goals (fog after a move, the computer's turn, replay) are in game/bench_battle.py.
+Medians (or the 95th percentile where a goal says so). game/bench/run.py measures them compiled
+and, in a child process with NUMBA_DISABLE_JIT=1 running this module, as the reference; the
+battle's goals (fog after a move, the computer's turn, replay) are in game/bench/battle.py.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -206,94 +202,6 @@ def _step_to_free(grid: Grid, occupancy: Occupancy, cell: Cell) -> Cell:
     return cell
 
 
-def _reference() -> dict[str, float]:
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    done = subprocess.run(
-        [sys.executable, "-m", "game.bench", "--measure"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        print(f"reference run failed: {done.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
-        return {}
-    figures: dict[str, float] = json.loads(done.stdout)
-    return figures
-
-
-def _fmt(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:.2f} µs"
-    if seconds < 1:
-        return f"{seconds * 1e3:.2f} ms"
-    return f"{seconds:.2f} s"
-
-
-def run_bench(quick: bool = False) -> int:
-    from game.bench_battle import GOALS as BATTLE_GOALS
-    from game.bench_battle import measure_battle
-
-    if not JIT_ENABLED:
-        print("numba is not available or the JIT is disabled: nothing compiled to measure.")
-    print(
-        f"machine: {platform.machine()}, {os.cpu_count()} cores, {_cpu_model()}, "
-        f"Python {platform.python_version()}, numpy {np.__version__}, numba {_numba_version()}"
-    )
-    print(f"map {SIZE[0]}x{SIZE[1]}x{SIZE[2]}, {UNITS} units, seed {SEED}; medians unless p95")
-    compiled = measure(quick)
-    compiled.update(measure_battle(quick))
-    reference = _reference()
-    header = f"{'operation':<48} {'figure':>15} {'goal':>13} {'no-JIT':>11} {'ratio':>8}  met"
-    print(header)
-    print("-" * len(header))
-    for goal in (*GOALS, *BATTLE_GOALS):
-        got = compiled[goal.key]
-        ref = reference.get(goal.key)
-        ratio = ref / got if ref else None
-        ratio_text = f"{ratio:.0f}x" if ratio else "-"
-        if goal.seconds is None:
-            goal_text, verdict = "-", "info"
-        else:
-            met = got <= goal.seconds and (
-                goal.ratio is None or (ratio is not None and ratio >= goal.ratio)
-            )
-            goal_text = _fmt(goal.seconds) + (f", {goal.ratio:.0f}x" if goal.ratio else "")
-            verdict = "yes" if met else "NO"
-        figure = _fmt(got) + (" p95" if goal.stat == "p95" else "")
-        print(
-            f"{goal.label:<48} {figure:>15} {goal_text:>13} "
-            f"{_fmt(ref) if ref else '-':>11} {ratio_text:>8}  {verdict}"
-        )
-    from game.bench_window import run_window_bench
-
-    run_window_bench(quick)
-    return 0
-
-
-def _cpu_model() -> str:
-    """The processor's name (Linux's /proc/cpuinfo), else what the platform module knows."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
-
-
-def _numba_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("numba")
-    except PackageNotFoundError:
-        return "-"
-
-
 if __name__ == "__main__":
-    if "--measure" in sys.argv:
-        json.dump(measure(quick=True), sys.stdout)
-    else:
-        sys.exit(run_bench("--quick" in sys.argv))
+    # The reference run: game/bench/run.py starts this with NUMBA_DISABLE_JIT=1.
+    json.dump(measure(quick=True), sys.stdout)

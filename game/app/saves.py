@@ -23,11 +23,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from game.app.settings import open_regular, read_small_file, write_atomically
 from game.battle.commands import CommandError, parse_command
 from game.battle.journal import MAX_LINE, JournalError, read_header
 from game.battle.setup import BattleSetup
-from game.settings import open_regular, read_small_file, write_atomically
-from game.text import MESSAGE, clip
+from game.text.bounds import MESSAGE, clip
 
 if TYPE_CHECKING:
     from game.battle.session import Session
@@ -65,7 +65,7 @@ def meta_path(journal: Path) -> Path:
 class SaveInfo:
     """One save as the load screen lists it. `round`, `over`, `winner` and `active` are None
     when unknown (no sidecar that agrees with the journal); `error` says why a save cannot be
-    loaded. Names and messages are clipped (game/text.py): a map named with 200,000 characters
+    loaded. Names and messages are clipped (text/bounds.py): a map named with 200,000 characters
     is listed by its first few dozen."""
 
     path: Path

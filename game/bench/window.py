@@ -41,7 +41,7 @@ FRAME_DT = 1 / 60
 #: frame, its preview of line of sight, cover and hit chance within HOVER_GOAL.
 FRAME_GOAL = 1 / 60
 HOVER_GOAL = 100e-6
-TILESETS = Path(__file__).resolve().parents[1] / "assets" / "tilesets"
+TILESETS = Path(__file__).resolve().parents[2] / "assets" / "tilesets"
 TILESET = "station"
 TILE = 32
 #: The hall in the middle of level 0, where the two sides face each other: no inner walls.

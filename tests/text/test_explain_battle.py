@@ -7,9 +7,9 @@ import pytest
 from game.battle.events import Event
 from game.battle.outcome import Refusal
 from game.battle.reasons import Happened, Why
-from game.explain_battle import event_details, event_text, refusal_text, why_text
-from game.i18n import speaking
 from game.rules.dice import Roller
+from game.text.explain_battle import event_details, event_text, refusal_text, why_text
+from game.text.i18n import speaking
 
 #: Data as the engine emits it for each kind (game/battle/engine.py, handlers.py).
 SAMPLES: dict[Happened, dict[str, object]] = {

@@ -3,7 +3,7 @@ into a few lines; a name of 200,000 characters costs no more than a short one.""
 
 from __future__ import annotations
 
-from game.text import ELLIPSIS, MESSAGE, NAME, clip, fit, wrap
+from game.text.bounds import ELLIPSIS, MESSAGE, NAME, clip, fit, wrap
 
 
 def _ten_per_character(text: str) -> int:

@@ -6,27 +6,29 @@ import sys
 from itertools import product
 from pathlib import Path
 
-from game import explain, tactics
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.geometry import chebyshev
-from game.i18n import _
 from game.maps import LoadedMap, MapError, load_map
 from game.rules.checknames import INITIATIVE, bonus
 from game.rules.data import load_rules
 from game.rules.dice import Roller
 from game.rules.initiative import Combatant, Initiative
+from game.rules.reader import ScenarioError
 from game.scenario.parse import entities_from_map
-from game.scenario.reader import ScenarioError
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.text import explain
+from game.text.i18n import _
 
-DEMO_MAP = Path(__file__).resolve().parents[1] / "maps" / "station_interior.tmx"
+DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 DEMO_SEED = 1
 
 
 def run_demo(map_path: Path = DEMO_MAP) -> int:
     try:
-        loaded, rules = load_map(map_path), load_rules()
+        loaded = load_map(map_path)
+        rules = load_rules(loaded.properties.ruleset)
         units = entities_from_map(loaded, rules, f"{map_path.name}: units")
-        battlefield = Battlefield(loaded.grid, units, rules)
+        battlefield = Battlefield(loaded.grid, units, rules, loaded.properties.ruleset)
     except (MapError, ScenarioError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

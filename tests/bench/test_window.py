@@ -1,4 +1,4 @@
-"""The window's bench (game/bench_window.py) measures each of its goals; speed is never asserted
+"""The window's bench (game/bench/window.py) measures each of its goals; speed is never asserted
 here (the figures go to docs/performance.md)."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from game import bench_window
-from game.bench_window import (
+from game.bench import window as bench_window
+from game.bench.window import (
     Figures,
     WindowReport,
     measure_pyscroll,

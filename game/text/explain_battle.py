@@ -1,7 +1,7 @@
 """The battle's events and refusals worded for players (the log, the window's prompts), via gettext.
 
 The battle answers with codes and values (game/battle/reasons.py); this module is where they
-become sentences, beside game/explain.py which words the rules' own answers, so that the window
+become sentences, beside game/text/explain.py which words the rules' own answers, so that the window
 and the log say the same thing in English and Italian.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from game.battle.events import Event
 from game.battle.outcome import Refusal
 from game.battle.reasons import Happened, Why
-from game.explain import (
+from game.text.explain import (
     action_name,
     condition_name,
     cover_name,
@@ -22,7 +22,7 @@ from game.explain import (
     roll_line,
     stance_name,
 )
-from game.i18n import _
+from game.text.i18n import _
 
 
 def cell_text(cell: object) -> str:

@@ -1,4 +1,7 @@
-"""Typed reading of JSON-like data with error messages that say where the problem is."""
+"""Typed reading of JSON-like data with error messages that say where the problem is.
+
+Shared by scenarios, battle setups, commands and journals, so it lives below all of them.
+"""
 
 from __future__ import annotations
 

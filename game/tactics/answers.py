@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from game import explain
-from game.battlefield import Battlefield, EntitySheet
 from game.grid.cover import PERCENT, CoverNote, CoverResult, cover
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult, explain_line_of_sight
@@ -33,6 +31,8 @@ from game.rules.wounds import (
     take_hit,
     turn_lost_to,
 )
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.text import explain
 
 Point = Cell | EntitySheet
 

@@ -24,16 +24,16 @@ from unittest import mock
 
 import numpy as np
 
-from game import tactics
 from game.battle import commands as cmd
 from game.battle.engine import GM
 from game.battle.journal import JournalWriter
 from game.battle.session import SNAPSHOT_EVERY, Session
 from game.battle.setup import BattleSetup, UnitSpec
-from game.bench import SEED, Goal, battlefield
+from game.bench.grid import SEED, Goal, battlefield
 from game.grid.los import set_view_threads, view_threads
 from game.grid.model import Grid
 from game.rules.data import load_rules
+from game.tactics import answers as tactics
 
 #: Journal length of the replay goal.
 JOURNAL_COMMANDS = 500
@@ -116,7 +116,7 @@ def fog_after_moves(moves: int, seed: int = SEED) -> list[float]:
     cell it can reach (as its side knows the map), then ends its turn."""
     grid, setup = battle_setup(seed)
     gen = np.random.default_rng(seed)
-    session = Session(setup, grid, load_rules(), None)
+    session = Session(setup, grid, load_rules(setup.ruleset), None)
     timer = FogTimer(session)
     try:
         b = session.battle
@@ -154,11 +154,11 @@ def computer_battle(
     session = Session(
         setup,
         grid,
-        load_rules(),
+        load_rules(setup.ruleset),
         JournalWriter.create(journal, setup),
         snapshot_every=snapshot_every,
     )
-    real_snapshot = session._take_snapshot
+    real_snapshot = session.take_snapshot
 
     def timed_snapshot(*args: Any) -> None:
         start = time.perf_counter()
@@ -166,7 +166,7 @@ def computer_battle(
         if snapshots is not None and len(session.history) % snapshot_every == 0:
             snapshots.append(time.perf_counter() - start)
 
-    setattr(session, "_take_snapshot", timed_snapshot)  # noqa: B010 - an instance attribute
+    setattr(session, "take_snapshot", timed_snapshot)  # noqa: B010 - an instance attribute
     turns: list[float] = []
     try:
         b = session.battle

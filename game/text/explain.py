@@ -1,7 +1,7 @@
 """The text a player reads, made from the rules' and grid's structured results through gettext.
 
 Rules, grid and tactics answer with codes (StrEnums), the numbers that went in and ruling ids;
-this module is the one place that turns them into sentences, in the language `game.i18n` speaks
+this module is the one place that turns them into sentences, in the language `game.text.i18n` speaks
 now (English source text, an Italian catalogue). The window, the log, the query and the demo all
 call it, so a sentence is written once.
 """
@@ -16,7 +16,6 @@ from game.grid.cover import SAMPLES, CoverNote, CoverResult, HiddenSample
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import CostNote, PathResult, SearchNote, Step, StepKind
-from game.i18n import _
 from game.rules.checknames import DIVIDED_ATTENTION
 from game.rules.damage import DamageBreakdown
 from game.rules.dice import RollRecord
@@ -28,6 +27,7 @@ from game.rules.notes import Note, Value
 from game.rules.throw import CELL_LONG_P_WEAPON
 from game.rules.turn import RefusalCode, Refused
 from game.rules.wounds import DamageOutcome
+from game.text.i18n import _
 
 # --- names of the rules' terms (the seed's Italian names in Italian) ---------------------------
 
@@ -252,7 +252,7 @@ def hit_lines(chance: HitChance) -> list[str]:
 
 
 def no_chance_text(reason: NoChance, values: Mapping[str, Value]) -> str:
-    """Why an attack or a throw has no chance; `values` as game/tactics.py gives them."""
+    """Why an attack or a throw has no chance; `values` as game/tactics/answers.py gives them."""
     texts = {
         NoChance.SELF_TARGET: _("{attacker} aims at itself"),
         NoChance.NO_WEAPON: _("{attacker} carries no weapon"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game.settings import MAX_FILE, Settings, default_path, key_conflict, system_language
+from game.app.settings import MAX_FILE, Settings, default_path, key_conflict, system_language
 
 #: A few of the window's actions and default keys (game/ui/keys.py), by pygame's key names.
 DEFAULTS = {

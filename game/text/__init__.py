@@ -1,0 +1,1 @@
+"""Player-facing text: the language (gettext), the wording of rules and battle events."""

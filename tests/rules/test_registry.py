@@ -1,0 +1,32 @@
+"""The one list of rulesets (game/rules/registry.py) and the rules data each one loads."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.rules import registry
+from game.rules.data import load_rules
+
+
+def test_the_periferie_ruleset_is_known_by_its_seeds_title_and_is_the_default() -> None:
+    # Seed 001 is "Le Periferie del Vuoto", its rules data in game/data/periferie.
+    periferie = registry.ruleset("periferie")
+    assert periferie.title == "Le Periferie del Vuoto"
+    assert periferie.directory.name == "periferie"
+    assert (periferie.directory / "weapons.toml").is_file()
+    assert registry.DEFAULT == "periferie"
+    assert registry.IDS == tuple(r.id for r in registry.RULESETS) == ("periferie",)
+
+
+def test_an_unknown_ruleset_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(
+        registry.UnknownRuleset, match=r"unknown ruleset 'd20' \(known: periferie\)"
+    ):
+        registry.ruleset("d20")
+    with pytest.raises(ValueError, match="unknown ruleset 'd20'"):
+        load_rules("d20")
+
+
+def test_load_rules_loads_the_named_rulesets_data_once() -> None:
+    assert load_rules("periferie") is load_rules() is load_rules(registry.DEFAULT)
+    assert "pistol" in load_rules("periferie").weapons
