@@ -133,17 +133,21 @@ def _react(b: BattleContext, c: cmd.React) -> None:
         b.emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
 
 
-def _step_aside(b: BattleContext, c: cmd.StepAside) -> None:
-    """P-MOV-8: out of a shared cell, on a successful save, to a free cell of the 8 around."""
+def step_aside_check(b: BattleState, unit: str) -> Refusal | None:
+    """P-MOV-8: whether `unit` may step out of a cell it shares now, wherever to (the board's
+    menu offers it while the unit shares a cell; the do checks the cell)."""
     from game.ecs.components import Crowded
 
-    crowded = b.world.try_get(c.unit, Crowded)
-    if crowded is None or not b.on_map(c.unit):
-        raise Refusal("not_sharing_a_cell", unit=c.unit)
-    cells = b.step_aside_cells(c.unit)
-    if not cells:
-        raise Refusal("cannot_step_aside", unit=c.unit)
-    if c.to not in cells:
+    if b.world.try_get(unit, Crowded) is None or not b.on_map(unit):
+        return Refusal("not_sharing_a_cell", unit=unit)
+    if not b.step_aside_cells(unit):
+        return Refusal("cannot_step_aside", unit=unit)
+    return None
+
+
+def _step_aside(b: BattleContext, c: cmd.StepAside) -> None:
+    """P-MOV-8: out of a shared cell, on a successful save, to a free cell of the 8 around."""
+    if c.to not in b.step_aside_cells(c.unit):
         raise Refusal("not_free_around", at=c.to)
     b.step_aside(c.unit, c.to)
 
@@ -772,7 +776,7 @@ class Handler:
 HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.Move: Handler(_move),
     cmd.React: Handler(_react),
-    cmd.StepAside: Handler(_step_aside),
+    cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
     cmd.Attack: Handler(_attack, _checked("attack")),
     cmd.Throw: Handler(_throw, _checked("throw")),

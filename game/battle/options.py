@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Refusal
-from game.battle.handlers import READY_TRIGGERS, check
+from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
 
 
 class Needs(StrEnum):
@@ -77,6 +77,13 @@ def options_for(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
     return tuple(
         Option(kind, needs, general or _refusal(battle, unit, kind)) for kind, needs in KINDS
     )
+
+
+def step_aside(battle: Battle, by: str, unit: str) -> Option:
+    """Stepping out of a cell two share (P-MOV-8). Not on the bar, where it would almost always
+    sit greyed: the board's right-click menu offers it on a cell while the unit shares one."""
+    refusal = who_may_order(battle, by, unit) or step_aside_check(battle, unit)
+    return Option("step_aside", Needs.CELL, refusal)
 
 
 def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:

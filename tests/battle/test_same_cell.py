@@ -28,6 +28,7 @@ import numpy as np
 import pytest
 
 from game.battle import commands as cmd
+from game.battle import options
 from game.battle.engine import GM, Battle, Outcome
 from game.battle.setup import BattleSetup, UnitSpec
 from game.ecs.components import Crowded, Posture
@@ -273,3 +274,27 @@ def test_p_mov_8_a_shared_cell_survives_a_snapshot_and_plays_on_the_same(battle)
         assert back.state_hash() == b.state_hash()
     finally:
         back.close()
+
+
+def test_p_mov_8_the_board_offers_stepping_aside_only_to_a_unit_that_shares_a_cell(
+    battle,
+) -> None:
+    # The option the board's right-click menu reads: cy (saved) may step aside in her turn; bo
+    # may not give orders in cy's turn; once cy has stepped out, nobody shares a cell.
+    b: Battle = battle([CY, BO], (15, 10))
+    assert options.step_aside(b, "red", "cy").refusal is not None
+    _collide(b, (15, 15))
+    assert options.step_aside(b, "red", "cy").allowed
+    assert options.step_aside(b, "blue", "bo").refusal is not None  # not bo's turn
+    ok(b, cmd.StepAside("cy", (14, 2, 0)), "red")
+    refusal = options.step_aside(b, "red", "cy").refusal
+    assert refusal is not None and refusal.code == "not_sharing_a_cell"
+
+
+def test_p_mov_8_the_board_offers_stepping_aside_greyed_after_a_failed_save(battle) -> None:
+    b: Battle = battle([CY, BO], (15, 10))
+    _collide(b, (15, 3))
+    ok(b, cmd.EndTurn("cy"), "red")
+    ok(b, cmd.EndTurn("cy"), "red")
+    refusal = options.step_aside(b, "blue", "bo").refusal
+    assert refusal is not None and refusal.code == "cannot_step_aside"

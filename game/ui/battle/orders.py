@@ -352,6 +352,10 @@ class Orders:
             if weapon is not None and weapon.area:
                 add("attack", _("Fire at this cell"), "attack_cell")
             add("throw", _("Throw at this cell"), "throw_cell")
+            aside = opts.step_aside(s.battle, s.player, unit)
+            if aside.refusal is None or aside.refusal.code != "not_sharing_a_cell":
+                why = "" if aside.refusal is None else refusal_text(aside.refusal)
+                items.append((_("Step aside here"), "step_aside", aside.allowed, why))
         self._menu_target = (target, cell)
         if items:
             self.menu = hud.ContextMenu(s.ui, pos, items, s.board.viewport)
@@ -383,6 +387,8 @@ class Orders:
             self.submit(cmd.Attack(unit, at=cell))
         elif key == "throw_cell":
             self.submit(cmd.Throw(unit, at=cell))
+        elif key == "step_aside":
+            self.submit(cmd.StepAside(unit, cell))
 
 
 def wounds(view: PlayerView, unit: str) -> list[str]:
