@@ -427,15 +427,7 @@ class Session:
         """`news` of step `index`, read from the journal below its snapshot and not carried out
         in this session: the steps up to it are carried out again on a battle of its own (from
         the latest snapshot below it)."""
-        battle, start = None, 0
-        for snapshot in reversed(self._snapshots):
-            if snapshot.n <= index:
-                battle = _restore(self.setup, self._grid, self.rules, snapshot, self.legacy_hash)
-                if battle is not None:
-                    start = snapshot.n
-                    break
-        if battle is None:
-            battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
+        battle, start = self._latest_battle(index)
         try:
             for step in self.history[start:index]:
                 battle.apply(step.command, step.by)
@@ -444,20 +436,23 @@ class Session:
         finally:
             battle.close()
 
+    def _latest_battle(self, upto: int) -> tuple[Battle, int]:
+        """A new battle after the first `start` steps: restored from the latest snapshot kept in
+        memory with `start` <= `upto` that restores, or the battle's start (`start` 0)."""
+        for snapshot in reversed(self._snapshots):
+            if snapshot.n <= upto:
+                battle = _restore(self.setup, self._grid, self.rules, snapshot, self.legacy_hash)
+                if battle is not None:
+                    return battle, snapshot.n
+        return Battle(self.setup, self._grid, self.rules), 0  # type: ignore[arg-type]
+
     def _rebuild(self) -> None:
         """The battle as `history` leaves it: restored from the latest snapshot of it and the
         steps after replayed (same dice, fog, initiative), which is what makes undo exact."""
         self._check_past()
         steps = self.history
         self.battle.close()
-        start, battle = 0, None
-        for snapshot in reversed(self._snapshots):
-            battle = _restore(self.setup, self._grid, self.rules, snapshot, self.legacy_hash)
-            if battle is not None:
-                start = snapshot.n
-                break
-        if battle is None:
-            battle = Battle(self.setup, self._grid, self.rules)  # type: ignore[arg-type]
+        battle, start = self._latest_battle(len(steps))
         self.battle = battle
         self.history = steps[:start]
         for step in steps[start:]:
