@@ -4,27 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import MappingProxyType
-from typing import TypeVar
 
 import numpy as np
 
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps import LoadedMap
-from game.rules import checknames, registry
-from game.rules.data import (
-    Armour,
-    RulesData,
-    RulesDataError,
-    Weapon,
-    load_rules,
-    parse_armour,
-    parse_weapon,
-)
-from game.rules.movement import Speeds
+from game.rules import registry
+from game.rules.data import RulesData, load_rules
 from game.rules.reader import (
     ScenarioError,
     as_bool,
@@ -38,33 +26,13 @@ from game.rules.reader import (
     fail,
 )
 from game.rules.stance import Stance
-from game.rules.wounds import CONDITIONS, Health
 from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import SHARED_ENTITY_FIELDS, Ruleset, ruleset_for
 
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
 OBSTACLE_NAMES = ("none", "half", "full", "thin")  # G-2, in the contract's order
 TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain if t and t.name)  # G-3
-Item = TypeVar("Item", Weapon, Armour)
-ENTITY_FIELDS = (
-    "id",
-    "faction",
-    "at",
-    "name",
-    "template",
-    "stance",
-    "size",
-    "neutral",
-    "checks",
-    "weapon",
-    "armour",
-    "wounds",
-    "conditions",
-    "speeds",
-    "thrusters",
-    "in_flight",
-    "velocity",
-)
 
 
 def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
@@ -95,7 +63,9 @@ def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:
     top = as_object(data, "scenario", ("ruleset", "map", "battle", "entities", "queries"))
     ruleset = choice(top.get("ruleset", registry.DEFAULT), "ruleset", registry.IDS)
-    rules = load_rules(ruleset)
+    # Periferie's data travels with every battlefield (the maps' unit templates name it); another
+    # ruleset reads its own data through its object.
+    rules = load_rules()
     if "battle" in top:
         if "map" in top:
             fail("battle", "give either a map or a battle journal, not both")
@@ -103,9 +73,13 @@ def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]
     elif "map" not in top:
         fail("map", "missing (an inline map, a path to a .tmx file, or a battle journal)")
     else:
-        grid, map_entities = _parse_map(top["map"], base, rules)
+        grid, map_entities = _parse_map(top["map"], base, rules, ruleset)
     # A .tmx map brings its own units; listing entities in the scenario replaces them.
-    entities = _parse_entities(top["entities"], grid, rules) if "entities" in top else map_entities
+    entities = (
+        _parse_entities(top["entities"], grid, rules, ruleset)
+        if "entities" in top
+        else map_entities
+    )
     queries = as_list(top.get("queries", []), "queries")
     return Battlefield(grid, entities, rules, ruleset), queries
 
@@ -129,9 +103,11 @@ def _load_battle(value: object, base: Path) -> tuple[Grid, tuple[EntitySheet, ..
         session.close()
 
 
-def _parse_map(value: object, base: Path, rules: RulesData) -> tuple[Grid, tuple[EntitySheet, ...]]:
+def _parse_map(
+    value: object, base: Path, rules: RulesData, ruleset: str
+) -> tuple[Grid, tuple[EntitySheet, ...]]:
     if isinstance(value, str):
-        return _load_tmx(value, base, rules)
+        return _load_tmx(value, base, rules, ruleset)
     spec = as_object(value, "map", ("size", "gravity", "pressurised", "cells"))
     if "size" not in spec:
         fail("map.size", "missing ([width, height, levels])")
@@ -167,18 +143,24 @@ def _parse_map(value: object, base: Path, rules: RulesData) -> tuple[Grid, tuple
     return grid, ()
 
 
-def _load_tmx(value: str, base: Path, rules: RulesData) -> tuple[Grid, tuple[EntitySheet, ...]]:
+def _load_tmx(
+    value: str, base: Path, rules: RulesData, ruleset: str
+) -> tuple[Grid, tuple[EntitySheet, ...]]:
     from game.maps import MapError, load_map
 
     try:
         loaded = load_map((base / value).resolve())
     except MapError as exc:
         raise ScenarioError(f"map: {exc}") from None
-    return loaded.grid, entities_from_map(loaded, rules, f"{value}: units")
+    return loaded.grid, entities_from_map(loaded, rules, f"{value}: units", ruleset)
 
 
-def entities_from_map(loaded: LoadedMap, rules: RulesData, where: str) -> tuple[EntitySheet, ...]:
-    """The sheets of a map's units on the field at the start (reinforcements come later)."""
+def entities_from_map(
+    loaded: LoadedMap, rules: RulesData, where: str, ruleset: str = registry.DEFAULT
+) -> tuple[EntitySheet, ...]:
+    """The sheets of a map's units on the field at the start (reinforcements come later),
+    each as `ruleset` reads a unit's Tiled properties."""
+    reader = ruleset_for(ruleset)
     raws: list[dict[str, object]] = []
     for unit in loaded.units:
         if unit.arrives_round is not None:
@@ -191,11 +173,9 @@ def entities_from_map(loaded: LoadedMap, rules: RulesData, where: str) -> tuple[
             "size": unit.size.name.lower(),
             "neutral": unit.neutral,
         }
-        for key in ("template", "weapon", "armour"):
-            if getattr(unit, key) is not None:
-                raw[key] = getattr(unit, key)
+        raw.update(reader.unit_fields(unit.template, unit.weapon, unit.armour))
         raws.append(raw)
-    return _parse_entities(raws, loaded.grid, rules, where)
+    return _parse_entities(raws, loaded.grid, rules, ruleset, where)
 
 
 def _in_map(cell: Cell, shape: tuple[int, int, int], where: str) -> Cell:
@@ -206,14 +186,14 @@ def _in_map(cell: Cell, shape: tuple[int, int, int], where: str) -> Cell:
 
 
 def _parse_entities(
-    value: object, grid: Grid, rules: RulesData, where_prefix: str = "entities"
+    value: object, grid: Grid, rules: RulesData, ruleset: str, where_prefix: str = "entities"
 ) -> tuple[EntitySheet, ...]:
     sheets: list[EntitySheet] = []
     seen_ids: dict[str, int] = {}
     seen_cells: dict[Cell, str] = {}
     for i, raw in enumerate(as_list(value, where_prefix)):
         where = f"{where_prefix}[{i}]"
-        sheet = _parse_entity(raw, where, grid, rules)
+        sheet = _parse_entity(raw, where, grid, rules, ruleset_for(ruleset))
         if sheet.id in seen_ids:
             fail(f"{where}.id", f"{sheet.id!r} is already used by entities[{seen_ids[sheet.id]}]")
         if sheet.cell in seen_cells:
@@ -224,8 +204,11 @@ def _parse_entities(
     return tuple(sheets)
 
 
-def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> EntitySheet:
-    spec = as_object(raw, where, ENTITY_FIELDS)
+def _parse_entity(
+    raw: object, where: str, grid: Grid, rules: RulesData, ruleset: Ruleset
+) -> EntitySheet:
+    # The ruleset reads its own fields (RULESETS.md section 4); the shared ones are read here.
+    spec = as_object(raw, where, (*SHARED_ENTITY_FIELDS, *ruleset.entity_fields))
     for key in ("id", "faction", "at"):
         if key not in spec:
             fail(f"{where}.{key}", "missing")
@@ -234,31 +217,7 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
     cell = _in_map(as_cell(spec["at"], f"{where}.at"), grid.shape, f"{where}.at")
     if grid.obstacle[cell]:
         fail(f"{where}.at", f"{cell} is inside a {grid.obstacle_at(cell).name.lower()} obstacle")
-
-    template_id = choice(
-        spec.get("template", "human"), f"{where}.template", sorted(rules.templates)
-    )
-    template = rules.templates[template_id]
-    checks: dict[str, int] = dict(template.checks)
-    if "checks" in spec:
-        for name, v in as_object(spec["checks"], f"{where}.checks").items():
-            if name not in checknames.ALL:  # a typo must not silently become a bonus of 0
-                fail(
-                    f"{where}.checks",
-                    f"unknown check {name!r} (known: {', '.join(checknames.ALL)})",
-                )
-            checks[name] = as_int(v, f"{where}.checks[{name!r}]", low=-20, high=40)
-    speeds_map: dict[str, object] = dict(template.speeds)
-    if "speeds" in spec:
-        speeds_map.update(as_object(spec["speeds"], f"{where}.speeds"))
-    try:
-        speeds = Speeds.from_mapping(speeds_map, f"{where}.speeds")
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
-
-    weapon = weapon_ref(spec.get("weapon", template.weapon), f"{where}.weapon", rules)
-    armour = armour_ref(spec.get("armour", template.armour), f"{where}.armour", rules)
-    return EntitySheet(
+    base = EntitySheet(
         id=entity_id,
         faction=faction,
         cell=cell,
@@ -266,60 +225,11 @@ def _parse_entity(raw: object, where: str, grid: Grid, rules: RulesData) -> Enti
             choice(spec.get("stance", "standing"), f"{where}.stance", [s.value for s in Stance])
         ),
         size=Size.from_name(
-            choice(spec.get("size", template.size), f"{where}.size", [z.name.lower() for z in Size])
+            choice(spec.get("size", "medium"), f"{where}.size", [z.name.lower() for z in Size])
         ),
         neutral=as_bool(spec.get("neutral", False), f"{where}.neutral"),
-        checks=MappingProxyType(checks),
-        weapon=weapon,
-        armour=armour,
-        health=_parse_health(spec, where),
-        speeds=speeds,
-        thrusters=as_bool(spec.get("thrusters", template.thrusters), f"{where}.thrusters"),
-        vulnerability=template.vulnerability,
-        in_flight=as_bool(spec.get("in_flight", False), f"{where}.in_flight"),
-        velocity=as_cell(spec.get("velocity", [0, 0, 0]), f"{where}.velocity"),
     )
-
-
-def weapon_ref(value: object, where: str, rules: RulesData) -> Weapon | None:
-    """A weapon given by id from the rules data or as an inline object; None for none."""
-    return _by_id_or_inline(value, where, "weapon", rules.weapons, parse_weapon)
-
-
-def armour_ref(value: object, where: str, rules: RulesData) -> Armour | None:
-    """An armour given by id from the rules data or as an inline object; None for none."""
-    return _by_id_or_inline(value, where, "armour", rules.armour, parse_armour)
-
-
-def _by_id_or_inline(
-    value: object,
-    where: str,
-    kind: str,
-    table: Mapping[str, Item],
-    parse: Callable[[str, Mapping[str, object], str], Item],
-) -> Item | None:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if value not in table:
-            fail(where, f"unknown {kind} id {value!r} (known: {', '.join(sorted(table))})")
-        return table[value]
-    try:
-        return parse(f"inline {kind}", as_object(value, where), where)
-    except RulesDataError as exc:
-        raise ScenarioError(str(exc)) from None
-
-
-def _parse_health(spec: Mapping[str, object], where: str) -> Health:
-    wounds = as_object(spec.get("wounds", {}), f"{where}.wounds", ("light", "grave", "mortal"))
-    conditions = [
-        choice(c, f"{where}.conditions[{j}]", CONDITIONS)
-        for j, c in enumerate(as_list(spec.get("conditions", []), f"{where}.conditions"))
-    ]
-    try:
-        return Health.from_dict({**wounds, "conditions": conditions}, f"{where}.wounds")
-    except ValueError as exc:
-        raise ScenarioError(str(exc)) from None
+    return ruleset.read_entity(spec, where, base, rules)
 
 
 __all__ = ["ScenarioError", "load_scenario", "parse_scenario"]

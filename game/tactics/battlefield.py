@@ -35,6 +35,9 @@ class EntitySheet:
     #: Microgravity flight state (P-ZERO-1): mid-jump, or adrift without thrusters or cable.
     in_flight: bool = False
     velocity: tuple[int, int, int] = (0, 0, 0)
+    #: Another ruleset's own frozen sheet (its characteristics, weapon, health); periferie's
+    #: sheet is the fields above.
+    sheet: object = None
 
     @property
     def occupant(self) -> Occupant:

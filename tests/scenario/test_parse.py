@@ -6,7 +6,7 @@ import pytest
 
 from game.rules.data import load_rules
 from game.rules.reader import ScenarioError
-from game.scenario.parse import weapon_ref
+from game.tactics.rulesets.periferie import weapon_ref
 
 
 def test_p_vul_3_an_inline_scenario_weapon_carries_its_on_hit_conditions() -> None:
