@@ -694,6 +694,168 @@ def draw_pod_hull(c: Canvas) -> None:
     stripes(c, rect(c, 0, 26, TILE, 29), HAZARD, 8)
 
 
+# --- keep ----------------------------------------------------------------------------------------
+
+# A stone keep in green country: grey limestone, warm oak, turf and trodden earth.
+STONE: Colour = (128, 124, 116)
+STONE_DARK: Colour = (88, 84, 80)
+STONE_LIGHT: Colour = (170, 166, 156)
+MORTAR: Colour = (64, 60, 56)
+OAK: Colour = (122, 84, 50)
+OAK_DARK: Colour = (76, 50, 30)
+TURF: Colour = (78, 112, 58)
+EARTH: Colour = (112, 88, 62)
+IRON: Colour = (58, 60, 66)
+
+
+def masonry(c: Canvas, base: Colour, course: int = 8) -> None:
+    """Dressed stone laid in courses, every other course offset by half a block."""
+    c.fill(base)
+    c.grain(0.08)
+    for row in range(TILE // course):
+        y = row * course
+        c.paint(rect(c, 0, y, TILE, y + 1), MORTAR, 0.7)
+        offset = 0 if row % 2 == 0 else 8
+        for x in range(offset, TILE + 16, 16):
+            c.paint(rect(c, x, y, x + 1, y + course), MORTAR, 0.7)
+
+
+def draw_grass(c: Canvas) -> None:
+    ground(c, TURF, 0.12)
+    for _ in range(14):
+        x, y = c.rng.uniform(2, 30, 2)
+        c.paint(segment(c, x, y, x + c.rng.uniform(-1.5, 1.5), y - 2.5, 0.7), (122, 160, 84), 0.7)
+
+
+def draw_cobbles(c: Canvas) -> None:
+    """The courtyard's cobbles: round setts in rows, earth between them."""
+    ground(c, EARTH, 0.05)
+    for row in range(4):
+        for col in range(4):
+            x = 4 + col * 8 + (4 if row % 2 else 0) - (2 if row % 2 else 0)
+            y = 4 + row * 8
+            sett = blob(c, x, y, 3.4, 0.6)
+            c.paint(sett, STONE)
+            c.shade(sett, lit(c, x, y, 3.4))
+    c.grain(0.05)
+
+
+def draw_mud(c: Canvas) -> None:
+    """Churned mud and puddles before the gate: rough going."""
+    ground(c, (92, 72, 50), 0.1)
+    for _ in range(3):
+        x, y = c.rng.uniform(6, 26, 2)
+        c.paint(blob(c, x, y, c.rng.uniform(2.5, 4.5), 1.2), (70, 86, 96), 0.55)
+    ruts = np.sin(c.x * 0.9) > 0.85
+    c.shade(ruts.astype(np.float64), 0.8)
+
+
+def draw_stone_wall(c: Canvas) -> None:
+    """The top of a curtain wall or tower wall: big blocks, floor to sky (`full`)."""
+    masonry(c, STONE, 11)
+    bevel(c, 0, 0, TILE, TILE, 3)
+    c.paint(frame(c, 0, 0, TILE, TILE), INK, 0.9)
+
+
+def draw_walk(c: Canvas) -> None:
+    """Flagstones of the wall walk and the tower top: a floor up on the walls."""
+    masonry(c, STONE_LIGHT, 16)
+    c.paint(frame(c, 0, 0, TILE, TILE), INK, 0.35)
+
+
+def draw_battlement(c: Canvas) -> None:
+    """A merlon and its crenel: a waist-high parapet with a gap (`half`)."""
+    masonry(c, STONE_LIGHT, 16)
+    for x0 in (0, 18):
+        merlon = rect(c, x0 + 1, 4, x0 + 13, 28)
+        c.shadow(merlon, 3, 3, 0.55)
+        c.paint(merlon, STONE)
+        c.grain(0.06, merlon)
+        bevel(c, x0 + 1, 4, x0 + 13, 28, 2)
+        c.paint(frame(c, x0 + 1, 4, x0 + 13, 28), INK, 0.8)
+
+
+def draw_planks(c: Canvas) -> None:
+    """Oak boards of the tower's floors."""
+    c.fill(OAK)
+    c.grain(0.1)
+    for x in range(0, TILE, 8):
+        c.paint(rect(c, x, 0, x + 1, TILE), OAK_DARK, 0.8)
+    for y in (6, 22):
+        c.paint(disc(c, 4, y, 0.9) + disc(c, 20, y + 4, 0.9), IRON)
+
+
+def draw_gate(c: Canvas) -> None:
+    """The open gateway in a west-east wall: oak leaves swung back to the jambs, iron studs."""
+    draw_cobbles(c)
+    jambs = rect(c, 0, 0, 5, TILE) + rect(c, 27, 0, TILE, TILE)
+    c.paint(jambs, STONE)
+    bevel(c, 0, 0, 5, TILE, 1)
+    bevel(c, 27, 0, TILE, TILE, 1)
+    for x0 in (5, 23):
+        leaf = rect(c, x0, 2, x0 + 4, 14)
+        c.paint(leaf, OAK_DARK)
+        c.paint(disc(c, x0 + 2, 5, 0.8) + disc(c, x0 + 2, 11, 0.8), IRON)
+
+
+def draw_keep_stairs(c: Canvas) -> None:
+    stair_steps(c, STONE, STONE_DARK)
+
+
+def draw_keep_ladder(c: Canvas) -> None:
+    ladder_rungs(c, OAK)
+
+
+def draw_trapdoor(c: Canvas) -> None:
+    """An open trapdoor in the tower's top, the ladder below it: floor and climbable."""
+    draw_walk(c)
+    c.paint(rect(c, 6, 6, 26, 26), INK)
+    c.paint(frame(c, 4, 4, 28, 28, 2), OAK_DARK)
+    for y in (10, 16, 22):
+        c.paint(rect(c, 10, y, 22, y + 2), OAK, 0.9)
+
+
+def draw_barrel(c: Canvas) -> None:
+    """A barrel seen from above: hoops and staves (`half`)."""
+    body = disc(c, 16, 16, 11)
+    c.shadow(body, 3, 3, 0.5)
+    c.paint(body, OAK)
+    c.paint(ring(c, 16, 16, 10.5, 1.6) + ring(c, 16, 16, 6, 1.2), IRON, 0.9)
+    c.shade(body, lit(c, 14, 14, 11))
+
+
+def draw_cart(c: Canvas) -> None:
+    """A hay cart: boards heaped with straw (`half`)."""
+    box(c, 3, OAK, brace=False)
+    c.paint(blob(c, 16, 16, 9, 1.5), (206, 178, 92), 0.95)
+    c.grain(0.12, blob(c, 16, 16, 9, 1.5))
+
+
+def draw_well(c: Canvas) -> None:
+    """The courtyard well: a round stone kerb, dark water far below (`half`)."""
+    draw_cobbles(c)
+    kerb = disc(c, 16, 16, 13)
+    c.shadow(kerb, 3, 3, 0.5)
+    c.paint(kerb, STONE_LIGHT)
+    c.paint(disc(c, 16, 16, 8.5), (20, 30, 40))
+    c.paint(ring(c, 16, 16, 13, 1.2), INK, 0.7)
+
+
+def draw_tree(c: Canvas) -> None:
+    """An old oak: trunk and crown; the trunk blocks a narrow line (`thin`)."""
+    draw_grass(c)
+    crown = blob(c, 16, 16, 13, 2.5)
+    c.paint(crown, (46, 84, 40), 0.75)
+    c.shade(crown, lit(c, 12, 12, 13))
+    trunk = disc(c, 16, 16, 4)
+    c.paint(trunk, OAK_DARK)
+
+
+def draw_rock(c: Canvas) -> None:
+    draw_grass(c)
+    draw_boulder(c)
+
+
 # --- tilesets ------------------------------------------------------------------------------------
 
 
@@ -811,10 +973,37 @@ def _hull() -> list[TileSpec]:
     ]
 
 
+def _keep() -> list[TileSpec]:
+    return [
+        TileSpec("grass", draw_grass),
+        TileSpec("cobbles", draw_cobbles),
+        TileSpec("mud", draw_mud, terrain=("rough",)),
+        TileSpec("stone_wall", draw_stone_wall, obstacle="full"),
+        TileSpec("walk", draw_walk, floor=True),
+        TileSpec("battlement", draw_battlement, obstacle="half"),
+        TileSpec("planks", draw_planks, floor=True),
+        TileSpec("gate", draw_gate),
+        TileSpec("stairs_n", draw_keep_stairs, terrain=("stairs",), floor=True),
+        TileSpec("stairs_w", rotate(draw_keep_stairs, 1), terrain=("stairs",), floor=True),
+        TileSpec("stairs_s", rotate(draw_keep_stairs, 2), terrain=("stairs",), floor=True),
+        TileSpec("stairs_e", rotate(draw_keep_stairs, 3), terrain=("stairs",), floor=True),
+        TileSpec("ladder", draw_keep_ladder, terrain=("climbable",)),
+        TileSpec("trapdoor", draw_trapdoor, terrain=("climbable",), floor=True),
+        TileSpec("barrel", draw_barrel, obstacle="half"),
+        TileSpec("cart", draw_cart, obstacle="half"),
+        TileSpec("well", draw_well, obstacle="half"),
+        TileSpec("tree", draw_tree, obstacle="thin"),
+        TileSpec("rock", draw_rock, obstacle="half"),
+        TileSpec("water", lambda c: fluid(c, (30, 70, 96), (150, 200, 220)), terrain=("water",)),
+        TileSpec("door_ns", rotate(draw_gate, 1), floor=True),
+    ]
+
+
 TILESETS: dict[str, list[TileSpec]] = {
     "station": _station(),
     "surface": _surface(),
     "hull": _hull(),
+    "keep": _keep(),
 }
 
 

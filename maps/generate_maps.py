@@ -97,6 +97,8 @@ class MapPlan:
     height: int
     #: Digits 0..4, one a cell: the heightmap (G-3), or None for flat maps.
     heights: str | None = None
+    #: The ruleset a battle on the map is fought with unless the GM chooses another.
+    ruleset: str = "periferie"
 
 
 def _rows(picture: str, width: int) -> list[str]:
@@ -261,7 +263,7 @@ def tmx_text(plan: MapPlan) -> str:
         ("gravity", "float", f"{plan.gravity:g}"),
         ("name", "string", plan.name),
         ("pressurised", "bool", "true" if plan.pressurised else "false"),
-        ("ruleset", "string", "periferie"),
+        ("ruleset", "string", plan.ruleset),
     ]
     head = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -879,7 +881,179 @@ HULL = MapPlan(
     ),
 )
 
-MAPS: tuple[MapPlan, ...] = (STATION, SURFACE, HULL)
+# --- the keep ----------------------------------------------------------------------------------
+
+KEEP_LEGEND_0: dict[str, tuple[Ref, ...]] = {
+    ",": ("keep:grass", None),
+    ".": ("keep:cobbles", None),
+    ";": ("keep:mud", None),
+    "#": ("keep:stone_wall", None),
+    "_": ("keep:planks", None),
+    "^": ("keep:stairs_n", None),
+    "<": ("keep:stairs_w", None),
+    ">": ("keep:stairs_e", None),
+    "-": ("keep:gate", None),
+    "G": ("keep:gate", None),
+    "w": ("keep:cobbles", "keep:well"),
+    "b": ("keep:cobbles", "keep:barrel"),
+    "k": ("keep:cobbles", "keep:cart"),
+    "t": ("keep:grass", "keep:tree"),
+    "r": ("keep:grass", "keep:rock"),
+    "~": ("keep:water", None),
+}
+KEEP_LEGEND_UP: dict[str, tuple[Ref, ...]] = {
+    " ": (None, None),
+    "=": ("keep:walk", None),
+    "m": ("keep:walk", "keep:battlement"),
+    "#": ("keep:stone_wall", None),
+    "_": ("keep:planks", None),
+    "|": ("keep:door_ns", None),
+    "H": ("keep:planks", "keep:ladder"),
+    "h": ("keep:trapdoor", None),
+}
+
+# The ground (z = 0): a curtain wall two blocks thick round a cobbled courtyard, the gate in the
+# south wall, the tower in the north-east corner (stairs inside, door to the courtyard), stone
+# stairs up to the west and east walks; outside, the muddy road to the gate between trees and rocks.
+KEEP_0 = """
+,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,
+,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,
+,,############################,,
+,,############################,,
+,,##.b................#_____##,,
+t,##.bb...............#_____##,,
+,,##...........b......#_____##,,
+,,##..................#_____##,,
+,,##......w...........#^____##,t
+,,##..................###-####,,
+,,##<.......................##,,
+,,##<............k..........##,,
+,,##........................##,,
+,,##.......kk...............##,,
+,t##.......................>##,,
+,,##................b......>##,,
+,,##................bb......##t,
+,,##........................##,,
+,,#############GG#############,,
+,,#############GG#############,,
+,,,,,,,,,,,,,,;;;;,,,,,,,,,,,,,,
+,,,,,,,r,,,,,r;;;;,r,,,,,,,,t,,,
+,,,,t,,,,,,,,,;;;;,,r,,,,,,,,,,,
+,,,,,,,,,,,r,,;;;;,,,,,,t,,,,,,,
+~~,,,,,,,t,,,,;;;;,,,,,,,,,,,,,,
+~~~,,,,,,,,,,,;;;;,,,,,,,r,,,,,,
+"""
+
+# The wall walk (z = 1) on the inner course of the curtain, battlements on the outer one, bridging
+# the gate; the tower's first storey (door from the north walk, the stairwell, a ladder up).
+KEEP_1 = """
+
+
+  mmmmmmmmmmmmmmmmmmmm########
+  m===================|_____##
+  m=                  #____H##
+  m=                  #_____##
+  m=                  #_____##
+  m=                  #_____##
+  m=                  # ____##
+  m=                  ########
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m=                        =m
+  m==========================m
+  mmmmmmmmmmmmmmmmmmmmmmmmmmmm
+
+
+
+
+
+
+"""
+
+# The tower top (z = 2): flagstones ringed by battlements, the trapdoor over the ladder.
+KEEP_2 = """
+
+
+                      mmmmmmmm
+                      m======m
+                      m====h=m
+                      m======m
+                      m======m
+                      m======m
+                      m======m
+                      mmmmmmmm
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+"""
+
+KEEP = MapPlan(
+    file="keep_gate.tmx",
+    name="Harrowmere Keep: the gate",
+    description=(
+        "Besiegers come up the road to the open gate of Harrowmere; the garrison holds the "
+        "courtyard, the wall walk behind its battlements and the top of the corner tower."
+    ),
+    gravity=1.0,
+    pressurised=True,
+    tilesets=("keep",),
+    width=32,
+    height=26,
+    levels=(
+        Level(
+            0,
+            KEEP_0,
+            KEEP_LEGEND_0,
+            units=(
+                Unit("Dunstan", "garrison", 15, 16, "human", weapon="stun_baton"),
+                Unit("Elspeth", "garrison", 18, 15, "human", weapon="combat_knife"),
+                Unit("Garrick", "besiegers", 15, 23, "human", weapon="stun_baton"),
+                Unit("Hild", "besiegers", 16, 23, "human", weapon="combat_knife"),
+                Unit("Ivo", "besiegers", 10, 22, "human", "crouched", weapon="carbine"),
+                Unit("Jorund", "besiegers", 21, 22, "human", weapon="carbine"),
+                Unit("Kettil", "besiegers", 6, 22, "human", weapon="pistol"),
+                Unit("Lorne", "besiegers", 26, 22, "human", weapon="combat_knife"),
+                Unit("Mael", "besiegers", 15, 25, "human", weapon="stun_baton", arrives_round=2),
+            ),
+        ),
+        Level(
+            1,
+            KEEP_1,
+            KEEP_LEGEND_UP,
+            units=(
+                Unit("Aldric", "garrison", 10, 18, "human", "crouched", weapon="carbine"),
+                Unit("Brenna", "garrison", 20, 18, "human", weapon="carbine"),
+                Unit("Fulk", "garrison", 3, 12, "human", weapon="pistol"),
+            ),
+        ),
+        Level(
+            2,
+            KEEP_2,
+            KEEP_LEGEND_UP,
+            units=(Unit("Corwin", "garrison", 25, 6, "human", "crouched", weapon="carbine"),),
+        ),
+    ),
+)
+
+MAPS: tuple[MapPlan, ...] = (STATION, SURFACE, HULL, KEEP)
 
 
 def write_maps(out_dir: Path) -> list[Path]:
