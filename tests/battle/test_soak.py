@@ -29,7 +29,7 @@ from game.maps import load_map
 from game.rules.data import CONDITIONS
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
-SHIPPED = ("station_interior", "surface_outpost", "hull_breach")
+SHIPPED = ("station_interior", "surface_outpost", "hull_breach", "keep_gate")
 #: Seeds per map: different battles (each plays in a second or two; the first is journaled).
 SEEDS = (1, 2)
 #: No shipped battle needs nearly this many commands or rounds; more means it is not ending.
