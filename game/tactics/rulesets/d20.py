@@ -28,7 +28,7 @@ from game.rules.d20.initiative import initiative_order
 from game.rules.d20.sheet import Sheet, bare_sheet, read_sheet, read_weapon
 from game.rules.data import RulesData
 from game.rules.exact import fraction_text
-from game.rules.reader import as_bool, as_int, as_object, choice, fail
+from game.rules.reader import as_bool, as_int, as_object, fail
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import Json, Query, entity_arg
 
@@ -207,13 +207,10 @@ def attack_answer(
     melee = weapon.melee
     found = cover_between(bf, attacker, target, melee)
     grade = _cover_grade(found, situation, where)
-    concealment = int(
-        choice(
-            str(situation.get("concealment", 0)),
-            f"{where}.situation.concealment",
-            [str(c) for c in rules.CONCEALMENTS],
-        )
-    )
+    concealment = as_int(situation.get("concealment", 0), f"{where}.situation.concealment")
+    if concealment not in rules.CONCEALMENTS:
+        # D-1: "Concealment 20% / 50% miss chance (not cumulative)": one of them, or none.
+        fail(f"{where}.situation.concealment", f"{concealment} is not one of 0, 20, 50")
     if t_sheet.has("invisibile"):
         concealment = data().base.concealment_total  # l.90: invisibility is total concealment
     distance = chebyshev(attacker.cell, target.cell)
@@ -336,6 +333,8 @@ def _attack_why(out: rules.AttackOutcome, ally: str | None) -> str:
 def _cover(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     attacker = entity_arg(bf, spec, "attacker", where)
     target = entity_arg(bf, spec, "target", where)
+    if attacker.id == target.id:
+        fail(f"{where}.target", "an entity has no cover against itself")
     weapon = _weapon(bf, attacker, spec, where)
     situation = _situation_spec(spec, where)
     found = cover_between(bf, attacker, target, weapon.melee)
