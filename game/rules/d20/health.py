@@ -1,0 +1,73 @@
+"""d20 hit points (D-2): 0 disabled, -1..-9 dying (-1 a round, 10 % to stabilise), -10 dead; the
+coup de grâce's Fortitude DC (004:l.116)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from game.rules.d20.data import D20Data
+
+
+class HpState(StrEnum):
+    OK = "ok"
+    DISABLED = "disabled"  # D-2: 0, one action a turn
+    DYING = "dying"  # D-2: -1..-9
+    DEAD = "dead"  # D-2: -10 or lower
+
+
+def hp_state(data: D20Data, hit_points: int) -> HpState:
+    """The state at `hit_points` (D-2)."""
+    base = data.base
+    if hit_points <= base.hp_dead:
+        return HpState.DEAD
+    if hit_points < base.hp_disabled:
+        return HpState.DYING
+    if hit_points == base.hp_disabled:
+        return HpState.DISABLED
+    return HpState.OK
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    """Hit points after damage, their state, and a coup de grâce's save (None when none is due)."""
+
+    damage: int
+    hit_points: int
+    state: HpState
+    fort_dc: int | None
+
+
+def take_damage(
+    data: D20Data, hit_points: int, damage: int, *, coup_de_grace: bool = False
+) -> DamageResult:
+    """`damage` off `hit_points`. After a coup de grâce a defender that survives must save on
+    Fortitude at DC 10 + the damage dealt or die (004:l.116); a dead one saves nothing."""
+    if damage < 0:
+        raise ValueError(f"damage must be 0 or more, got {damage}")
+    after = hit_points - damage
+    state = hp_state(data, after)
+    fort_dc = None
+    if coup_de_grace and state is not HpState.DEAD:
+        fort_dc = data.base.coup_de_grace_dc + damage
+    return DamageResult(damage, after, state, fort_dc)
+
+
+@dataclass(frozen=True)
+class DyingRound:
+    hit_points: int
+    stabilised: bool
+    state: HpState
+
+
+def dying_round(data: D20Data, hit_points: int, percentile: int) -> DyingRound:
+    """One round of a dying creature (D-2): a d100 face at or below 10 stabilises it, otherwise
+    it loses 1 hit point. A creature that is not dying is left as it is."""
+    if not 1 <= percentile <= 100:
+        raise ValueError(f"a d100 face must be 1..100, got {percentile}")
+    if hp_state(data, hit_points) is not HpState.DYING:
+        return DyingRound(hit_points, False, hp_state(data, hit_points))
+    if percentile <= data.base.stabilise_percent:
+        return DyingRound(hit_points, True, HpState.DYING)
+    after = hit_points - data.base.dying_loss
+    return DyingRound(after, False, hp_state(data, after))

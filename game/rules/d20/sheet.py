@@ -1,0 +1,174 @@
+"""A d20 entity's sheet (RULESETS.md section 4 keys, D-2's base), from a scenario or a sample."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Final
+
+from game.rules.d20.data import WEAPON_KINDS, D20Data, Weapon
+from game.rules.exact import DiceError, parse
+from game.rules.reader import as_bool, as_int, as_list, as_object, as_str, choice, fail
+
+#: The seed's conditions by the section-4 Italian names, attacker's (004:l.9-17) then
+#: defender's (l.27-40); "spaventato" shares the row "Scosso o spaventato" (l.17). Prone and
+#: kneeling are stances (the shared `stance` field, D-3: crouched = kneeling); flanking, higher
+#: ground and cover come from the grid.
+CONDITIONS: Final = (
+    "abbagliato",
+    "intralciato",
+    "invisibile",
+    "ristretto",
+    "scosso",
+    "spaventato",
+    "accecato",
+    "colto_alla_sprovvista",
+    "immobilizzato",
+    "in_lotta",
+    "indifeso",
+    "stordito",
+    "tremante",
+)
+
+#: The weapon of a sheet that names none (RULESETS.md section 4: "weapon melee").
+BARE_HANDED: Final = Weapon("melee", "melee", "melee")
+
+#: The keys of a scenario's `sheet` object; every one is optional.
+SHEET_FIELDS: Final = (
+    "template",
+    "attack",
+    "ac",
+    "dex_ac",
+    "dex",
+    "reach",
+    "hit_points",
+    "speed",
+    "weapon",
+    "conditions",
+    "crit_immune",
+)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What the d20 rules read of one entity (D-2: all of it is sheet data)."""
+
+    attack_melee: int = 0
+    attack_ranged: int = 0
+    #: The whole Armour Class, the Dex bonus `dex_ac` included.
+    ac: int = 10
+    dex_ac: int = 0
+    #: The Dex modifier (initiative, D-2).
+    dex: int = 0
+    reach: int = 1
+    hit_points: int = 10
+    speed: int = 6
+    weapon: Weapon = BARE_HANDED
+    conditions: frozenset[str] = frozenset()
+    #: Immune to critical hits: no coup de grâce (004:l.120).
+    crit_immune: bool = False
+    #: The sample sheet it started from, if any.
+    template: str | None = None
+
+    def has(self, condition: str) -> bool:
+        return condition in self.conditions
+
+    def attack_bonus(self, melee: bool) -> int:
+        return self.attack_melee if melee else self.attack_ranged
+
+
+def bare_sheet(data: D20Data) -> Sheet:
+    """The sheet of an entity that gives no key: base.toml's AC and hit points, no bonuses."""
+    base = data.base
+    return Sheet(
+        ac=base.sheet_ac, hit_points=base.sheet_hit_points, speed=base.speed, reach=base.reach
+    )
+
+
+def sample_sheet(data: D20Data, template: str, where: str) -> Sheet:
+    """The sample sheet `template` of sheets.toml, or a ScenarioError listing the known ones."""
+    if template not in data.sheets:
+        fail(where, f"unknown d20 sample sheet {template!r} (known: {', '.join(data.sheets)})")
+    s = data.sheets[template]
+    return Sheet(
+        attack_melee=s.attack_melee,
+        attack_ranged=s.attack_ranged,
+        ac=s.ac,
+        dex_ac=s.dex_ac,
+        dex=s.dex,
+        reach=s.reach,
+        hit_points=s.hit_points,
+        speed=s.speed,
+        weapon=data.weapons[s.weapon],
+        template=template,
+    )
+
+
+def read_weapon(value: object, where: str, data: D20Data) -> Weapon:
+    """A weapon as a sheet or a query gives it: a kind ("melee", "ranged", "crossbow", ...), an
+    id of weapons.toml, or an object {"kind", "damage"?, "name"?}."""
+    if isinstance(value, str):
+        if value in WEAPON_KINDS:
+            return Weapon(value, value, value)
+        if value in data.weapons:
+            return data.weapons[value]
+        fail(
+            where,
+            f"unknown weapon {value!r} (a kind: {', '.join(WEAPON_KINDS)}; "
+            f"or an id: {', '.join(data.weapons)})",
+        )
+    spec = as_object(value, where, ("kind", "damage", "name"))
+    if "kind" not in spec:
+        fail(f"{where}.kind", f"missing ({', '.join(WEAPON_KINDS)})")
+    kind = choice(spec["kind"], f"{where}.kind", WEAPON_KINDS)
+    damage = None
+    if "damage" in spec:
+        damage = as_str(spec["damage"], f"{where}.damage")
+        try:
+            parse(damage)
+        except DiceError as exc:
+            fail(f"{where}.damage", str(exc))
+    name = as_str(spec["name"], f"{where}.name") if "name" in spec else kind
+    return Weapon(name, name, kind, damage)
+
+
+def read_sheet(value: object, where: str, data: D20Data) -> Sheet:
+    """A scenario's `sheet`: a sample sheet id, or an object of SHEET_FIELDS (over the sample
+    named by `template`, else over the bare sheet); unknown keys are refused by name."""
+    if isinstance(value, str):
+        return sample_sheet(data, value, where)
+    spec: Mapping[str, object] = as_object(value, where, SHEET_FIELDS)
+    sheet = (
+        sample_sheet(data, as_str(spec["template"], f"{where}.template"), f"{where}.template")
+        if "template" in spec
+        else bare_sheet(data)
+    )
+    changes: dict[str, object] = {}
+    if "attack" in spec:
+        attack = as_object(spec["attack"], f"{where}.attack", ("melee", "ranged"))
+        if "melee" in attack:
+            changes["attack_melee"] = as_int(attack["melee"], f"{where}.attack.melee", -50, 100)
+        if "ranged" in attack:
+            changes["attack_ranged"] = as_int(attack["ranged"], f"{where}.attack.ranged", -50, 100)
+    for key, low, high in (
+        ("ac", -50, 200),
+        ("dex_ac", -5, 50),
+        ("dex", -5, 50),
+        ("reach", 0, 20),
+        ("hit_points", -10, 10_000),
+        ("speed", 0, 100),
+    ):
+        if key in spec:
+            changes[key] = as_int(spec[key], f"{where}.{key}", low, high)
+    if "dex_ac" in changes and "dex" not in changes and "template" not in spec:
+        changes["dex"] = changes["dex_ac"]  # the Dex modifier is the Dex bonus unless told
+    if "weapon" in spec:
+        changes["weapon"] = read_weapon(spec["weapon"], f"{where}.weapon", data)
+    if "conditions" in spec:
+        names = as_list(spec["conditions"], f"{where}.conditions")
+        changes["conditions"] = frozenset(
+            choice(c, f"{where}.conditions[{i}]", CONDITIONS) for i, c in enumerate(names)
+        )
+    if "crit_immune" in spec:
+        changes["crit_immune"] = as_bool(spec["crit_immune"], f"{where}.crit_immune")
+    return replace(sheet, **changes)  # type: ignore[arg-type]
