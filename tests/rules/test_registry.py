@@ -15,16 +15,23 @@ def test_the_periferie_ruleset_is_known_by_its_seeds_title_and_is_the_default() 
     assert periferie.directory.name == "periferie"
     assert (periferie.directory / "weapons.toml").is_file()
     assert registry.DEFAULT == "periferie"
-    assert registry.IDS == tuple(r.id for r in registry.RULESETS) == ("periferie",)
+    assert registry.IDS == tuple(r.id for r in registry.RULESETS)
+    assert registry.IDS[0] == "periferie"
 
 
 def test_an_unknown_ruleset_is_refused_naming_the_known_ones() -> None:
     with pytest.raises(
-        registry.UnknownRuleset, match=r"unknown ruleset 'd20' \(known: periferie\)"
+        registry.UnknownRuleset, match=r"unknown ruleset 'gurps' \(known: periferie\b"
     ):
-        registry.ruleset("d20")
-    with pytest.raises(ValueError, match="unknown ruleset 'd20'"):
-        load_rules("d20")
+        registry.ruleset("gurps")
+    with pytest.raises(ValueError, match="unknown ruleset 'gurps'"):
+        load_rules("gurps")
+
+
+def test_cepheus_is_listed_with_its_own_data_folder() -> None:
+    # Seed 000: the Cepheus Engine SRD's chapter 5; its tables in game/data/cepheus.
+    cepheus = registry.ruleset("cepheus")
+    assert (cepheus.directory / "combat.toml").is_file()
 
 
 def test_load_rules_loads_the_named_rulesets_data_once() -> None:
