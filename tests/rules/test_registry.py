@@ -15,7 +15,7 @@ def test_the_periferie_ruleset_is_known_by_its_seeds_title_and_is_the_default() 
     assert periferie.directory.name == "periferie"
     assert (periferie.directory / "weapons.toml").is_file()
     assert registry.DEFAULT == "periferie"
-    assert registry.IDS == tuple(r.id for r in registry.RULESETS)
+    assert tuple(r.id for r in registry.RULESETS) == registry.IDS
     assert registry.IDS[0] == "periferie"
 
 

@@ -82,11 +82,11 @@ def damage_order(
         second = to or _higher(chars, ("str", "dex"))
         return ("end", second, "dex" if second == "str" else "str")
     if to is None:
-        alive = [c for c in CHARS if chars[c] > 0]
-        to = "end" if "end" in alive else _higher(chars, ("str", "dex"))
-    rest = [c for c in CHARS if c != to]
-    if rest[0] != "end":  # then STR and DEX: the higher first
-        rest = [_higher(chars, tuple(rest)), *[c for c in rest if c != _higher(chars, tuple(rest))]]
+        to = "end" if chars["end"] > 0 else _higher(chars, ("str", "dex"))
+    rest = tuple(c for c in CHARS if c != to)
+    if "end" not in rest:  # STR and DEX remain: the higher first
+        first = _higher(chars, rest)
+        rest = (first, *(c for c in rest if c != first))
     return (to, *rest)
 
 

@@ -54,10 +54,6 @@ SITUATION_KEYS = (
     "darkness", "smoke", "weather", "target_moved_cells", "burst", "uncontrolled_burst",
     "into_melee", "suppression", "suppressed", "extreme_range",
 )  # fmt: skip
-_BOOLS = (
-    "laser_sight", "dodge", "parry", "hasty", "weather", "uncontrolled_burst", "into_melee",
-    "suppression", "suppressed", "extreme_range",
-)  # fmt: skip
 
 
 def _data() -> CepheusData:
@@ -126,25 +122,39 @@ def _missing(where: str, entity: EntitySheet, exc: MissingCharacteristic) -> Sce
 
 
 def _situation(spec: Mapping[str, object], where: str) -> rules_attack.Situation:
-    raw = as_object(spec.get("situation", {}), f"{where}.situation", SITUATION_KEYS)
     w = f"{where}.situation"
-    values: dict[str, object] = {}
-    for key, value in raw.items():
-        if key in _BOOLS:
-            values[key] = as_bool(value, f"{w}.{key}")
-        elif key in ("aim", "aim_to_kill", "reactions"):
-            values[key] = as_int(value, f"{w}.{key}", low=0, high=100)
-        elif key == "target_moved_cells":
-            values[key] = as_int(value, f"{w}.{key}", low=0, high=100_000)
-        elif key == "burst":
-            values[key] = as_int(value, f"{w}.{key}", low=1, high=1000)
-        elif key == "cover":
-            values[key] = choice(value, f"{w}.{key}", _data().tables.cover_ids)
-        elif key == "darkness":
-            values[key] = choice(value, f"{w}.{key}", rules_attack.DARKNESS)
-        elif key == "smoke":
-            values[key] = choice(value, f"{w}.{key}", rules_attack.SMOKE)
-    return rules_attack.Situation(**values)  # type: ignore[arg-type]
+    raw = as_object(spec.get("situation", {}), w, SITUATION_KEYS)
+
+    def flag(key: str) -> bool:
+        return as_bool(raw[key], f"{w}.{key}") if key in raw else False
+
+    def count(key: str, high: int = 100) -> int:
+        return as_int(raw[key], f"{w}.{key}", low=0, high=high) if key in raw else 0
+
+    def named(key: str, options: tuple[str, ...]) -> str | None:
+        return choice(raw[key], f"{w}.{key}", options) if key in raw else None
+
+    into_melee = raw.get("into_melee")
+    return rules_attack.Situation(
+        aim=count("aim"),
+        laser_sight=flag("laser_sight"),
+        aim_to_kill=count("aim_to_kill"),
+        dodge=flag("dodge"),
+        parry=flag("parry"),
+        hasty=flag("hasty"),
+        reactions=count("reactions"),
+        cover=named("cover", _data().tables.cover_ids),
+        darkness=named("darkness", rules_attack.DARKNESS),
+        smoke=named("smoke", rules_attack.SMOKE),
+        weather=flag("weather"),
+        target_moved_cells=count("target_moved_cells", 100_000),
+        burst=as_int(raw["burst"], f"{w}.burst", low=1, high=1000) if "burst" in raw else None,
+        uncontrolled_burst=flag("uncontrolled_burst"),
+        into_melee=None if into_melee is None else as_bool(into_melee, f"{w}.into_melee"),
+        suppression=flag("suppression"),
+        suppressed=flag("suppressed"),
+        extreme_range=flag("extreme_range"),
+    )
 
 
 def grid_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> str:
@@ -394,6 +404,16 @@ def _initiative(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json
     }
 
 
+def _allowance_text(steps: tuple[Step, ...], cells: int) -> str:
+    first = steps[0]
+    if first.code == "per_action":
+        actions = steps[1].value
+        return f"{first.value} cells a minor action ({first.detail}) x {actions} = {cells} cells"
+    if cells:
+        return f"{first.code.replace('_', ' ')}: {cells} cell a round"
+    return f"{first.code}: no movement"
+
+
 def _reachable(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     tables = _data().tables
     entity = entity_arg(bf, spec, "entity", where)
@@ -418,7 +438,7 @@ def _reachable(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         "reachable": listing,
         "cells": allow.cells,
         "rules": list(tactics.merge_rules(allow.rules, ("G-3", "G-4"))),
-        "why": f"{_steps_text(allow.steps)}: {allow.cells} cells",
+        "why": _allowance_text(allow.steps, allow.cells),
     }
 
 
