@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
 from game.rules.cepheus.data import Tables
 from game.rules.cepheus.notes import Step
-from game.rules.cepheus.sheet import CHARS
+from game.rules.cepheus.sheet import CHARS, Sheet
 
 UNINJURED = "uninjured"
 WOUNDED = "wounded"
@@ -115,3 +115,15 @@ def apply_damage(
             left -= taken
     state = wound_state(after, maximum)
     return DamageResult(damage, steps, tuple(applied), MappingProxyType(after), state, ("C-5",))
+
+
+def hit_sheet(
+    sheet: Sheet, rolled: int, effect: int, tables: Tables, *, bonus: int = 0, to: str | None = None
+) -> tuple[Sheet, DamageResult]:
+    """A hit on a sheet (C-5): its armour applied, the sheet with its characteristics after,
+    and the result; the sheet must give all three characteristics (MissingCharacteristic)."""
+    chars = {c: sheet.char(c) for c in CHARS}
+    maximum = {c: sheet.max_of(c) for c in CHARS}
+    damage, steps = damage_amount(rolled, effect, bonus, sheet.armour, tables)
+    result = apply_damage(chars, maximum, damage, to, steps)
+    return replace(sheet, chars=result.chars, maximum=MappingProxyType(maximum)), result

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.cepheus.damage import apply_damage, damage_amount, wound_state
+from game.rules.cepheus.damage import apply_damage, damage_amount, hit_sheet, wound_state
 from game.rules.cepheus.data import Tables
+from game.rules.cepheus.sheet import MissingCharacteristic, Sheet
 
 FULL = {"end": 7, "str": 8, "dex": 6}
 
@@ -77,3 +78,15 @@ def test_the_first_hit_cannot_be_sent_to_str_before_end() -> None:
 def test_wound_states() -> None:
     assert wound_state(FULL, FULL) == "uninjured"
     assert wound_state({"end": 6, "str": 8, "dex": 6}, FULL) == "wounded"
+
+
+def test_a_hit_on_a_sheet_returns_the_sheet_after(tables: Tables) -> None:
+    # C-5 as the battle will call it: 9 + Effect 2 - armour 4 = 7 on END 7 -> END 0, nothing
+    # left over; the maximum stays 7, so the target is wounded.
+    sheet = Sheet(chars=FULL, armour=4)
+    after, result = hit_sheet(sheet, 9, 2, tables)
+    assert dict(after.chars) == {"end": 0, "str": 8, "dex": 6}
+    assert after.max_of("end") == 7 and after.armour == 4
+    assert result.state == "wounded"
+    with pytest.raises(MissingCharacteristic, match=r"sheet\.chars\.end"):
+        hit_sheet(Sheet(chars={"str": 7}), 9, 2, tables)
