@@ -31,6 +31,7 @@ from game.grid.los import (
 )
 from game.grid.model import (
     OBSTACLE_FULL,
+    OBSTACLE_HALF,
     OBSTACLE_NONE,
     OBSTACLE_THIN,
     Cell,
@@ -336,3 +337,34 @@ def cover(
         exposed = grade == "high_exposure"
         notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
     return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules), tuple(notes))
+
+
+def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
+    """The obstacle kinds ("full", "thin", "half") that hide at least one of the target's 27
+    samples from the attacker's centre (P-COV-2), a `half` one only where P-COV-3 lets it count.
+
+    Unlike `cover`'s hidden samples (the strongest hiding cell of each sample), a counting half
+    obstacle is named even where a wall also hides the same samples: Cepheus grades cover by the
+    kind of obstacle (RULINGS C-3). Stance, shock and microgravity play no part; line of sight is
+    the caller's to check first, as for `cover`.
+    """
+    a = require_in_map(grid.shape, attacker, "cover attacker cell")
+    t = require_in_map(grid.shape, target, "cover target cell")
+    hid_cells = np.zeros((SAMPLES, 3), dtype=np.int64)
+    hid_kind = np.zeros(SAMPLES, dtype=np.uint8)
+    hid_counted = np.zeros(SAMPLES, dtype=np.bool_)
+    kinds: set[str] = set()
+    cover_kernel(
+        grid.obstacle, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
+    )
+    for kind in hid_kind.tolist():
+        if kind in (OBSTACLE_FULL, OBSTACLE_THIN):
+            kinds.add(_OBSTACLE_NAMES[kind])
+    # Half obstacles alone: the kernel then sees a counting half wherever one hides a sample.
+    halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
+    code, _ = cover_kernel(
+        halves, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
+    )
+    if code == GRADE_LIGHT:
+        kinds.add("half")
+    return frozenset(kinds)

@@ -23,6 +23,7 @@ class Ruleset:
 #: Every ruleset known, the default first. The other seeds join here when their rules exist.
 RULESETS: Final = (
     Ruleset("periferie", "Le Periferie del Vuoto", DATA / "periferie"),
+    Ruleset("cepheus", "Cepheus Engine", DATA / "cepheus"),
     Ruleset("d20", "Modificatori di combattimento (d20 3.5)", DATA / "d20"),
 )
 #: Their ids, in the same order.

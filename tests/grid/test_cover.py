@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from game.grid.cover import cover
+from game.grid.cover import cover, hiding_kinds
 from game.grid.geometry import OffMapError
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Grid
 from game.text import explain
@@ -261,3 +261,28 @@ def test_p_cov_5_a_thin_column_in_front_of_the_half_wall_does_not_cancel_the_hea
     grid = Grid.build(obstacle)
     assert cover(grid, (0, 2, 0), (5, 1, 0), target_low_stance=True).grade == "heavy"
     assert cover(grid, (0, 2, 0), (5, 1, 0)).grade == "light"
+
+
+# hiding_kinds (RULINGS C-3 needs the kind of every obstacle that hides a target). From
+# (0.5, 1.5, 0.5) every ray to a sample of (7, 1, 0) crosses the row y = 1 through x in (4, 6):
+# the half wall at (4, 1, 0) counts (d(attacker, wall) = 4, reach ceil(4/1) - 1 = 3,
+# d(wall, target) = 3), and the full wall at (5, 1, 0) hides the same samples. `cover` keeps the
+# strongest per sample (full); hiding_kinds names both.
+def test_hiding_kinds_names_a_counting_half_wall_also_behind_a_full_one() -> None:
+    grid = _row(10, 1, half=(4, 1, 0), full=(5, 1, 0))
+    assert {s.obstacle for s in cover(grid, (0, 1, 0), (7, 1, 0)).hidden} == {"full"}
+    assert hiding_kinds(grid, (0, 1, 0), (7, 1, 0)) == frozenset({"full", "half"})
+
+
+def test_hiding_kinds_leaves_out_a_half_wall_too_far_from_the_target() -> None:
+    # P-COV-3: d(wall, target (8, 1, 0)) = 4 > reach 3, so the wall hides nothing that counts.
+    grid = _row(10, 1, half=(4, 1, 0))
+    assert hiding_kinds(grid, (0, 1, 0), (8, 1, 0)) == frozenset()
+    assert hiding_kinds(grid, (0, 1, 0), (7, 1, 0)) == frozenset({"half"})
+
+
+def test_hiding_kinds_names_a_thin_column_and_leaves_the_grid_unchanged() -> None:
+    grid = _row(10, 1, thin=(4, 1, 0))
+    before = grid.obstacle.copy()
+    assert hiding_kinds(grid, (0, 1, 0), (7, 1, 0)) == frozenset({"thin"})
+    assert (grid.obstacle == before).all()

@@ -20,10 +20,18 @@ def test_the_periferie_ruleset_is_known_by_its_seeds_title_and_is_the_default() 
 
 
 def test_an_unknown_ruleset_is_refused_naming_the_known_ones() -> None:
-    with pytest.raises(registry.UnknownRuleset, match=r"ruleset 'gurps' \(known: periferie"):
+    with pytest.raises(
+        registry.UnknownRuleset, match=r"unknown ruleset 'gurps' \(known: periferie\b"
+    ):
         registry.ruleset("gurps")
     with pytest.raises(ValueError, match="unknown ruleset 'gurps'"):
         load_rules("gurps")
+
+
+def test_cepheus_is_listed_with_its_own_data_folder() -> None:
+    # Seed 000: the Cepheus Engine SRD's chapter 5; its tables in game/data/cepheus.
+    cepheus = registry.ruleset("cepheus")
+    assert (cepheus.directory / "combat.toml").is_file()
 
 
 def test_load_rules_loads_the_named_rulesets_data_once() -> None:
