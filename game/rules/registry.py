@@ -21,7 +21,10 @@ class Ruleset:
 
 
 #: Every ruleset known, the default first. The other seeds join here when their rules exist.
-RULESETS: Final = (Ruleset("periferie", "Le Periferie del Vuoto", DATA / "periferie"),)
+RULESETS: Final = (
+    Ruleset("periferie", "Le Periferie del Vuoto", DATA / "periferie"),
+    Ruleset("myst", "Myst — Il Combattimento: Regole Avanzate", DATA / "myst"),
+)
 #: Their ids, in the same order.
 IDS: Final = tuple(r.id for r in RULESETS)
 #: The ruleset of a map, scenario or battle that names none.
