@@ -24,6 +24,7 @@ class Ruleset:
 RULESETS: Final = (
     Ruleset("periferie", "Le Periferie del Vuoto", DATA / "periferie"),
     Ruleset("myst", "Myst — Il Combattimento: Regole Avanzate", DATA / "myst"),
+    Ruleset("fantasy", "Il Combattimento (sistema a dadi)", DATA / "fantasy"),
 )
 #: Their ids, in the same order.
 IDS: Final = tuple(r.id for r in RULESETS)
