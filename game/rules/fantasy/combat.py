@@ -7,8 +7,9 @@ return values with the seed lines and rulings behind them; the grid is the calle
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Final
 
 from game.rules.fantasy import dice
@@ -302,3 +303,17 @@ def initiative(fighters: Mapping[str, tuple[str, str]]) -> Order:
     for name in order:
         groups.setdefault(key(name), []).append(name)
     return Order(tuple(order), tuple(tuple(g) for g in groups.values() if len(g) > 1))
+
+
+def wounded(sheet: Sheet, location: str, wound: Wound) -> Sheet:
+    """The sheet after `take_damage`: the location's armour left (gone when destroyed) and the
+    body points lost."""
+    armour = {k: v for k, v in sheet.armour.items() if k != location}
+    if wound.armour_left > 0:
+        armour[location] = wound.armour_left
+    return replace(sheet, armour=MappingProxyType(armour), body_lost=wound.body_lost)
+
+
+def movement_allowance(sheet: Sheet) -> int:
+    """F-3: cells a turn (6, assumed); the dead do not move."""
+    return 0 if sheet.dead else sheet.movement

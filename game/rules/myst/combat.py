@@ -7,7 +7,7 @@ returns values with `Modifier` notes (code, value, rulings); the grid is the cal
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from typing import Final
@@ -389,3 +389,14 @@ def priority_order(priorities: Mapping[str, int], rolls: Mapping[str, int], die:
 def charge_run_up_ok(rules: MystRules, run_up_cells: int, cell_metres: float) -> bool:
     """002:l.189: a charge needs at least 5 m of run-up."""
     return run_up_cells * cell_metres >= rules.run_up_metres
+
+
+def damaged(sheet: Sheet, damage: int) -> Sheet:
+    """The sheet after a hit (M-2): Status Globale lowered, never below 0."""
+    left, _ = apply_damage(sheet.status, damage)
+    return replace(sheet, status=left)
+
+
+def movement_allowance(sheet: Sheet) -> int:
+    """M-2: the move on the shared grid is the sheet's speed in cells; out of the fight, none."""
+    return 0 if sheet.out else sheet.speed

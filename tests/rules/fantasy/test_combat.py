@@ -253,3 +253,13 @@ def test_the_assumed_location_table_head_torso_arms_legs(rules: FantasyRules) ->
         "legs",
         "legs",
     ]
+
+
+def test_a_wounded_sheet_keeps_what_armour_is_left_and_the_body_lost(rules: FantasyRules) -> None:
+    # 003:l.179: torso armour 4 hit for 3 keeps 1; hit for 6 it is gone and 2 reach the body.
+    pc = _sheet(rules, armour=MappingProxyType({"torso": 4, "head": 2}))
+    kept = combat.wounded(pc, "torso", combat.take_damage(rules, pc, 3, "torso"))
+    assert dict(kept.armour) == {"torso": 1, "head": 2} and kept.body_lost == 0
+    gone = combat.wounded(pc, "torso", combat.take_damage(rules, pc, 6, "torso"))
+    assert dict(gone.armour) == {"head": 2} and gone.body_lost == 2
+    assert combat.movement_allowance(gone) == 6  # F-3

@@ -276,3 +276,10 @@ def test_charge_needs_5_metres_of_run_up(rules: MystRules) -> None:
     # 002:l.189: "una rincorsa di almeno 5 metri": 3 cells = 4.5 m is short, 4 = 6 m enough.
     assert not combat.charge_run_up_ok(rules, 3, 1.5)
     assert combat.charge_run_up_ok(rules, 4, 1.5)
+
+
+def test_m2_a_damaged_sheet_and_its_movement(rules: MystRules) -> None:
+    # M-2: damage lowers Status Globale; the move is the sheet's speed (4 assumed), none at 0.
+    sheet = combat.damaged(_sheet(rules, status=5), 3)
+    assert sheet.status == 2 and combat.movement_allowance(sheet) == 4
+    assert combat.movement_allowance(combat.damaged(sheet, 9)) == 0
