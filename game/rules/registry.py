@@ -25,6 +25,8 @@ RULESETS: Final = (
     Ruleset("periferie", "Le Periferie del Vuoto", DATA / "periferie"),
     Ruleset("cepheus", "Cepheus Engine", DATA / "cepheus"),
     Ruleset("d20", "Modificatori di combattimento (d20 3.5)", DATA / "d20"),
+    Ruleset("myst", "Myst — Il Combattimento: Regole Avanzate", DATA / "myst"),
+    Ruleset("fantasy", "Il Combattimento (sistema a dadi)", DATA / "fantasy"),
 )
 #: Their ids, in the same order.
 IDS: Final = tuple(r.id for r in RULESETS)

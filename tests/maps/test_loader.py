@@ -776,7 +776,7 @@ REFUSALS = [
     Refusal(
         "ruleset",
         _map("", properties={"ruleset": "dnd"}),
-        ("map, property 'ruleset'", "unknown ruleset 'dnd' (known: periferie"),
+        ("map, property 'ruleset'", "unknown ruleset 'dnd' (known: periferie, "),
     ),
     Refusal(
         "level-text",
