@@ -340,7 +340,7 @@ def measure(quick: bool = False) -> dict[str, float]:
 
     def cover_calls() -> None:
         for a, b in shots:
-            cover(grid, a, b).grade
+            cover(grid, a, b, detail=False)
 
     def visibility() -> None:
         visibility_matrix(grid, occupancy)
