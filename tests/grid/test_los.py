@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.grid.geometry import OffMapError, chebyshev
@@ -487,6 +487,48 @@ def test_p_los_3_visibility_matrix_matches_line_of_sight_pair_by_pair(
         for j, target in enumerate(occupancy.occupants):
             expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
             assert seen[i, j] == expected
+
+
+@st.composite
+def crowded_grids(draw: st.DrawFn) -> tuple[Grid, Occupancy]:
+    """Up to 12 units of three sides on a sparse grid up to 9x9x2, two sharing a cell at times
+    (P-MOV-8): many lines that terrain leaves clear and units may cross."""
+    shape = (draw(st.integers(2, 9)), draw(st.integers(2, 9)), draw(st.integers(1, 2)))
+    size = int(np.prod(shape))
+    codes = draw(
+        st.lists(
+            st.sampled_from([0] * 6 + [OBSTACLE_FULL, OBSTACLE_THIN]), min_size=size, max_size=size
+        )
+    )
+    grid = Grid.build(np.array(codes, dtype=np.uint8).reshape(shape))
+    cells = draw(st.lists(cells_of(grid), min_size=2, max_size=12))
+    kept = [c for i, c in enumerate(cells) if cells[:i].count(c) < 2]
+    units = [
+        Occupant(
+            f"u{i}",
+            cell,
+            draw(st.sampled_from(["blue", "red", "green"])),
+            draw(st.sampled_from(list(Size))),
+            neutral=draw(st.booleans()),
+        )
+        for i, cell in enumerate(kept)
+    ]
+    return grid, Occupancy(grid.shape, units)
+
+
+@given(crowded_grids())
+@settings(max_examples=80, deadline=None)
+def test_p_los_3_visibility_matrix_matches_line_of_sight_with_many_units_and_shared_cells(
+    world: tuple[Grid, Occupancy],
+) -> None:
+    # The matrix settles a pair by terrain once and walks again only when a viewer's blocking
+    # unit meets the line: every pair must still be the single line of sight's answer.
+    grid, occupancy = world
+    seen = visibility_matrix(grid, occupancy)
+    for i, viewer in enumerate(occupancy.occupants):
+        for j, target in enumerate(occupancy.occupants):
+            expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
+            assert seen[i, j] == expected, (viewer, target)
 
 
 @given(small_grids())
