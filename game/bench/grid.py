@@ -24,8 +24,10 @@ from game.grid.los import (
     NO_FLAGS,
     NO_INDEX,
     cells_in_view,
+    clearance,
+    level_clearance,
     line_of_sight,
-    los_kernel,
+    los_pairs_kernel,
     visibility_matrix,
 )
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Cell, Grid
@@ -55,6 +57,7 @@ class Goal:
 GOALS = (
     # Issue 18's goals: near what a straightforward numba version of the same operation does
     # (`REFERENCES`, timed interleaved with ours; run.py prints the ratio).
+    # A batch of lines in one kernel call (`los_pairs_kernel`), per line.
     Goal("los40", "one line of sight, 40 cells (kernel, batched)", 0.1e-6, 15.0),
     Goal("los40_call", "one line of sight, 40 cells (one Python call)", 1e-6),
     Goal("cover48_call", "cover grade, 48 cells (public call)", 5e-6),
@@ -252,7 +255,8 @@ def _paired(
     machine's load weighs on both alike."""
     ours()
     ref()
-    mine, theirs = [], []
+    mine: list[float] = []
+    theirs: list[float] = []
     for _ in range(repeats):
         for fn, samples in ((ours, mine), (ref, theirs)):
             start = time.perf_counter()
@@ -264,21 +268,6 @@ def _paired(
 
 def _cell(row: NDArray[np.int64]) -> Cell:
     return int(row[0]), int(row[1]), int(row[2])
-
-
-@njit
-def _los_batch(
-    sight_block: NDArray[np.uint8],
-    occ_index: NDArray[np.int32],
-    occ_blocks: NDArray[np.uint8],
-    pairs: NDArray[np.int64],
-) -> int:
-    seen = 0
-    for i in range(pairs.shape[0]):
-        p = pairs[i]
-        if los_kernel(sight_block, occ_index, occ_blocks, p[0], p[1], p[2], p[3], p[4], p[5]):
-            seen += 1
-    return seen
 
 
 def _pairs_at(
@@ -320,7 +309,6 @@ def measure(quick: bool = False) -> dict[str, float]:
     scale = 1 if reference or quick else 5
     grid, occupants = battlefield()
     occupancy = Occupancy(grid.shape, occupants)
-    no_one = np.zeros(1, dtype=np.uint8)
     pairs = _pairs_at(grid, 40, 200, SEED, same_level=True)
     figures: dict[str, float] = {}
 
@@ -331,8 +319,10 @@ def measure(quick: bool = False) -> dict[str, float]:
     shots = [(a, b) for a, b in shots if line_of_sight(grid, a, b)][:10]
     flags = np.stack([occupancy.sight_blockers(o) for o in occupants])
 
+    tables = (clearance(grid), level_clearance(grid))
+
     def los_batch() -> None:
-        _los_batch(grid.sight_block, occupancy.index, no_one, batch)
+        los_pairs_kernel(grid.sight_block, *tables, batch)
 
     def los_calls() -> None:
         for a, b in ends:
@@ -353,7 +343,7 @@ def measure(quick: bool = False) -> dict[str, float]:
         for a, b in shots:
             ref_cover(grid.obstacle, *a, *b)
 
-    timed: tuple[tuple[str, Callable[[], None], Callable[[], None], int, int], ...] = (
+    timed: tuple[tuple[str, Callable[[], object], Callable[[], object], int, int], ...] = (
         ("los40", los_batch, lambda: ref_los_batch(grid.sight_block, batch), 5, len(batch)),
         ("los40_call", los_calls, ref_calls, 5, len(ends)),
         ("cover48_call", cover_calls, ref_covers, 5, max(1, len(shots))),

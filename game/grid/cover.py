@@ -396,7 +396,7 @@ def cover(
     and its percent are worked out (hidden, rules and notes stay empty), stopping as soon as the
     grade is decided: for callers that never show why.
     """
-    if detail or (in_flight and adrift) or not in_map(grid.shape, attacker, target):
+    if detail or (in_flight and adrift) or not in_map(grid.obstacle.shape, attacker, target):
         a = require_in_map(grid.shape, attacker, "cover attacker cell")
         t = require_in_map(grid.shape, target, "cover target cell")
         if in_flight and adrift:

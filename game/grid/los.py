@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.geometry import chebyshev, chebyshev3, in_map, require_in_map
+from game.grid.geometry import OffMapError, chebyshev, in_map, require_in_map
 from game.grid.jit import njit, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
@@ -245,8 +245,9 @@ def walk(
     A blocker is a cell with `solid != 0`, or one whose occupant j (`occ_index`, empty = none)
     has `occ_blocks[j] != 0`. The cells holding P and the end are never reported (P-LOS-3).
     Arrays must be C-contiguous. For each segment, rows (x, y, z, contact) go to `out` (at
-    least `walk_rows(span)` rows, reused per segment) in order along the dominant axis,
-    and its code to `codes`. Returns (code, x, y, z, rows) of the last segment.
+    least `walk_rows(span)` rows, reused per segment; fewer keep only the first rows, for
+    callers that read the codes alone) in order along the dominant axis, and its code to
+    `codes`. Returns (code, x, y, z, rows) of the last segment.
 
     With `sight` (doubled coordinates, P and the ends cell centres) touches are reported too
     and the code is a LOS_* outcome with its deciding cell, or -1s; with `stop` a segment ends
@@ -471,8 +472,9 @@ def walk_shadowed(
         ):
             # P-LOS-1 settles it at once: neighbouring targets are mostly hidden by one cell.
             code, fx, fy, fz = LOS_BLOCKED, hint_x, hint_y, hint_z
-            out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
-            n = 1
+            if out.shape[0] > 0:
+                out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
+                n = 1
             codes[e] = code
             continue
         # The table of the levels the line spans, when it runs along x or y.
@@ -576,11 +578,12 @@ def walk_shadowed(
                     contact = segment_contact(k, x, y, z, px, py, pz, dx, dy, dz)
                     if contact == CONTACT_NONE or (contact == CONTACT_TOUCH and not sight):
                         continue
-                    out[n, 0] = x
-                    out[n, 1] = y
-                    out[n, 2] = z
-                    out[n, 3] = contact
-                    n += 1
+                    if n < out.shape[0]:  # a short `out`: the caller wants the code alone
+                        out[n, 0] = x
+                        out[n, 1] = y
+                        out[n, 2] = z
+                        out[n, 3] = contact
+                        n += 1
                     if not sight or code == LOS_BLOCKED:
                         continue
                     if contact == CONTACT_INTERIOR:  # P-LOS-1: the first one decides
@@ -642,7 +645,7 @@ def los_kernel(
     """True when cell a sees cell b. `occ_index` may be empty (shape (0, 0, 0)): terrain only."""
     end = np.empty((1, 3), dtype=np.int64)
     end[0, 0], end[0, 1], end[0, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
-    out = np.empty((walk_rows(chebyshev3(ax, ay, az, bx, by, bz)), 4), dtype=np.int64)
+    out = np.empty((0, 4), dtype=np.int64)  # only the code is read: no rows kept
     codes = np.empty(1, dtype=np.int8)
     walk_shadowed(
         sight_block,
@@ -665,6 +668,49 @@ def los_kernel(
         codes,
     )
     return bool(codes[0] < LOS_BLOCKED)
+
+
+@njit
+def los_pairs_kernel(
+    sight_block: NDArray[np.uint8],
+    clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
+    pairs: NDArray[np.int64],
+) -> NDArray[np.bool_]:
+    """Terrain line of sight for each row (ax, ay, az, bx, by, bz) of `pairs`: `los_kernel`
+    for a batch, allocating once and jumping over empty space with the grid's tables
+    (`clearance`, `level_clearance`; either may be empty)."""
+    n = pairs.shape[0]
+    seen = np.empty(n, dtype=np.bool_)
+    end = np.empty((1, 3), dtype=np.int64)
+    out = np.empty((0, 4), dtype=np.int64)  # only the codes are read
+    codes = np.empty(1, dtype=np.int8)
+    for i in range(n):
+        end[0, 0] = 2 * pairs[i, 3] + 1
+        end[0, 1] = 2 * pairs[i, 4] + 1
+        end[0, 2] = 2 * pairs[i, 5] + 1
+        walk_shadowed(
+            sight_block,
+            NO_INDEX,
+            NO_FLAGS,
+            clearance,
+            level_clearance,
+            NO_CELLS,
+            None,
+            None,
+            None,
+            2,
+            2 * pairs[i, 0] + 1,
+            2 * pairs[i, 1] + 1,
+            2 * pairs[i, 2] + 1,
+            end,
+            True,
+            True,
+            out,
+            codes,
+        )
+        seen[i] = codes[0] < LOS_BLOCKED
+    return seen
 
 
 @njit
@@ -1162,14 +1208,29 @@ def line_of_sight(
     viewer: Occupant | None = None,
 ) -> bool:
     """P-LOS-1..3: does cell a see cell b? Entities count only with a viewer (P-LOS-3)."""
-    if (occupancy is None or viewer is None) and in_map(grid.shape, a, b):
+    block = grid.sight_block
+    if (occupancy is None or viewer is None) and in_map(block.shape, a, b):
         # The common call, checked once and passed as plainly as it can be (numba's dispatch
         # of each argument costs more than a walk of 40 cells).
-        return los_terrain_kernel(grid.sight_block, a[0], a[1], a[2], b[0], b[1], b[2])
+        return los_terrain_kernel(block, a[0], a[1], a[2], b[0], b[1], b[2])
     start = require_in_map(grid.shape, a, "line of sight viewer cell")
     end = require_in_map(grid.shape, b, "line of sight target cell")
     occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
     return bool(los_kernel(grid.sight_block, occ_index, occ_blocks, *start, *end))
+
+
+def lines_of_sight(grid: Grid, pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Terrain-only `line_of_sight` for each row (ax, ay, az, bx, by, bz) of `pairs`, in one
+    call (P-LOS-1, P-LOS-2)."""
+    rows = np.ascontiguousarray(pairs, dtype=np.int64)
+    if rows.ndim != 2 or rows.shape[1] != 6:
+        raise ValueError(f"pairs must be rows of 6 coordinates, got shape {rows.shape}")
+    if len(rows):
+        upper = np.array(grid.shape * 2)
+        if (rows < 0).any() or (rows >= upper).any():
+            bad = rows[((rows < 0) | (rows >= upper)).any(axis=1)][0].tolist()
+            raise OffMapError(f"line of sight {bad} leaves the map of {grid.shape}")
+    return los_pairs_kernel(grid.sight_block, clearance(grid), level_clearance(grid), rows)
 
 
 def explain_line_of_sight(
