@@ -1326,13 +1326,16 @@ def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
 
 def _blockers_by_key(occupancy: Occupancy) -> NDArray[np.uint8]:
     key = tuple((o.id, o.faction, int(o.size), o.neutral) for o in occupancy.occupants)
-    blocks = _BLOCKERS_CACHE.get(key)
+    # Two in one cell (P-MOV-8) share one flag, which depends on where they stand: not cached.
+    blocks = None if occupancy.shared else _BLOCKERS_CACHE.get(key)
     if blocks is None:
         n = len(occupancy.occupants)
         blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
         for i, viewer in enumerate(occupancy.occupants):
             blocks[i] = occupancy.sight_blockers(viewer)
         blocks.setflags(write=False)
+        if occupancy.shared:
+            return blocks
         if len(_BLOCKERS_CACHE) >= _BLOCKERS_KEPT:
             del _BLOCKERS_CACHE[next(iter(_BLOCKERS_CACHE))]
         _BLOCKERS_CACHE[key] = blocks
