@@ -364,7 +364,7 @@ def measure(quick: bool = False) -> dict[str, float]:
 
     def cover_and_hit() -> None:
         for a, b in shots:
-            grade = cover(grid, a, b).grade
+            grade = cover(grid, a, b, detail=False).grade
             hit_chance(70, 3, 1, 10, grade, "perforante", 48)
 
     figures["cover_hit48"] = _median(cover_and_hit, 5 * scale) / max(1, len(shots))
