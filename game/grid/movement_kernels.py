@@ -222,6 +222,31 @@ def step_checks(kind: int, sx: int, sy: int) -> NDArray[np.int64]:
 
 
 @njit
+def step_masks(kind: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """`step_checks` as bit masks over the 3x3x3 cube around a step's start (bit
+    direction_index(a, b, c) for the cell at offset (a, b, c)): per direction, the cells whose
+    floor it crosses and its P-MOV-3 corner cells. With the cube's blocked, floor and extra-cost
+    cells gathered once per expanded cell, each of its 26 steps is then checked by two ANDs."""
+    floors = np.zeros(27, dtype=np.int64)
+    corners = np.zeros(27, dtype=np.int64)
+    for dx in range(-1, 2):
+        for dy in range(-1, 2):
+            for dz in range(-1, 2):
+                d = direction_index(dx, dy, dz)
+                if kind != KIND_GROUND and dz != 0:
+                    for a in range(2 if dx != 0 else 1):
+                        for b in range(2 if dy != 0 else 1):
+                            floors[d] |= np.int64(1) << direction_index(a * dx, b * dy, max(dz, 0))
+                shift, cdz = corner_frame(kind, dz)
+                c = direction_index(dx, dy, cdz)
+                for k in range(CORNER_COUNT[c]):
+                    corners[d] |= np.int64(1) << direction_index(
+                        CORNERS[c, k, 0], CORNERS[c, k, 1], shift + CORNERS[c, k, 2]
+                    )
+    return floors, corners
+
+
+@njit
 def step_corner(info: NDArray[np.int32], checks: NDArray[np.int64], i: int, d: int) -> int:
     """The corner part of a step in direction d from window cell i (`checks` from step_checks):
     -1 if refused (a floor crossed, or a corner obstacle or enemy, P-MOV-3), else the largest
@@ -296,6 +321,7 @@ def _step_table() -> NDArray[np.int64]:
 
 
 STEPS = _step_table()
+FLAT_FIRST = 9  # STEPS[9:17] are the 8 steps with dz = 0
 UNREACHED = np.iinfo(np.int32).max  # inside the search: more than any cost
 
 
@@ -437,6 +463,15 @@ def _dijkstra(
     sx = (wy + 2) * sy
     offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
     checks = step_checks(kind, sx, sy)
+    # Off the ground every step has corners (3D, P-MOV-3): gather the cube around the expanded
+    # cell once as bit masks rather than reading up to ten cells for each of its steps.
+    cube_masks = kind != KIND_GROUND
+    floor_masks, corner_masks = step_masks(kind)
+    cube = np.empty(27, dtype=np.int64)
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            for e in range(-1, 2):
+                cube[direction_index(a, b, e)] = a * sx + b * sy + e
     todo = np.empty(len(STEPS), dtype=np.int64)
     head = np.full(limit + 1, -1, dtype=np.int32)
     nxt = np.empty(dist.size, dtype=np.int32)  # both set when a cell is pushed
@@ -462,11 +497,34 @@ def _dijkstra(
                     levels[pzz] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, pzz - 1, surfaces)
                     open_level(info, dist, start, wx, wy, wz, pzz - 1)
             # Most neighbours are blocked or already as cheap as a step from here could make
-            # them: list the others without a branch per neighbour, then try only those.
+            # them: list the others without a branch per neighbour, then try only those. The
+            # reads go into a bit mask first, independent of each other: counting straight from
+            # each read chained them one after the other (the cache's latency, 26 times).
+            # On the ground, a level without stairs or ladders here has only its 8 flat steps
+            # (G-3a/G-3b, tested below): the rows of STEPS with dz = 0.
+            flat = kind == KIND_GROUND and levels[pz - 1] == 0 and levels[pz] == 0
+            first, last = (FLAT_FIRST, FLAT_FIRST + 8) if flat else (0, len(STEPS))
+            near = c + 1
+            found = 0
+            for k in range(first, last):
+                found |= np.int64(dist[i + offsets[k]] > near) << k
             count = 0
-            for k in range(len(STEPS)):
+            for k in range(first, last):
                 todo[count] = k
-                count += dist[i + offsets[k]] > c + 1
+                count += (found >> k) & 1
+            blocked = 0
+            floored = 0
+            costly = 0
+            if cube_masks and count > 0:
+                for b in range(27):
+                    v = info[i + cube[b]]
+                    bit = np.int64(1) << b
+                    if v & F_BLOCK:
+                        blocked |= bit
+                    if v & F_FLOOR:
+                        floored |= bit
+                    if v & EXTRA_MASK:
+                        costly |= bit
             for t in range(count):
                 k = todo[t]
                 dx, dy, dz = STEPS[k, 0], STEPS[k, 1], STEPS[k, 2]
@@ -477,11 +535,48 @@ def _dijkstra(
                 points, mode = step_rule(kind, base_mode, crawling, info[i], info[j], dx, dy, dz)
                 if points < 0:
                     continue
-                corner = step_corner(info, checks, i, direction_index(dx, dy, dz))
+                d = direction_index(dx, dy, dz)
+                check = True
+                if cube_masks:
+                    if blocked & corner_masks[d] or floored & floor_masks[d]:
+                        continue  # P-MOV-3: a corner obstacle or enemy, or a floor crossed
+                    check = costly & corner_masks[d] != 0
+                # `step_corner` and `_settle` written out here: every call of a compiled
+                # function that passes arrays pays two atomic reference counts per array, and
+                # those were half of a search's time.
+                corner = 0
+                if check:
+                    floors = checks[d, 0]
+                    for f in range(2, 2 + floors):
+                        if info[i + checks[d, f]] & F_FLOOR:
+                            corner = -1
+                    for f in range(2 + floors, 2 + floors + checks[d, 1]):
+                        v = info[i + checks[d, f]]
+                        if v & F_BLOCK:
+                            corner = -1
+                        elif corner >= 0:
+                            corner = max(corner, int(v & EXTRA_MASK))
                 total = c + points + corner
                 if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
                     continue
-                _settle(dist, pred, via, head, nxt, prv, i, j, total, mode)
+                old = dist[j]
+                if old <= total:
+                    continue
+                if old != UNREACHED:  # a cheaper way: take j out of its bucket
+                    if prv[j] >= 0:
+                        nxt[prv[j]] = nxt[j]
+                    else:
+                        head[old] = nxt[j]
+                    if nxt[j] >= 0:
+                        prv[nxt[j]] = prv[j]
+                dist[j] = total
+                pred[j] = i
+                via[j] = mode
+                prv[j] = -1
+                nxt[j] = head[total]
+                if head[total] >= 0:
+                    prv[head[total]] = j
+                head[total] = j
             if drop_limit > 0 and kind == KIND_GROUND and info[i] & F_STAND:
                 _drops(
                     info, levels, grid, origin, dist, pred, via, head, nxt, prv, offsets, checks,
