@@ -376,6 +376,27 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     )
 
 
+#: _plan's answers by occupancy, then (grid, mover, request): a pure function of them, whose
+#: Python work (checks, notes, budgets) was a fifth of a whole walking search.
+_PLANS: WeakKeyDictionary[Occupancy, dict[tuple[object, ...], _Plan]] = WeakKeyDictionary()
+
+
+def _planned(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest) -> _Plan:
+    r = request
+    key = (
+        grid, mover, tuple(r.budgets.items()), r.mode, r.crawling, r.spent, r.athletics,
+        r.run_up, r.velocity, r.has_thrusters, r.max_cells, r.checked,
+    )  # fmt: skip
+    plans = _PLANS.setdefault(occupancy, {})
+    plan = plans.get(key)
+    if plan is None:
+        plan = _plan(grid, occupancy, mover, request)
+        if len(plans) >= 64:  # a few movers and requests a turn; keep it small
+            plans.clear()
+        plans[key] = plan
+    return plan
+
+
 #: Occupancy.move_codes by occupancy and mover: an Occupancy does not change once built, and
 #: building the codes in Python took a good part of a whole search.
 _CODES: WeakKeyDictionary[Occupancy, dict[Occupant, NDArray[np.uint8]]] = WeakKeyDictionary()
@@ -419,7 +440,7 @@ def summarize(
     grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest
 ) -> MoveSummary:
     """Which search a request runs, with its rules and notes (for a query's "rules"/"why")."""
-    return _plan(grid, occupancy, mover, request).summary
+    return _planned(grid, occupancy, mover, request).summary
 
 
 def reachable_rows(
@@ -432,7 +453,8 @@ def reachable_rows(
 ) -> NDArray[np.int32]:
     """`reachable` as an int32 array of rows (x, y, z, points), for callers that paint or
     filter many cells and need no Python dict."""
-    return _search(grid, occupancy, mover, _plan(grid, occupancy, mover, request), kernel).ends
+    plan = _planned(grid, occupancy, mover, request)
+    return _search(grid, occupancy, mover, plan, kernel).ends
 
 
 def reachable(
@@ -468,7 +490,7 @@ def find_path(
     the cheapest paths, the one nearest the straight line to `to`, so that the run the dampers
     keep is the one the player aimed (P-ZERO-2)."""
     target = require_in_map(grid.shape, to, "path target")
-    plan = _plan(grid, occupancy, mover, request)
+    plan = _planned(grid, occupancy, mover, request)
     found = _search(grid, occupancy, mover, plan, kernel)
     info = plan.summary
     j = found.local(target)

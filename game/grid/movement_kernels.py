@@ -507,7 +507,7 @@ def _dijkstra(
             near = c + 1
             found = 0
             for k in range(first, last):
-                found |= np.int64(dist[i + offsets[k]] > near) << k
+                found |= int(dist[i + offsets[k]] > near) << k
             count = 0
             for k in range(first, last):
                 todo[count] = k
@@ -518,7 +518,7 @@ def _dijkstra(
             if cube_masks and count > 0:
                 for b in range(27):
                     v = info[i + cube[b]]
-                    bit = np.int64(1) << b
+                    bit = 1 << b
                     if v & F_BLOCK:
                         blocked |= bit
                     if v & F_FLOOR:
