@@ -425,11 +425,23 @@ def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:
     )  # fmt: skip
 
 
+#: Each grid's facts that no occupant changes, worked out cell by cell as searches first need
+#: them (-1: not yet; `movement_kernels.fill_cached`). A Grid never changes once built.
+_STATIC: WeakKeyDictionary[Grid, NDArray[np.int32]] = WeakKeyDictionary()
+
+
+def _static(grid: Grid) -> NDArray[np.int32]:
+    static = _STATIC.get(grid)
+    if static is None:
+        static = _STATIC[grid] = np.full(grid.shape, -1, dtype=np.int32)
+    return static
+
+
 def _search(
     grid: Grid, occupancy: Occupancy, mover: Occupant, plan: _Plan, kernel: Kernel
 ) -> _Found:
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
-        *_arrays(grid, occupancy, mover), *plan.start, plan.kind, plan.base_mode,
+        *_arrays(grid, occupancy, mover), _static(grid), *plan.start, plan.kind, plan.base_mode,
         plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
         plan.one_step, plan.drop_limit,
     )  # fmt: skip

@@ -124,3 +124,29 @@ def test_p_zero_2_p_mov_3_thruster_costs_match_a_plain_dijkstra_on_random_maps(
         grid, occupancy, mover, mk.KIND_FLY, mk.MODE_THRUSTERS, {mk.MODE_THRUSTERS: 6}, end
     )
     assert reachable(grid, occupancy, mover, request, kernel=kernel) == expected
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("surfaces", [False, True], ids=["plain", "surfaces"])
+def test_a_grids_kept_facts_fill_a_window_as_the_cell_by_cell_facts_do(
+    seed: int, surfaces: bool
+) -> None:
+    # The kept per-grid facts (filled lazily, then reused by a second search with other
+    # occupants) must give each window cell the very bits fill_level works out from the map:
+    # obstacles, enemies and allies (P-MOV-4), rough and water (P-MOV-2), stairs, ladders,
+    # floors, standable cells (G-3) and the faces magnetic boots hold (P-ZERO).
+    grid, occupancy, mover = random_battlefield(seed, gravity=0.0)
+    w, h, d = grid.shape
+    static = np.full(grid.shape, -1, dtype=np.int32)
+    for occ in (occupancy, Occupancy(grid.shape, [mover])):
+        codes = occ.move_codes(mover)
+        arrays = (grid.obstacle, grid.terrain, grid.floor, grid.standable, occ.index, codes)
+        for lo, size in (((2, 1, 1), (5, 6, 2)), ((0, 0, 0), (w, h, d))):
+            n = (size[0] + 2) * (size[1] + 2) * (size[2] + 2)
+            expected = np.full(n, mk.F_BLOCK, dtype=np.int32)
+            kept = expected.copy()
+            for lz in range(size[2]):
+                vertical = mk.fill_level(expected, arrays, *lo, *size, lz, surfaces)
+                assert mk.fill_cached(kept, arrays, static, *lo, *size, lz, surfaces) == vertical
+            assert kept.tolist() == expected.tolist()
+    assert (static >= 0).all()
