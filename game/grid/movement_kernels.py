@@ -583,15 +583,11 @@ def _dijkstra(
             floored = 0
             costly = 0
             if cube_masks and count > 0:
-                for b in range(27):
+                for b in range(27):  # no branches: the bits are random, mispredicted
                     v = info[i + cube[b]]
-                    bit = 1 << b
-                    if v & F_BLOCK:
-                        blocked |= bit
-                    if v & F_FLOOR:
-                        floored |= bit
-                    if v & EXTRA_MASK:
-                        costly |= bit
+                    blocked |= int(v & F_BLOCK != 0) << b
+                    floored |= int(v & F_FLOOR != 0) << b
+                    costly |= int(v & EXTRA_MASK != 0) << b
             for t in range(count):
                 k = todo[t]
                 dx, dy, dz = STEPS[k, 0], STEPS[k, 1], STEPS[k, 2]
