@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -39,6 +37,7 @@ from game.rules.reader import (
 )
 from game.rules.stance import Stance
 from game.rules.wounds import CONDITIONS, Health
+from game.scenario.source import read_scenario
 from game.tactics.battlefield import Battlefield, EntitySheet
 
 #: The largest inline map accepted, checked before anything is allocated.
@@ -69,27 +68,7 @@ ENTITY_FIELDS = (
 
 def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
     """Read a scenario file (or `-` for standard input) into a battlefield and its query list."""
-    if source == "-":
-        text, base = sys.stdin.read(), Path.cwd()
-        name = "<stdin>"
-    else:
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScenarioError(f"{source}: cannot read the file ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise ScenarioError(f"{source}: not UTF-8 text") from None
-        base, name = path.resolve().parent, source
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ScenarioError(f"{name}: the JSON is nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(
-            f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
-    return parse_scenario(data, base)
+    return parse_scenario(*read_scenario(source))
 
 
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:
