@@ -11,9 +11,10 @@ from game.scenario.source import read_scenario
 
 #: Up to this many queries, and this many movement searches among them, a query runs its kernels
 #: as plain Python: numba's start-up (~0.5 s) costs more than they save (docs/performance.md).
-PYTHON_KERNELS_QUERIES = 400
-PYTHON_KERNELS_SEARCHES = 16
-#: The queries that run a movement search, the dearest kernel in plain Python (up to ~50 ms).
+PYTHON_KERNELS_QUERIES = 200
+PYTHON_KERNELS_SEARCHES = 8
+#: The queries that run a movement search, the dearest kernel in plain Python: ~2 ms walking,
+#: up to ~85 ms flying at 0 g (compiled: 0.2 to 3 ms).
 SEARCHES = ("reachable", "path")
 
 
