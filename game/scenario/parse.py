@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
-from game.maps import LoadedMap
 from game.rules import checknames, registry
 from game.rules.data import (
     Armour,
@@ -39,6 +38,9 @@ from game.rules.stance import Stance
 from game.rules.wounds import CONDITIONS, Health
 from game.scenario.source import read_scenario
 from game.tactics.battlefield import Battlefield, EntitySheet
+
+if TYPE_CHECKING:  # loaded with a .tmx map only (`_load_tmx`): an inline map needs no Tiled
+    from game.maps import LoadedMap
 
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
