@@ -19,6 +19,8 @@ import numpy as np
 from game.bench.battle import GOALS as BATTLE_GOALS
 from game.bench.battle import measure_battle
 from game.bench.grid import GOALS, REF_SUFFIX, SEED, SIZE, UNITS, measure
+from game.bench.query import GOALS as QUERY_GOALS
+from game.bench.query import measure_query
 from game.bench.window import run_window_bench
 from game.grid.jit import JIT_ENABLED
 
@@ -57,6 +59,7 @@ def run_bench(quick: bool = False) -> int:
     print(f"map {SIZE[0]}x{SIZE[1]}x{SIZE[2]}, {UNITS} units, seed {SEED}; medians unless p95")
     compiled = measure(quick)
     compiled.update(measure_battle(quick))
+    compiled.update(measure_query(quick))
     reference = _reference()
     header = (
         f"{'operation':<48} {'figure':>15} {'goal':>13} {'no-JIT':>11} {'ratio':>8}"
@@ -64,7 +67,7 @@ def run_bench(quick: bool = False) -> int:
     )
     print(header)
     print("-" * len(header))
-    for goal in (*GOALS, *BATTLE_GOALS):
+    for goal in (*GOALS, *BATTLE_GOALS, *QUERY_GOALS):
         got = compiled[goal.key]
         ref = reference.get(goal.key)
         ratio = ref / got if ref else None

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
-from game.maps import LoadedMap
 from game.rules import checknames, registry
 from game.rules.data import (
     Armour,
@@ -39,7 +36,11 @@ from game.rules.reader import (
 )
 from game.rules.stance import Stance
 from game.rules.wounds import CONDITIONS, Health
+from game.scenario.source import read_scenario
 from game.tactics.battlefield import Battlefield, EntitySheet
+
+if TYPE_CHECKING:  # loaded with a .tmx map only (`_load_tmx`): an inline map needs no Tiled
+    from game.maps import LoadedMap
 
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
@@ -69,27 +70,7 @@ ENTITY_FIELDS = (
 
 def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
     """Read a scenario file (or `-` for standard input) into a battlefield and its query list."""
-    if source == "-":
-        text, base = sys.stdin.read(), Path.cwd()
-        name = "<stdin>"
-    else:
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScenarioError(f"{source}: cannot read the file ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise ScenarioError(f"{source}: not UTF-8 text") from None
-        base, name = path.resolve().parent, source
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ScenarioError(f"{name}: the JSON is nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(
-            f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
-    return parse_scenario(data, base)
+    return parse_scenario(*read_scenario(source))
 
 
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:
