@@ -71,12 +71,23 @@ def njit(fn: F) -> F:
     return cast(F, numba.njit(cache=True)(fn))
 
 
-def njit_parallel(fn: F) -> F:
-    """Like `njit`, with `prange` loops spread over the cores."""
+def njit_nogil(fn: F) -> F:
+    """Like `njit`, letting other threads run Python while it runs: for kernels that take
+    milliseconds (a unit's view), so that the window's frames go on while a worker thread runs
+    them (game/ui/battle/worker.py). Not for short kernels: letting go of the GIL and taking it
+    back costs a call as much as a short walk."""
     numba = _numba_module()
     if numba is None:
         return fn
-    return cast(F, numba.njit(cache=True, parallel=True)(fn))
+    return cast(F, numba.njit(cache=True, nogil=True)(fn))
+
+
+def njit_parallel(fn: F) -> F:
+    """Like `njit_nogil`, with `prange` loops spread over the cores."""
+    numba = _numba_module()
+    if numba is None:
+        return fn
+    return cast(F, numba.njit(cache=True, parallel=True, nogil=True)(fn))
 
 
 def thread_count() -> int:

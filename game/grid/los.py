@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.grid.geometry import OffMapError, chebyshev, in_map, require_in_map
-from game.grid.jit import njit, njit_parallel, prange
+from game.grid.jit import njit, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
 
@@ -835,7 +835,7 @@ def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> 
     return keep[:n].copy()
 
 
-@njit
+@njit_nogil
 def visibility_kernel(
     sight_block: NDArray[np.uint8],
     occ_index: NDArray[np.int32],
@@ -997,7 +997,7 @@ def outward_cells(
     return ends
 
 
-@njit
+@njit_nogil
 def view_kernel(
     sight_block: NDArray[np.uint8],
     occ_blocks: NDArray[np.uint8],
