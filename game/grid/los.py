@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.geometry import OffMapError, chebyshev, in_map, require_in_map
+from game.grid.geometry import OffMapError, chebyshev, require_in_map
 from game.grid.jit import njit, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
@@ -720,12 +720,22 @@ def los_pairs_kernel(
     return codes < LOS_BLOCKED
 
 
+#: `los_terrain_kernel`'s answer for a cell off the map (the caller words the error).
+LOS_OFF_MAP = -1
+
+
 @njit
 def los_terrain_kernel(
     sight_block: NDArray[np.uint8], ax: int, ay: int, az: int, bx: int, by: int, bz: int
-) -> bool:
-    """`los_kernel` with terrain only: one array to pass, so one Python call costs less."""
-    return los_kernel(sight_block, NO_INDEX, NO_FLAGS, ax, ay, az, bx, by, bz)
+) -> int:
+    """`los_kernel` with terrain only: 1 seen, 0 not, LOS_OFF_MAP when a cell is off the map.
+    One array to pass and the map's bounds checked here, so one Python call costs less."""
+    w, h, d = sight_block.shape
+    if not (
+        0 <= ax < w and 0 <= ay < h and 0 <= az < d and 0 <= bx < w and 0 <= by < h and 0 <= bz < d
+    ):
+        return LOS_OFF_MAP
+    return 1 if los_kernel(sight_block, NO_INDEX, NO_FLAGS, ax, ay, az, bx, by, bz) else 0
 
 
 @njit
@@ -1215,11 +1225,19 @@ def line_of_sight(
     viewer: Occupant | None = None,
 ) -> bool:
     """P-LOS-1..3: does cell a see cell b? Entities count only with a viewer (P-LOS-3)."""
-    block = grid.sight_block
-    if (occupancy is None or viewer is None) and in_map(block.shape, a, b):
-        # The common call, checked once and passed as plainly as it can be (numba's dispatch
-        # of each argument costs more than a walk of 40 cells).
-        return los_terrain_kernel(block, a[0], a[1], a[2], b[0], b[1], b[2])
+    if occupancy is None or viewer is None:
+        # The common call, passed as plainly as it can be (numba's dispatch of each argument
+        # costs more than a walk of 40 cells); the kernel checks the bounds, and anything it
+        # cannot take (not triples, off the map) goes on to the checks that word the error.
+        try:
+            ax, ay, az = a
+            bx, by, bz = b
+        except (TypeError, ValueError):
+            pass
+        else:
+            seen = los_terrain_kernel(grid.sight_block, ax, ay, az, bx, by, bz)
+            if seen != LOS_OFF_MAP:
+                return seen == 1
     start = require_in_map(grid.shape, a, "line of sight viewer cell")
     end = require_in_map(grid.shape, b, "line of sight target cell")
     occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
