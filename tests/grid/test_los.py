@@ -297,6 +297,35 @@ def test_p_los_1_cells_outside_the_map_are_a_clear_error() -> None:
 
 
 @both_modes
+def test_p_los_1_a_cell_off_the_map_or_not_a_triple_is_worded_whichever_end_it_is() -> None:
+    # One Python call lets the kernel check the bounds (issue 18); every bad cell still gets
+    # the worded error, never a wrong answer or a crash in the kernel.
+    grid = Grid.empty(3, 3, 2)
+    for a, b, which in (
+        ((-1, 0, 0), (1, 1, 0), "viewer"),
+        ((0, 0, 0), (1, 1, 2), "target"),
+        ((0, 3, 0), (1, 1, 0), "viewer"),
+        ((0, 0, 0), (1, 1), "target"),
+    ):
+        with pytest.raises((OffMapError, ValueError), match=f"line of sight {which} cell"):
+            line_of_sight(grid, a, b)  # type: ignore[arg-type]
+    assert line_of_sight(grid, (0, 0, 0), (2, 2, 1))
+
+
+def test_the_long_sight_kernels_let_other_threads_run_while_they_work() -> None:
+    # The window's frames go on while its worker thread runs a command's fog (docs/window.md):
+    # a unit's view and the visibility matrix release the GIL; the short calls do not.
+    from game.grid.jit import JIT_ENABLED
+    from game.grid.los import los_terrain_kernel, view_kernel, visibility_kernel
+
+    if not JIT_ENABLED:
+        pytest.skip("plain Python kernels hold the GIL like any Python code")
+    assert view_kernel.targetoptions.get("nogil") is True  # type: ignore[attr-defined]
+    assert visibility_kernel.targetoptions.get("nogil") is True  # type: ignore[attr-defined]
+    assert not los_terrain_kernel.targetoptions.get("nogil")  # type: ignore[attr-defined]
+
+
+@both_modes
 def test_p_los_3_visibility_matrix_uses_each_viewers_own_blockers() -> None:
     # A row: blue a (0), red r (2), blue b (4), red s (6). For a blue viewer the red units
     # between block; for a red viewer the blue ones do.
