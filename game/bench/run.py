@@ -18,7 +18,9 @@ import numpy as np
 
 from game.bench.battle import GOALS as BATTLE_GOALS
 from game.bench.battle import measure_battle
-from game.bench.grid import GOALS, SEED, SIZE, UNITS, measure
+from game.bench.grid import GOALS, REF_SUFFIX, SEED, SIZE, UNITS, measure
+from game.bench.query import GOALS as QUERY_GOALS
+from game.bench.query import measure_query
 from game.bench.window import run_window_bench
 from game.grid.jit import JIT_ENABLED
 
@@ -57,11 +59,15 @@ def run_bench(quick: bool = False) -> int:
     print(f"map {SIZE[0]}x{SIZE[1]}x{SIZE[2]}, {UNITS} units, seed {SEED}; medians unless p95")
     compiled = measure(quick)
     compiled.update(measure_battle(quick))
+    compiled.update(measure_query(quick))
     reference = _reference()
-    header = f"{'operation':<48} {'figure':>15} {'goal':>13} {'no-JIT':>11} {'ratio':>8}  met"
+    header = (
+        f"{'operation':<48} {'figure':>15} {'goal':>13} {'no-JIT':>11} {'ratio':>8}"
+        f" {'numba ref':>10} {'x ref':>6}  met"
+    )
     print(header)
     print("-" * len(header))
-    for goal in (*GOALS, *BATTLE_GOALS):
+    for goal in (*GOALS, *BATTLE_GOALS, *QUERY_GOALS):
         got = compiled[goal.key]
         ref = reference.get(goal.key)
         ratio = ref / got if ref else None
@@ -75,9 +81,16 @@ def run_bench(quick: bool = False) -> int:
             goal_text = _fmt(goal.seconds) + (f", {goal.ratio:.0f}x" if goal.ratio else "")
             verdict = "yes" if met else "NO"
         figure = _fmt(got) + (" p95" if goal.stat == "p95" else "")
+        # The plain numba version of the same operation, timed interleaved with ours: how many
+        # times its time ours takes (the fair figure on a loaded machine).
+        plain = compiled.get(goal.key + REF_SUFFIX)
+        plain_text, times_text = (
+            ("-", "-") if plain is None else (_fmt(plain), f"{got / plain:.1f}")
+        )
         print(
             f"{goal.label:<48} {figure:>15} {goal_text:>13} "
-            f"{_fmt(ref) if ref else '-':>11} {ratio_text:>8}  {verdict}"
+            f"{_fmt(ref) if ref else '-':>11} {ratio_text:>8} {plain_text:>10} {times_text:>6}"
+            f"  {verdict}"
         )
     run_window_bench(quick)
     return 0

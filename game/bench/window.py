@@ -257,6 +257,22 @@ class WindowReport:
     #: frames (before pyscroll loads the map).
     memory: tuple[float, float] = (0.0, 0.0)
     skipped: str = ""
+    #: Frames while the battle plays, the other core busy (issue 18): the commands on the
+    #: scene's worker thread ("worker") and, for comparison, on the frame's thread ("inline").
+    playing: dict[str, PlayRun] = field(default_factory=dict)
+
+
+@dataclass
+class PlayRun:
+    """Frames paced at 60 a second while the viewer's side moves and ends its turns and the
+    computer plays the other: App.step (and the click's command) per frame, in wall and CPU
+    time, and how long each command took from given to shown."""
+
+    frames: Figures
+    cpu: Figures
+    #: Seconds from a command given (or the computer's started) to its result shown.
+    shown: Figures
+    commands: int
 
 
 # --- driving the window -------------------------------------------------------------------------
@@ -280,22 +296,42 @@ def _headless() -> Iterator[None]:
                 os.environ[k] = v
 
 
-def open_window(tmx: Path) -> tuple[App, BattleScene, Session]:
+def open_window(
+    tmx: Path,
+    *,
+    computer: str | None = None,
+    threaded: bool = False,
+    animation_speed: float = 0.0,
+) -> tuple[App, BattleScene, Session]:
     """The real window on the bench map, seen by the side whose unit acts first, that unit
-    selected; animations off."""
+    selected; animations off unless `animation_speed` is set. `computer`: that side is the
+    computer's; `threaded`: the scene's commands run on its worker thread, as in the game's
+    window."""
     from game.battle.session import Session
     from game.battle.setup import setup_from_map
     from game.maps import load_map
     from game.ui.app import App
     from game.ui.battle.scene import BattleScene
+    from game.ui.battle.worker import Worker
 
     loaded = load_map(tmx)
-    setup = setup_from_map(loaded, seed=SEED, players={"blue": ("blue",), "red": ("red",)})
+    players = {f: (f,) for f in ("blue", "red") if f != computer}
+    others = () if computer is None else (computer,)
+    setup = setup_from_map(loaded, seed=SEED, players=players, computer=others)
     session = Session.new(setup, None)
     active = session.battle.active
     player = session.battle.faction_of(active) if active is not None else "blue"
+    if computer is not None:
+        player = next(iter(players))
     app = App(WINDOW)
-    scene = BattleScene(app.size, session, player, loaded.render, animation_speed=0)
+    scene = BattleScene(
+        app.size,
+        session,
+        player,
+        loaded.render,
+        animation_speed=animation_speed,
+        worker=Worker(threaded=threaded),
+    )
     app.show(scene)
     # The map's own tile size, over the middle of the hall where the sides face each other.
     scene.board.camera.zoom = 1.0
@@ -570,6 +606,95 @@ def measure_pyscroll(
     return Figures(tuple(times)), ""
 
 
+def play_frames(app: App, scene: BattleScene, frames: int, seed: int = SEED) -> PlayRun:
+    """`frames` frames paced as the window's clock paces them (60 a second), the battle going
+    on: once the scene has been idle (no command running or animated) for the computer's own
+    pause, the viewer's acting unit moves to a random cell of its reach, then ends its turn (a
+    reaction offered is let go), as clicks would; the computer's turns are the scene's own. A
+    frame is the command's giving (where the scene's worker is not threaded, the command
+    itself) and App.step."""
+    from game.battle import commands as cmd
+    from game.ui.battle.scene import COMPUTER_PAUSE
+
+    gen = np.random.default_rng(seed)
+    walked: set[tuple[str, int]] = set()
+    wall: list[float] = []
+    cpu: list[float] = []
+    shown: list[float] = []
+    given_at: float | None = None
+    period = FRAME_DT
+    history = len(scene.session.history)
+    tick = time.perf_counter()
+    idle = 0.0
+    for _ in range(frames):
+        start, start_cpu = time.perf_counter(), time.thread_time()
+        idle = 0.0 if scene.worker.busy or scene.animator.busy else idle + period
+        pause_over = idle >= COMPUTER_PAUSE * (1 if scene.animator.speed > 0 else 0)
+        if idle and pause_over and not scene.view.over:
+            idle = period
+            unit = scene.acting()
+            command: cmd.Command | None = None
+            if scene.prompts.prompt is not None and scene.prompts.kind == "reaction":
+                given_at = start
+                scene.answer("let_go")
+            elif unit is not None:
+                turn = (unit, scene.view.round)
+                cells = sorted(scene.reach.cells) if scene.reach is not None else []
+                if turn not in walked and cells:
+                    walked.add(turn)
+                    command = cmd.Move(unit, cells[int(gen.integers(len(cells)))])
+                else:
+                    command = cmd.EndTurn(unit)
+            if command is not None:
+                given_at = start
+                scene.orders.submit(command)
+        busy_before = scene.worker.busy
+        app.step(period)
+        end = time.perf_counter()
+        wall.append(end - start)
+        cpu.append(time.thread_time() - start_cpu)
+        if not busy_before and scene.worker.busy:  # the computer's command started this frame
+            given_at = start
+        if given_at is not None and not scene.worker.busy:
+            shown.append(end - given_at)
+            given_at = None
+        tick += period
+        pause = tick - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        else:
+            tick = time.perf_counter()  # late: the next frame starts now, as clock.tick does
+    scene.worker.wait()
+    commands = len(scene.session.history) - history
+    return PlayRun(
+        Figures(tuple(wall)), Figures(tuple(cpu)), Figures(tuple(shown or [0.0])), commands
+    )
+
+
+def measure_playing(scale: float = 1.0) -> dict[str, PlayRun]:
+    """The window while the battle plays, the other core busy: the commands on the worker
+    (the game's window) and on the frame's thread (as before issue 18)."""
+    from game.bench.battle import other_core_busy
+
+    out: dict[str, PlayRun] = {}
+    frames = max(30, round(600 * scale))
+    with _headless(), tempfile.TemporaryDirectory(prefix="tessera-bench-") as folder:
+        tmx = write_map(Path(folder))
+        for name, threaded in (("worker", True), ("inline", False)):
+            app, scene, session = open_window(
+                tmx, computer="red", threaded=threaded, animation_speed=1.0
+            )
+            try:
+                app.step(FRAME_DT)
+                play_frames(app, scene, 20)  # warm-up: first uses, caches
+                with other_core_busy():
+                    out[name] = play_frames(app, scene, frames)
+            finally:
+                session.close()
+                app.close()
+    return out
+
+
 def measure_window(scale: float = 1.0, hover_repeats: int = 200) -> WindowReport:
     """Every figure of the window bench; `scale` shrinks the number of frames (tests)."""
     report = WindowReport()
@@ -688,6 +813,20 @@ def print_report(report: WindowReport) -> None:
             row(label, fig, _ms(HOVER_GOAL), met)
         else:
             row(label, fig)
+    for name, label in (
+        ("worker", "window frame, battle playing, other core busy"),
+        ("inline", "  the same, commands on the frame's thread"),
+    ):
+        played = report.playing.get(name)
+        if played is None:
+            continue
+        if name == "worker":
+            verdict = "-" if report.quick else "yes" if played.frames.p99 <= FRAME_GOAL else "NO"
+            row(label, played.frames, "p99 " + _ms(FRAME_GOAL), verdict)
+        else:
+            row(label, played.frames)
+        row("    in CPU time (no waits)", played.cpu)
+        row(f"    a command given to shown ({played.commands} commands)", played.shown)
     if report.pyscroll is None:
         print(f"{'pyscroll, same map and camera path':<46} skipped: {report.pyscroll_skipped}")
     else:
@@ -706,6 +845,8 @@ def print_report(report: WindowReport) -> None:
 def run_window_bench(quick: bool = False) -> WindowReport:
     """The window's rows of `tessera bench`."""
     report = measure_window(0.15 if quick else 1.0, 40 if quick else 200)
+    if not report.skipped:
+        report.playing = measure_playing(0.15 if quick else 1.0)
     report.quick = quick
     print_report(report)
     if quick:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.geometry import chebyshev, chebyshev3, require_in_map
+from game.grid.geometry import chebyshev, chebyshev3, in_map, require_in_map
 from game.grid.jit import njit
 from game.grid.los import (
     CONTACT_INTERIOR,
@@ -26,6 +26,7 @@ from game.grid.los import (
     NO_CLEARANCE,
     NO_FLAGS,
     NO_INDEX,
+    segment_contact,
     walk,
     walk_rows,
 )
@@ -88,6 +89,112 @@ def open_around(obstacle: NDArray[np.uint8], tx: int, ty: int, tz: int) -> bool:
             if (x != tx or y != ty) and obstacle[x, y, tz] != OBSTACLE_NONE:
                 return False
     return True
+
+
+@njit
+def cover_grade_kernel(
+    obstacle: NDArray[np.uint8],
+    ax: int,
+    ay: int,
+    az: int,
+    tx: int,
+    ty: int,
+    tz: int,
+    low_stance: bool,
+    shock: bool,
+    in_flight: bool,
+    adrift: bool,
+) -> int:
+    """`cover_kernel`'s grade code alone, stopping as soon as it is decided.
+
+    Flight, drift and shock decide without a walk (P-ZERO-1, P-COV-5). Otherwise the 27 sample
+    segments are not walked one by one: they all lie in the cone from the attacker's centre to
+    the target cell, so one pass over the cells of that cone (each slab's range of it, widened
+    against rounding) finds every obstacle any of them can meet, and only those get
+    the exact test against each sample. The first full obstacle entered, or a half one that
+    counts for a low stance, makes the cover heavy at once (P-COV-2, P-COV-3, P-COV-5).
+    """
+    if in_flight:  # P-ZERO-1
+        return GRADE_NONE
+    if adrift:  # P-ZERO-1
+        return GRADE_HIGH_EXPOSURE
+    if not shock and chebyshev3(ax, ay, az, tx, ty, tz) > 0:  # P-COV-5: shock, no cover
+        has_cover = False
+        sizes = obstacle.shape
+        p = (10 * ax + 5, 10 * ay + 5, 10 * az + 5)
+        a_cell = (ax, ay, az)
+        t_cell = (tx, ty, tz)
+        m = 0
+        for i in (1, 2):
+            if abs(t_cell[i] - a_cell[i]) > abs(t_cell[m] - a_cell[m]):
+                m = i
+        o1, o2 = (m + 1) % 3, (m + 2) % 3
+        # Every sample is ahead of P along m by between |10 dm| - 4 and |10 dm| + 4, so the
+        # slope of each minor coordinate against m is extreme at a corner sample (1 or 9).
+        lo_s1, hi_s1, lo_s2, hi_s2 = np.inf, -np.inf, np.inf, -np.inf
+        for cm in (1, 9):
+            run = 10 * t_cell[m] + cm - p[m]
+            for c in (1, 9):
+                s1 = (10 * t_cell[o1] + c - p[o1]) / run
+                s2 = (10 * t_cell[o2] + c - p[o2]) / run
+                lo_s1, hi_s1 = min(lo_s1, s1), max(hi_s1, s1)
+                lo_s2, hi_s2 = min(lo_s2, s2), max(hi_s2, s2)
+        step = 1 if t_cell[m] > a_cell[m] else -1
+        cell = [0, 0, 0]
+        for cm in range(a_cell[m], t_cell[m] + step, step):
+            # The run along m over this slab, from P (0 at the attacker's own slab).
+            e0, e1 = 10 * cm - p[m], 10 * cm + 10 - p[m]
+            if cm == a_cell[m]:
+                e0, e1 = (0, e1) if step > 0 else (e0, 0)
+            lo1 = min(e0 * lo_s1, e0 * hi_s1, e1 * lo_s1, e1 * hi_s1) + p[o1]
+            hi1 = max(e0 * lo_s1, e0 * hi_s1, e1 * lo_s1, e1 * hi_s1) + p[o1]
+            lo2 = min(e0 * lo_s2, e0 * hi_s2, e1 * lo_s2, e1 * hi_s2) + p[o2]
+            hi2 = max(e0 * lo_s2, e0 * hi_s2, e1 * lo_s2, e1 * hi_s2) + p[o2]
+            # Cells whose interior the range can enter, widened by far more than rounding.
+            first1 = max(int(np.floor((lo1 - 1e-6) / 10)), 0)
+            last1 = min(int(np.floor((hi1 + 1e-6) / 10)), sizes[o1] - 1)
+            first2 = max(int(np.floor((lo2 - 1e-6) / 10)), 0)
+            last2 = min(int(np.floor((hi2 + 1e-6) / 10)), sizes[o2] - 1)
+            cell[m] = cm
+            for c1 in range(first1, last1 + 1):
+                cell[o1] = c1
+                for c2 in range(first2, last2 + 1):
+                    cell[o2] = c2
+                    x, y, z = cell[0], cell[1], cell[2]
+                    kind = obstacle[x, y, z]
+                    if kind == OBSTACLE_NONE:
+                        continue
+                    if (x == ax and y == ay and z == az) or (x == tx and y == ty and z == tz):
+                        continue  # own cells never hide (P-COV-2)
+                    if kind == OBSTACLE_FULL:
+                        counts = True
+                    elif kind == OBSTACLE_THIN:
+                        counts = not has_cover
+                    else:
+                        counts = (low_stance or not has_cover) and half_counts(
+                            ax, ay, az, x, y, z, tx, ty, tz
+                        )  # P-COV-3
+                    if not counts:
+                        continue  # decides nothing the grade does not know already
+                    for s in range(SAMPLES):
+                        qx = 10 * tx + SAMPLE_OFFSETS[s // 9]
+                        qy = 10 * ty + SAMPLE_OFFSETS[(s // 3) % 3]
+                        qz = 10 * tz + SAMPLE_OFFSETS[s % 3]
+                        if (
+                            segment_contact(
+                                10, x, y, z, p[0], p[1], p[2], qx - p[0], qy - p[1], qz - p[2]
+                            )
+                            == CONTACT_INTERIOR
+                        ):
+                            if kind == OBSTACLE_FULL or (low_stance and kind != OBSTACLE_THIN):
+                                return GRADE_HEAVY  # P-COV-2, P-COV-5
+                            has_cover = True
+                            break
+        if has_cover:
+            return GRADE_LIGHT
+    if open_around(obstacle, tx, ty, tz):  # P-COV-4
+        return GRADE_HIGH_EXPOSURE
+    return GRADE_NONE
 
 
 @njit
@@ -280,17 +387,34 @@ def cover(
     target_shock: bool = False,
     in_flight: bool = False,
     adrift: bool = False,
+    detail: bool = True,
 ) -> CoverResult:
     """P-COV-1..5, P-ZERO-1: the target's cover against an attack from `attacker`'s centre.
 
     Check line of sight first: this function assumes it is clear. `in_flight` is a
     microgravity jump under way; `adrift` is stationary in the void with neither thrusters
-    nor a safety cable (P-ZERO-1); the two exclude each other.
+    nor a safety cable (P-ZERO-1); the two exclude each other. Without `detail` only the grade
+    and its percent are worked out (hidden, rules and notes stay empty), stopping as soon as the
+    grade is decided: for callers that never show why.
     """
-    a = require_in_map(grid.shape, attacker, "cover attacker cell")
-    t = require_in_map(grid.shape, target, "cover target cell")
-    if in_flight and adrift:
-        raise ValueError("cover: a target cannot be both in flight and adrift (P-ZERO-1)")
+    if detail or (in_flight and adrift) or not in_map(grid.obstacle.shape, attacker, target):
+        a = require_in_map(grid.shape, attacker, "cover attacker cell")
+        t = require_in_map(grid.shape, target, "cover target cell")
+        if in_flight and adrift:
+            raise ValueError("cover: a target cannot be both in flight and adrift (P-ZERO-1)")
+    if not detail:
+        grade = GRADES[
+            cover_grade_kernel(
+                grid.obstacle,
+                *attacker,
+                *target,
+                target_low_stance,
+                target_shock,
+                in_flight,
+                adrift,
+            )
+        ]
+        return CoverResult(grade, PERCENT[grade], (), ())
     # The kernel fills every row of these: one set, reused, spares three allocations a call
     # (a hover asks for cover on every new target).
     hid_cells, hid_kind, hid_counted = _SCRATCH

@@ -30,6 +30,22 @@ def require_in_map(grid_shape: tuple[int, int, int], cell: Cell, what: str) -> C
     return x, y, z
 
 
+def in_map(grid_shape: tuple[int, int, int], a: Cell, b: Cell) -> bool:
+    """Whether both cells are (x, y, z) triples inside the map: the hot callers' one check,
+    before `require_in_map` words the error."""
+    w, h, d = grid_shape
+    return (
+        len(a) == 3
+        and len(b) == 3
+        and 0 <= a[0] < w
+        and 0 <= a[1] < h
+        and 0 <= a[2] < d
+        and 0 <= b[0] < w
+        and 0 <= b[1] < h
+        and 0 <= b[2] < d
+    )
+
+
 @njit
 def chebyshev3(ax: int, ay: int, az: int, bx: int, by: int, bz: int) -> int:
     """G-4 on plain ints, for kernels: max(|dx|, |dy|, |dz|)."""

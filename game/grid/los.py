@@ -40,8 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.geometry import chebyshev, chebyshev3, require_in_map
-from game.grid.jit import njit, njit_parallel, prange
+from game.grid.geometry import OffMapError, chebyshev, require_in_map
+from game.grid.jit import njit, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
 
@@ -245,8 +245,9 @@ def walk(
     A blocker is a cell with `solid != 0`, or one whose occupant j (`occ_index`, empty = none)
     has `occ_blocks[j] != 0`. The cells holding P and the end are never reported (P-LOS-3).
     Arrays must be C-contiguous. For each segment, rows (x, y, z, contact) go to `out` (at
-    least `walk_rows(span)` rows, reused per segment) in order along the dominant axis,
-    and its code to `codes`. Returns (code, x, y, z, rows) of the last segment.
+    least `walk_rows(span)` rows, reused per segment; fewer keep only the first rows, for
+    callers that read the codes alone) in order along the dominant axis, and its code to
+    `codes`. Returns (code, x, y, z, rows) of the last segment.
 
     With `sight` (doubled coordinates, P and the ends cell centres) touches are reported too
     and the code is a LOS_* outcome with its deciding cell, or -1s; with `stop` a segment ends
@@ -298,8 +299,12 @@ def walk_shadowed(
     stop: bool,
     out: NDArray[np.int64],
     codes: NDArray[np.int8],
+    starts: NDArray[np.int64] | None = None,
 ) -> tuple[int, int, int, int, int]:
     """`walk`, faster with two optional helps (None: not used; numba compiles them away).
+
+    With `starts` (no `shadow`), segment e runs from row e of `starts` instead of P: a batch of
+    unrelated lines in one call (each call passing arrays costs about as much as a short walk).
 
     A non-empty `level_clearance` (`level_clearance_kernel`) replaces `clearance` for lines
     whose dominant axis is x or y: only blockers on the levels between the two ends can be
@@ -318,12 +323,12 @@ def walk_shadowed(
     """
     sizes = solid.shape
     strides = (sizes[1] * sizes[2], sizes[2], 1)
-    flat = solid.ravel()
-    occ_flat = occ_index.ravel()
-    clear_flat = clearance.ravel()
+    flat = solid.reshape(solid.size)
+    occ_flat = occ_index.reshape(occ_index.size)
+    clear_flat = clearance.reshape(clearance.size)
     if shadow is not None and box_of is not None and boxes is not None:
-        shadow_flat = shadow.ravel()
-        box_flat = box_of.ravel()
+        shadow_flat = shadow.reshape(shadow.size)
+        box_flat = box_of.reshape(box_of.size)
         n_boxes = boxes.shape[0]
     has_occupants = occ_index.shape[0] > 0
     skipping = clearance.shape[0] > 0
@@ -346,6 +351,12 @@ def walk_shadowed(
     for e in range(n_ends):
         if e <= skip_to:
             continue
+        if starts is not None:
+            px, py, pz = starts[e, 0], starts[e, 1], starts[e, 2]
+            p = (px, py, pz)
+            ax, ay, az = px // k, py // k, pz // k
+            a_cell = (ax, ay, az)
+            a_flat = ax * strides[0] + ay * strides[1] + az
         qx, qy, qz = ends[e, 0], ends[e, 1], ends[e, 2]
         dx, dy, dz = qx - px, qy - py, qz - pz
         code, fx, fy, fz, n = LOS_CLEAR, -1, -1, -1, 0
@@ -466,13 +477,15 @@ def walk_shadowed(
             and shadow is None
             and hint_x >= 0
             and b_flat != hint_flat
+            and a_flat != hint_flat
             and segment_contact(k, hint_x, hint_y, hint_z, px, py, pz, dx, dy, dz)
             == CONTACT_INTERIOR
         ):
             # P-LOS-1 settles it at once: neighbouring targets are mostly hidden by one cell.
             code, fx, fy, fz = LOS_BLOCKED, hint_x, hint_y, hint_z
-            out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
-            n = 1
+            if out.shape[0] > 0:
+                out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
+                n = 1
             codes[e] = code
             continue
         # The table of the levels the line spans, when it runs along x or y.
@@ -576,11 +589,12 @@ def walk_shadowed(
                     contact = segment_contact(k, x, y, z, px, py, pz, dx, dy, dz)
                     if contact == CONTACT_NONE or (contact == CONTACT_TOUCH and not sight):
                         continue
-                    out[n, 0] = x
-                    out[n, 1] = y
-                    out[n, 2] = z
-                    out[n, 3] = contact
-                    n += 1
+                    if n < out.shape[0]:  # a short `out`: the caller wants the code alone
+                        out[n, 0] = x
+                        out[n, 1] = y
+                        out[n, 2] = z
+                        out[n, 3] = contact
+                        n += 1
                     if not sight or code == LOS_BLOCKED:
                         continue
                     if contact == CONTACT_INTERIOR:  # P-LOS-1: the first one decides
@@ -642,7 +656,7 @@ def los_kernel(
     """True when cell a sees cell b. `occ_index` may be empty (shape (0, 0, 0)): terrain only."""
     end = np.empty((1, 3), dtype=np.int64)
     end[0, 0], end[0, 1], end[0, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
-    out = np.empty((walk_rows(chebyshev3(ax, ay, az, bx, by, bz)), 4), dtype=np.int64)
+    out = np.empty((0, 4), dtype=np.int64)  # only the code is read: no rows kept
     codes = np.empty(1, dtype=np.int8)
     walk_shadowed(
         sight_block,
@@ -665,6 +679,63 @@ def los_kernel(
         codes,
     )
     return bool(codes[0] < LOS_BLOCKED)
+
+
+@njit
+def los_pairs_kernel(
+    sight_block: NDArray[np.uint8],
+    clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
+    pairs: NDArray[np.int64],
+) -> NDArray[np.bool_]:
+    """Terrain line of sight for each row (ax, ay, az, bx, by, bz) of `pairs`: `los_kernel`
+    for a batch, in one walk (`starts`), jumping over empty space with the grid's tables
+    (`clearance`, `level_clearance`; either may be empty)."""
+    n = pairs.shape[0]
+    starts = 2 * pairs[:, :3] + 1
+    ends = 2 * pairs[:, 3:] + 1
+    codes = np.empty(n, dtype=np.int8)
+    if n > 0:
+        walk_shadowed(
+            sight_block,
+            NO_INDEX,
+            NO_FLAGS,
+            clearance,
+            level_clearance,
+            NO_CELLS,
+            None,
+            None,
+            None,
+            2,
+            starts[0, 0],
+            starts[0, 1],
+            starts[0, 2],
+            ends,
+            True,
+            True,
+            np.empty((0, 4), dtype=np.int64),  # only the codes are read
+            codes,
+            starts,
+        )
+    return codes < LOS_BLOCKED
+
+
+#: `los_terrain_kernel`'s answer for a cell off the map (the caller words the error).
+LOS_OFF_MAP = -1
+
+
+@njit
+def los_terrain_kernel(
+    sight_block: NDArray[np.uint8], ax: int, ay: int, az: int, bx: int, by: int, bz: int
+) -> int:
+    """`los_kernel` with terrain only: 1 seen, 0 not, LOS_OFF_MAP when a cell is off the map.
+    One array to pass and the map's bounds checked here, so one Python call costs less."""
+    w, h, d = sight_block.shape
+    if not (
+        0 <= ax < w and 0 <= ay < h and 0 <= az < d and 0 <= bx < w and 0 <= by < h and 0 <= bz < d
+    ):
+        return LOS_OFF_MAP
+    return 1 if los_kernel(sight_block, NO_INDEX, NO_FLAGS, ax, ay, az, bx, by, bz) else 0
 
 
 @njit
@@ -774,41 +845,90 @@ def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> 
     return keep[:n].copy()
 
 
-@njit
+@njit_nogil
 def visibility_kernel(
     sight_block: NDArray[np.uint8],
     occ_index: NDArray[np.int32],
     blocks_by_viewer: NDArray[np.uint8],
     occ_cells: NDArray[np.int64],
     clearance: NDArray[np.uint8],
+    level_clearance: NDArray[np.uint8],
 ) -> NDArray[np.bool_]:
-    """seen[i, j]: occupant i sees occupant j, with row i of `blocks_by_viewer` as its blockers."""
+    """seen[i, j]: occupant i sees occupant j, with row i of `blocks_by_viewer` as its blockers.
+
+    Terrain first, once per unordered pair: terrain sight is symmetric, and a pair that terrain
+    alone blocks stays blocked whatever stands between (adding blockers never clears a line,
+    P-LOS-1/2). A pair terrain leaves clear is walked again with a viewer's blocking occupants
+    only when one of them meets the segment at all; otherwise nothing else is on it.
+    """
     n = occ_cells.shape[0]
     seen = np.ones((n, n), dtype=np.bool_)
     ends = 2 * occ_cells + 1
     w, h, d = sight_block.shape
     out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
     codes = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        blocks = blocks_by_viewer[i].copy()
-        walk(
+    one = np.empty(1, dtype=np.int8)
+    for i in range(n - 1):
+        walk_shadowed(
             sight_block,
-            occ_index,
-            blocks,
+            NO_INDEX,
+            NO_FLAGS,
             clearance,
-            _blocking_cells(occ_cells, blocks),
+            level_clearance,
+            NO_CELLS,
+            None,
+            None,
+            None,
             2,
             ends[i, 0],
             ends[i, 1],
             ends[i, 2],
-            ends,
+            ends[i + 1 :],
             True,
             True,
             out,
-            codes,
+            codes[i + 1 :],
         )
-        for j in range(n):
-            seen[i, j] = codes[j] < LOS_BLOCKED
+        for j in range(i + 1, n):
+            if codes[j] >= LOS_BLOCKED:
+                seen[i, j] = False
+                seen[j, i] = False
+                continue
+            for v, t in ((i, j), (j, i)):
+                px, py, pz = ends[v, 0], ends[v, 1], ends[v, 2]
+                dx, dy, dz = ends[t, 0] - px, ends[t, 1] - py, ends[t, 2] - pz
+                met = False
+                for k in range(n):
+                    if blocks_by_viewer[v, k] == 0:
+                        continue
+                    kx, ky, kz = occ_cells[k, 0], occ_cells[k, 1], occ_cells[k, 2]
+                    if (
+                        kx == occ_cells[v, 0] and ky == occ_cells[v, 1] and kz == occ_cells[v, 2]
+                    ) or (
+                        kx == occ_cells[t, 0] and ky == occ_cells[t, 1] and kz == occ_cells[t, 2]
+                    ):
+                        continue  # P-LOS-3: the two own cells never block
+                    if segment_contact(2, kx, ky, kz, px, py, pz, dx, dy, dz) != CONTACT_NONE:
+                        met = True
+                        break
+                if met:
+                    walk(
+                        sight_block,
+                        occ_index,
+                        blocks_by_viewer[v],
+                        NO_CLEARANCE,
+                        NO_CELLS,
+                        2,
+                        px,
+                        py,
+                        pz,
+                        ends[t : t + 1],
+                        True,
+                        True,
+                        out,
+                        one,
+                    )
+                    seen[v, t] = one[0] < LOS_BLOCKED
     return seen
 
 
@@ -887,7 +1007,7 @@ def outward_cells(
     return ends
 
 
-@njit
+@njit_nogil
 def view_kernel(
     sight_block: NDArray[np.uint8],
     occ_blocks: NDArray[np.uint8],
@@ -1105,10 +1225,37 @@ def line_of_sight(
     viewer: Occupant | None = None,
 ) -> bool:
     """P-LOS-1..3: does cell a see cell b? Entities count only with a viewer (P-LOS-3)."""
+    if occupancy is None or viewer is None:
+        # The common call, passed as plainly as it can be (numba's dispatch of each argument
+        # costs more than a walk of 40 cells); the kernel checks the bounds, and anything it
+        # cannot take (not triples, off the map) goes on to the checks that word the error.
+        try:
+            ax, ay, az = a
+            bx, by, bz = b
+        except (TypeError, ValueError):
+            pass
+        else:
+            seen = los_terrain_kernel(grid.sight_block, ax, ay, az, bx, by, bz)
+            if seen != LOS_OFF_MAP:
+                return seen == 1
     start = require_in_map(grid.shape, a, "line of sight viewer cell")
     end = require_in_map(grid.shape, b, "line of sight target cell")
     occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
     return bool(los_kernel(grid.sight_block, occ_index, occ_blocks, *start, *end))
+
+
+def lines_of_sight(grid: Grid, pairs: NDArray[np.int64]) -> NDArray[np.bool_]:
+    """Terrain-only `line_of_sight` for each row (ax, ay, az, bx, by, bz) of `pairs`, in one
+    call (P-LOS-1, P-LOS-2)."""
+    rows = np.ascontiguousarray(pairs, dtype=np.int64)
+    if rows.ndim != 2 or rows.shape[1] != 6:
+        raise ValueError(f"pairs must be rows of 6 coordinates, got shape {rows.shape}")
+    if len(rows):
+        upper = np.array(grid.shape * 2)
+        if (rows < 0).any() or (rows >= upper).any():
+            bad = rows[((rows < 0) | (rows >= upper)).any(axis=1)][0].tolist()
+            raise OffMapError(f"line of sight {bad} leaves the map of {grid.shape}")
+    return los_pairs_kernel(grid.sight_block, clearance(grid), level_clearance(grid), rows)
 
 
 def explain_line_of_sight(
@@ -1169,7 +1316,9 @@ def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j (P-LOS-1..3), occupants in `occupancy` order."""
     cells = _occupant_cells(grid, occupancy)
     blocks = _blockers_by_viewer(occupancy)
-    return visibility_kernel(grid.sight_block, occupancy.index, blocks, cells, clearance(grid))
+    return visibility_kernel(
+        grid.sight_block, occupancy.index, blocks, cells, clearance(grid), level_clearance(grid)
+    )
 
 
 # Who blocks whose sight depends on the occupants but not on their cells, so a move does not
@@ -1178,16 +1327,33 @@ _BLOCKERS_CACHE: dict[tuple[tuple[str, str, int, bool], ...], NDArray[np.uint8]]
 _BLOCKERS_KEPT = 8
 
 
+# And per occupancy (it never changes), so that asking again does not even build the key.
+_BLOCKERS_BY_OCCUPANCY: weakref.WeakKeyDictionary[Occupancy, NDArray[np.uint8]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
     """Row i: `occupancy.sight_blockers` of occupant i."""
+    blocks = _BLOCKERS_BY_OCCUPANCY.get(occupancy)
+    if blocks is None:
+        blocks = _blockers_by_key(occupancy)
+        _BLOCKERS_BY_OCCUPANCY[occupancy] = blocks
+    return blocks
+
+
+def _blockers_by_key(occupancy: Occupancy) -> NDArray[np.uint8]:
     key = tuple((o.id, o.faction, int(o.size), o.neutral) for o in occupancy.occupants)
-    blocks = _BLOCKERS_CACHE.get(key)
+    # Two in one cell (P-MOV-8) share one flag, which depends on where they stand: not cached.
+    blocks = None if occupancy.shared else _BLOCKERS_CACHE.get(key)
     if blocks is None:
         n = len(occupancy.occupants)
         blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
         for i, viewer in enumerate(occupancy.occupants):
             blocks[i] = occupancy.sight_blockers(viewer)
         blocks.setflags(write=False)
+        if occupancy.shared:
+            return blocks
         if len(_BLOCKERS_CACHE) >= _BLOCKERS_KEPT:
             del _BLOCKERS_CACHE[next(iter(_BLOCKERS_CACHE))]
         _BLOCKERS_CACHE[key] = blocks

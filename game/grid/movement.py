@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import pairwise
 from weakref import WeakKeyDictionary
 
@@ -29,6 +30,10 @@ _MODE_IDS = {
     "air": mk.MODE_AIR,  # a push on the air, adrift without thrusters: never requested
 }
 _MODE_NAMES = {i: name for name, i in _MODE_IDS.items()}
+
+#: P-JUMP-1's n_max by (athletics, gravity): a pure function in exact fractions, which took half
+#: of a search's Python-side work when worked out on every request.
+_n_max = lru_cache(maxsize=256)(max_jump_height)
 
 #: The search to run: `movement_kernel` (compiled) or `py_func(movement_kernel)` (reference).
 Kernel = Callable[..., mk.KernelResult]
@@ -282,7 +287,7 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         notes.append(Note(SearchNote.VELOCITY, {"velocity": request.velocity, "points": speed}))
     spent = request.spent + speed
     jump_left = int(budgets[mk.MODE_JUMP]) - spent  # negative: no jump this turn
-    n_max = max_jump_height(request.athletics, grid.gravity)  # None in microgravity
+    n_max = _n_max(request.athletics, grid.gravity)  # None in microgravity
     drop_limit = 0
     run_up = 0
     radius = 0
@@ -371,6 +376,27 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     )
 
 
+#: _plan's answers by occupancy, then (grid, mover, request): a pure function of them, whose
+#: Python work (checks, notes, budgets) was a fifth of a whole walking search.
+_PLANS: WeakKeyDictionary[Occupancy, dict[tuple[object, ...], _Plan]] = WeakKeyDictionary()
+
+
+def _planned(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest) -> _Plan:
+    r = request
+    key = (
+        grid, mover, tuple(r.budgets.items()), r.mode, r.crawling, r.spent, r.athletics,
+        r.run_up, r.velocity, r.has_thrusters, r.max_cells, r.checked,
+    )  # fmt: skip
+    plans = _PLANS.setdefault(occupancy, {})
+    plan = plans.get(key)
+    if plan is None:
+        plan = _plan(grid, occupancy, mover, request)
+        if len(plans) >= 64:  # a few movers and requests a turn; keep it small
+            plans.clear()
+        plans[key] = plan
+    return plan
+
+
 #: Occupancy.move_codes by occupancy and mover: an Occupancy does not change once built, and
 #: building the codes in Python took a good part of a whole search.
 _CODES: WeakKeyDictionary[Occupancy, dict[Occupant, NDArray[np.uint8]]] = WeakKeyDictionary()
@@ -399,11 +425,23 @@ def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:
     )  # fmt: skip
 
 
+#: Each grid's facts that no occupant changes, worked out cell by cell as searches first need
+#: them (-1: not yet; `movement_kernels.fill_cached`). A Grid never changes once built.
+_STATIC: WeakKeyDictionary[Grid, NDArray[np.int32]] = WeakKeyDictionary()
+
+
+def _static(grid: Grid) -> NDArray[np.int32]:
+    static = _STATIC.get(grid)
+    if static is None:
+        static = _STATIC[grid] = np.full(grid.shape, -1, dtype=np.int32)
+    return static
+
+
 def _search(
     grid: Grid, occupancy: Occupancy, mover: Occupant, plan: _Plan, kernel: Kernel
 ) -> _Found:
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
-        *_arrays(grid, occupancy, mover), *plan.start, plan.kind, plan.base_mode,
+        *_arrays(grid, occupancy, mover), _static(grid), *plan.start, plan.kind, plan.base_mode,
         plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
         plan.one_step, plan.drop_limit,
     )  # fmt: skip
@@ -414,7 +452,7 @@ def summarize(
     grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveRequest
 ) -> MoveSummary:
     """Which search a request runs, with its rules and notes (for a query's "rules"/"why")."""
-    return _plan(grid, occupancy, mover, request).summary
+    return _planned(grid, occupancy, mover, request).summary
 
 
 def reachable_rows(
@@ -427,7 +465,8 @@ def reachable_rows(
 ) -> NDArray[np.int32]:
     """`reachable` as an int32 array of rows (x, y, z, points), for callers that paint or
     filter many cells and need no Python dict."""
-    return _search(grid, occupancy, mover, _plan(grid, occupancy, mover, request), kernel).ends
+    plan = _planned(grid, occupancy, mover, request)
+    return _search(grid, occupancy, mover, plan, kernel).ends
 
 
 def reachable(
@@ -463,7 +502,7 @@ def find_path(
     the cheapest paths, the one nearest the straight line to `to`, so that the run the dampers
     keep is the one the player aimed (P-ZERO-2)."""
     target = require_in_map(grid.shape, to, "path target")
-    plan = _plan(grid, occupancy, mover, request)
+    plan = _planned(grid, occupancy, mover, request)
     found = _search(grid, occupancy, mover, plan, kernel)
     info = plan.summary
     j = found.local(target)

@@ -50,6 +50,8 @@ F_WATER = 128
 F_FLOOR = 256  # a floor slab under the cell: blocks crossing between this level and the one below
 F_ON_CLIMB = 512  # climbable, or just above a climbable cell (the top of a ladder)
 F_SURFACE = 1024  # microgravity: standable, or a face against a full obstacle (magnetic boots)
+#: In `static` facts only: a free face against a full obstacle, F_SURFACE in a surface search.
+F_FACE = 2048
 
 
 def _corner_table() -> tuple[NDArray[np.int64], NDArray[np.int64]]:
@@ -181,6 +183,67 @@ def cell_facts(grid: GridArrays, x: int, y: int, z: int) -> int:
 
 
 @njit
+def static_cell(grid: GridArrays, x: int, y: int, z: int) -> int:
+    """The facts of map cell (x, y, z) that do not depend on who stands where (`fill_level`
+    without occupants), with F_FACE where only a surface search would add F_SURFACE."""
+    obstacle, terrain, floor, standable, occ_index, codes = grid
+    nobody = (obstacle, terrain, floor, standable, occ_index, np.zeros_like(codes))  # MOVE_FREE
+    info = np.zeros(27, dtype=np.int32)
+    fill_level(info, nobody, x, y, z, 1, 1, 1, 0, False)
+    plain = int(info[window_index(1, 1, 0, 0, 0)])
+    fill_level(info, nobody, x, y, z, 1, 1, 1, 0, True)
+    if info[window_index(1, 1, 0, 0, 0)] & F_SURFACE and not plain & F_SURFACE:
+        plain |= F_FACE
+    return plain
+
+
+@njit
+def fill_cached(
+    info: NDArray[np.int32],
+    grid: GridArrays,
+    static: NDArray[np.int32],
+    ox: int,
+    oy: int,
+    oz: int,
+    wx: int,
+    wy: int,
+    wz: int,
+    lz: int,
+    surfaces: bool,
+) -> bool:
+    """`fill_level` from the grid's kept `static` facts (map-shaped, -1 where not worked out
+    yet, filled here by `static_cell`): only the occupants are read afresh. Working the facts
+    out cell by cell was a fifth of a flight's search."""
+    occ_index = grid[4]
+    codes = grid[5]
+    z = oz + lz
+    vertical = False
+    for lx in range(wx):
+        x = ox + lx
+        for ly in range(wy):
+            y = oy + ly
+            facts = static[x, y, z]
+            if facts < 0:
+                facts = static_cell(grid, x, y, z)
+                static[x, y, z] = facts
+            if facts & F_FACE:
+                facts ^= F_FACE
+                if surfaces:
+                    facts |= F_SURFACE
+            who = occ_index[x, y, z]
+            if who >= 0:
+                code = codes[who]
+                if code == MOVE_BLOCKED:  # P-MOV-4: never through enemies
+                    facts |= F_BLOCK | F_OCC
+                elif code == MOVE_PASS_COST:  # P-MOV-4: through an ally or neutral at +1
+                    facts |= F_OCC
+                    facts += 1
+            vertical = vertical or bool(facts & (F_CLIMB | F_STAIRS))
+            info[window_index(wy, wz, lx, ly, lz)] = facts
+    return vertical
+
+
+@njit
 def corner_frame(kind: int, dz: int) -> tuple[int, int]:
     """Where a step's P-MOV-3 corners lie: (level of the corner cube's base above the start's,
     the cube's dz). Stairs cross at the upper level, where the body clears the step, so only
@@ -219,6 +282,31 @@ def step_checks(kind: int, sx: int, sy: int) -> NDArray[np.int64]:
                         shift + CORNERS[c, k, 0] * sx + CORNERS[c, k, 1] * sy + CORNERS[c, k, 2]
                     )
     return checks
+
+
+@njit
+def step_masks(kind: int) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """`step_checks` as bit masks over the 3x3x3 cube around a step's start (bit
+    direction_index(a, b, c) for the cell at offset (a, b, c)): per direction, the cells whose
+    floor it crosses and its P-MOV-3 corner cells. With the cube's blocked, floor and extra-cost
+    cells gathered once per expanded cell, each of its 26 steps is then checked by two ANDs."""
+    floors = np.zeros(27, dtype=np.int64)
+    corners = np.zeros(27, dtype=np.int64)
+    for dx in range(-1, 2):
+        for dy in range(-1, 2):
+            for dz in range(-1, 2):
+                d = direction_index(dx, dy, dz)
+                if kind != KIND_GROUND and dz != 0:
+                    for a in range(2 if dx != 0 else 1):
+                        for b in range(2 if dy != 0 else 1):
+                            floors[d] |= np.int64(1) << direction_index(a * dx, b * dy, max(dz, 0))
+                shift, cdz = corner_frame(kind, dz)
+                c = direction_index(dx, dy, cdz)
+                for k in range(CORNER_COUNT[c]):
+                    corners[d] |= np.int64(1) << direction_index(
+                        CORNERS[c, k, 0], CORNERS[c, k, 1], shift + CORNERS[c, k, 2]
+                    )
+    return floors, corners
 
 
 @njit
@@ -296,6 +384,7 @@ def _step_table() -> NDArray[np.int64]:
 
 
 STEPS = _step_table()
+FLAT_FIRST = 9  # STEPS[9:17] are the 8 steps with dz = 0
 UNREACHED = np.iinfo(np.int32).max  # inside the search: more than any cost
 
 
@@ -352,6 +441,7 @@ def _drops(
     info: NDArray[np.int32],
     levels: NDArray[np.int8],
     grid: GridArrays,
+    static: NDArray[np.int32],
     origin: tuple[int, int, int],
     dist: NDArray[np.int32],
     pred: NDArray[np.int32],
@@ -394,7 +484,7 @@ def _drops(
             q -= 1
             pq = q % sy  # the padded level; 0 is the padding under the window
             if levels[pq] < 0:
-                levels[pq] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, pq - 1, False)
+                levels[pq] = fill_cached(info, grid, static, ox, oy, oz, wx, wy, wz, pq - 1, False)
                 open_level(info, dist, start, wx, wy, wz, pq - 1)
             below = info[q]
             if below & F_BLOCK:
@@ -410,6 +500,7 @@ def _dijkstra(
     info: NDArray[np.int32],
     levels: NDArray[np.int8],
     grid: GridArrays,
+    static: NDArray[np.int32],
     origin: tuple[int, int, int],
     dist: NDArray[np.int32],
     pred: NDArray[np.int32],
@@ -437,6 +528,15 @@ def _dijkstra(
     sx = (wy + 2) * sy
     offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
     checks = step_checks(kind, sx, sy)
+    # Off the ground every step has corners (3D, P-MOV-3): gather the cube around the expanded
+    # cell once as bit masks rather than reading up to ten cells for each of its steps.
+    cube_masks = kind != KIND_GROUND
+    floor_masks, corner_masks = step_masks(kind)
+    cube = np.empty(27, dtype=np.int64)
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            for e in range(-1, 2):
+                cube[direction_index(a, b, e)] = a * sx + b * sy + e
     todo = np.empty(len(STEPS), dtype=np.int64)
     head = np.full(limit + 1, -1, dtype=np.int32)
     nxt = np.empty(dist.size, dtype=np.int32)  # both set when a cell is pushed
@@ -459,14 +559,35 @@ def _dijkstra(
                 if levels[pzz] < 0:
                     ox, oy, oz = origin
                     surfaces = kind == KIND_SURFACE
-                    levels[pzz] = fill_level(info, grid, ox, oy, oz, wx, wy, wz, pzz - 1, surfaces)
+                    levels[pzz] = fill_cached(
+                        info, grid, static, ox, oy, oz, wx, wy, wz, pzz - 1, surfaces
+                    )
                     open_level(info, dist, start, wx, wy, wz, pzz - 1)
             # Most neighbours are blocked or already as cheap as a step from here could make
-            # them: list the others without a branch per neighbour, then try only those.
+            # them: list the others without a branch per neighbour, then try only those. The
+            # reads go into a bit mask first, independent of each other: counting straight from
+            # each read chained them one after the other (the cache's latency, 26 times).
+            # On the ground, a level without stairs or ladders here has only its 8 flat steps
+            # (G-3a/G-3b, tested below): the rows of STEPS with dz = 0.
+            flat = kind == KIND_GROUND and levels[pz - 1] == 0 and levels[pz] == 0
+            first, last = (FLAT_FIRST, FLAT_FIRST + 8) if flat else (0, len(STEPS))
+            near = c + 1
+            found = 0
+            for k in range(first, last):
+                found |= int(dist[i + offsets[k]] > near) << k
             count = 0
-            for k in range(len(STEPS)):
+            for k in range(first, last):
                 todo[count] = k
-                count += dist[i + offsets[k]] > c + 1
+                count += (found >> k) & 1
+            blocked = 0
+            floored = 0
+            costly = 0
+            if cube_masks and count > 0:
+                for b in range(27):  # no branches: the bits are random, mispredicted
+                    v = info[i + cube[b]]
+                    blocked |= int(v & F_BLOCK != 0) << b
+                    floored |= int(v & F_FLOOR != 0) << b
+                    costly |= int(v & EXTRA_MASK != 0) << b
             for t in range(count):
                 k = todo[t]
                 dx, dy, dz = STEPS[k, 0], STEPS[k, 1], STEPS[k, 2]
@@ -477,15 +598,52 @@ def _dijkstra(
                 points, mode = step_rule(kind, base_mode, crawling, info[i], info[j], dx, dy, dz)
                 if points < 0:
                     continue
-                corner = step_corner(info, checks, i, direction_index(dx, dy, dz))
+                d = direction_index(dx, dy, dz)
+                check = True
+                if cube_masks:
+                    if blocked & corner_masks[d] or floored & floor_masks[d]:
+                        continue  # P-MOV-3: a corner obstacle or enemy, or a floor crossed
+                    check = costly & corner_masks[d] != 0
+                # `step_corner` and `_settle` written out here: every call of a compiled
+                # function that passes arrays pays two atomic reference counts per array, and
+                # those were half of a search's time.
+                corner = 0
+                if check:
+                    floors = checks[d, 0]
+                    for f in range(2, 2 + floors):
+                        if info[i + checks[d, f]] & F_FLOOR:
+                            corner = -1
+                    for f in range(2 + floors, 2 + floors + checks[d, 1]):
+                        v = info[i + checks[d, f]]
+                        if v & F_BLOCK:
+                            corner = -1
+                        elif corner >= 0:
+                            corner = max(corner, int(v & EXTRA_MASK))
                 total = c + points + corner
                 if corner < 0 or total > budgets[mode] or total > limit:  # P-MOV-1
                     continue
-                _settle(dist, pred, via, head, nxt, prv, i, j, total, mode)
+                old = dist[j]
+                if old <= total:
+                    continue
+                if old != UNREACHED:  # a cheaper way: take j out of its bucket
+                    if prv[j] >= 0:
+                        nxt[prv[j]] = nxt[j]
+                    else:
+                        head[old] = nxt[j]
+                    if nxt[j] >= 0:
+                        prv[nxt[j]] = prv[j]
+                dist[j] = total
+                pred[j] = i
+                via[j] = mode
+                prv[j] = -1
+                nxt[j] = head[total]
+                if head[total] >= 0:
+                    prv[head[total]] = j
+                head[total] = j
             if drop_limit > 0 and kind == KIND_GROUND and info[i] & F_STAND:
                 _drops(
-                    info, levels, grid, origin, dist, pred, via, head, nxt, prv, offsets, checks,
-                    start, wx, wy, wz, i, c, budgets, limit, drop_limit,
+                    info, levels, grid, static, origin, dist, pred, via, head, nxt, prv, offsets,
+                    checks, start, wx, wy, wz, i, c, budgets, limit, drop_limit,
                 )  # fmt: skip
     for i in range(dist.size):
         if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
@@ -634,6 +792,7 @@ def movement_kernel(
     standable: NDArray[np.bool_],
     occ_index: NDArray[np.int32],
     codes: NDArray[np.uint8],
+    static: NDArray[np.int32],
     x0: int,
     y0: int,
     z0: int,
@@ -648,7 +807,8 @@ def movement_kernel(
     one_step: bool = False,
     drop_limit: int = 0,
 ) -> KernelResult:
-    """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it.
+    """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it. `static` is the
+    grid's kept facts (`fill_cached`), map-shaped, -1 where not yet worked out.
 
     Returns the window's origin and size, padding included (see `window_index`), and per window
     cell (flat, x-major): the packed facts, the least total points (-1 unreached), the previous
@@ -679,14 +839,14 @@ def movement_kernel(
     start = window_index(wy, wz, lx0, ly0, lz0)
     if kind in (KIND_JUMP, KIND_LAUNCH):
         for lz in range(wz):
-            fill_level(info, grid, ox, oy, oz, wx, wy, wz, lz, kind == KIND_LAUNCH)
+            fill_cached(info, grid, static, ox, oy, oz, wx, wy, wz, lz, kind == KIND_LAUNCH)
     if kind == KIND_JUMP:
         _jump(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius, run_up)
     elif kind == KIND_LAUNCH:
         _launch(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius)
     else:
         _dijkstra(
-            info, levels, grid, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
+            info, levels, grid, static, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
             base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
         )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)

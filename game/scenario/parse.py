@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
-from game.maps import LoadedMap
 from game.rules import registry
 from game.rules.data import RulesData, load_rules
 from game.rules.reader import (
@@ -26,8 +24,12 @@ from game.rules.reader import (
     fail,
 )
 from game.rules.stance import Stance
+from game.scenario.source import read_scenario
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import SHARED_ENTITY_FIELDS, Ruleset, ruleset_for
+
+if TYPE_CHECKING:  # loaded with a .tmx map only (`_load_tmx`): an inline map needs no Tiled
+    from game.maps import LoadedMap
 
 #: The largest inline map accepted, checked before anything is allocated.
 MAX_CELLS = 4_000_000
@@ -37,27 +39,7 @@ TERRAIN_NAMES = tuple(t.name.lower() for t in Terrain if t and t.name)  # G-3
 
 def load_scenario(source: str) -> tuple[Battlefield, list[object]]:
     """Read a scenario file (or `-` for standard input) into a battlefield and its query list."""
-    if source == "-":
-        text, base = sys.stdin.read(), Path.cwd()
-        name = "<stdin>"
-    else:
-        path = Path(source)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ScenarioError(f"{source}: cannot read the file ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise ScenarioError(f"{source}: not UTF-8 text") from None
-        base, name = path.resolve().parent, source
-    try:
-        data = json.loads(text)
-    except RecursionError:
-        raise ScenarioError(f"{name}: the JSON is nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise ScenarioError(
-            f"{name}: bad JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
-    return parse_scenario(data, base)
+    return parse_scenario(*read_scenario(source))
 
 
 def parse_scenario(data: object, base: Path) -> tuple[Battlefield, list[object]]:

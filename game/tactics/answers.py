@@ -65,8 +65,11 @@ def sight(bf: Battlefield, frm: Point, to: Point) -> LosResult:
     )
 
 
-def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> CoverResult:
-    """P-COV-1..5 and P-ZERO-1 for a target, assuming line of sight is clear."""
+def target_cover(
+    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, *, detail: bool = True
+) -> CoverResult:
+    """P-COV-1..5 and P-ZERO-1 for a target, assuming line of sight is clear. Without `detail`
+    the grade and percent alone (`cover`'s fast path), for callers that never show why."""
     adrift = (
         bf.grid.microgravity
         and not target.in_flight
@@ -81,6 +84,7 @@ def target_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) ->
         target_shock=target.has("shock"),
         in_flight=target.in_flight,
         adrift=adrift,
+        detail=detail,
     )
     if result.grade == "none" and len(bf.occupancy.all_at(target.cell)) > 1:
         # P-MOV-8: "se le entità non sono in copertura, sono considerate in alta esposizione"

@@ -18,6 +18,7 @@ from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
 from game.ui.app import App, Scene
+from game.ui.battle.worker import Worker
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
 from game.ui.menus.load import LoadScene
@@ -87,6 +88,8 @@ class Director:
         self.app = app
         self.options = options
         self.session: Session | None = None
+        #: The battle's worker thread (game/ui/battle/worker.py): its commands and the fog.
+        self.worker = Worker()
         #: What stopped the last battle from opening, for the command line to report.
         self.failure: str | None = None
         # --- menus, saves and settings (game/ui/menus/) ---
@@ -155,6 +158,7 @@ class Director:
                         animation_speed=self.animation_speed(),
                         keys=self.keys(),
                         director=self,
+                        worker=self.worker,
                     )
                 )
             )
@@ -177,6 +181,7 @@ class Director:
 
     def close_battle(self) -> None:
         if self.session is not None:
+            self.worker.wait()  # a command half given is finished and journaled first
             self._write_meta()
             self.session.close()
             self.session = None

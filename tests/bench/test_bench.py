@@ -6,7 +6,8 @@ from pathlib import Path
 
 from game.bench.battle import GOALS as BATTLE_GOALS
 from game.bench.battle import battle_setup, computer_battle, journal_length, measure_battle
-from game.bench.grid import GOALS, SIZE, UNITS, battlefield, measure
+from game.bench.grid import GOALS, REF_SUFFIX, SIZE, UNITS, battlefield, measure
+from game.grid.jit import JIT_ENABLED
 
 
 def test_the_bench_battlefield_is_the_same_for_the_same_seed_and_its_units_stand() -> None:
@@ -22,7 +23,10 @@ def test_the_bench_battlefield_is_the_same_for_the_same_seed_and_its_units_stand
 
 def test_the_bench_measures_every_goal_it_prints() -> None:
     figures = measure(quick=True)
-    assert set(figures) == {g.key for g in GOALS}
+    # Issue 18's kernels are timed with their plain numba reference beside them.
+    compared = {"los40", "los40_call", "cover48_call", "vis16", "reach10"}
+    referenced = {key + REF_SUFFIX for key in compared} if JIT_ENABLED else set()
+    assert set(figures) == {g.key for g in GOALS} | referenced
     assert all(seconds > 0 for seconds in figures.values())
 
 

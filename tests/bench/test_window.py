@@ -11,10 +11,12 @@ import pytest
 from game.bench import window as bench_window
 from game.bench.window import (
     Figures,
+    PlayRun,
     WindowReport,
     measure_pyscroll,
     measure_window,
     open_window,
+    play_frames,
     print_report,
     run_frames,
     schedule,
@@ -155,3 +157,34 @@ def test_the_goals_are_issue_8_s_60_frames_a_second_at_1280x720_and_a_100_us_hov
     assert abs(bench_window.HOVER_GOAL - 100e-6) < 1e-12
     assert bench_window.WINDOW == (1280, 720)
     assert (bench_window.MAP_CELLS, bench_window.LEVELS, bench_window.UNITS) == (128, 3, 32)
+
+
+def test_while_the_battle_plays_the_bench_times_each_frame_and_each_command_on_the_worker(
+    tmp_path: Path,
+) -> None:
+    app, scene, session = open_window(write_map(tmp_path), computer="red", threaded=True)
+    try:
+        assert scene.worker.threaded
+        run = play_frames(app, scene, 40)
+        assert len(run.frames.samples) == len(run.cpu.samples) == 40
+        assert run.commands > 0  # the viewer's moves and end of turn, the computer's turn
+        assert len(session.history) >= run.commands
+        assert all(s > 0 for s in run.shown.samples)
+        assert not scene.worker.busy
+    finally:
+        session.close()
+        app.close()
+
+
+def test_the_busy_core_frame_row_is_judged_against_a_frame_and_the_inline_one_is_shown_beside(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    frame = Figures(tuple(0.001 * i for i in range(1, 101)))
+    slow = Figures(tuple(0.002 * i for i in range(1, 101)))
+    played = {"worker": PlayRun(frame, frame, frame, 5), "inline": PlayRun(slow, slow, slow, 5)}
+    print_report(WindowReport(frames={"all": frame}, board=frame, playing=played))
+    lines = capsys.readouterr().out.splitlines()
+    busy = next(line for line in lines if "battle playing, other core busy" in line)
+    assert busy.split()[-1] == "NO"  # p99 99 ms
+    assert any("commands on the frame's thread" in line for line in lines)
+    assert sum("5 commands" in line for line in lines) == 2

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.grid.cover import cover, hiding_kinds
 from game.grid.geometry import OffMapError
@@ -286,3 +288,69 @@ def test_hiding_kinds_names_a_thin_column_and_leaves_the_grid_unchanged() -> Non
     before = grid.obstacle.copy()
     assert hiding_kinds(grid, (0, 1, 0), (7, 1, 0)) == frozenset({"thin"})
     assert (grid.obstacle == before).all()
+
+
+# ------------------------------------------------------------------ the grade-only kernel
+
+_KINDS = [0, 0, 0, 0, OBSTACLE_FULL, OBSTACLE_THIN, OBSTACLE_HALF, OBSTACLE_HALF]
+_FLAGS = [
+    {},
+    {"target_low_stance": True},
+    {"target_shock": True},
+    {"in_flight": True},
+    {"adrift": True},
+    {"target_low_stance": True, "target_shock": True},
+]
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_p_cov_1_grade_without_detail_matches_the_27_sample_walks(data: st.DataObject) -> None:
+    # The grade-only kernel scans the cone of the 27 segments once and stops at the first
+    # deciding obstacle; the detailed kernel walks every segment (the reference): same grade.
+    shape = (
+        data.draw(st.integers(1, 7)),
+        data.draw(st.integers(1, 7)),
+        data.draw(st.integers(1, 3)),
+    )
+    size = int(np.prod(shape))
+    codes = data.draw(st.lists(st.sampled_from(_KINDS), min_size=size, max_size=size))
+    grid = Grid.build(np.array(codes, dtype=np.uint8).reshape(shape))
+    cell = st.tuples(
+        st.integers(0, shape[0] - 1), st.integers(0, shape[1] - 1), st.integers(0, shape[2] - 1)
+    )
+    a, t = data.draw(cell), data.draw(cell)
+    flags = data.draw(st.sampled_from(_FLAGS))
+    fast = cover(grid, a, t, detail=False, **flags)
+    slow = cover(grid, a, t, **flags)
+    assert (fast.grade, fast.percent) == (slow.grade, slow.percent)
+    assert fast.hidden == () and fast.rules == ()
+
+
+def test_p_cov_1_grade_without_detail_matches_on_long_shots_over_a_cluttered_deck(
+    kernel_mode: str,
+) -> None:
+    # Long, steep and skew shots (up to 23 cells, across levels) over walls, crates and
+    # columns of every kind: the cone's slabs and its rounding margins at real distances.
+    gen = np.random.default_rng(18)
+    obstacle = np.zeros((24, 24, 4), dtype=np.uint8)
+    roll = gen.random(obstacle.shape)
+    obstacle[roll < 0.06] = OBSTACLE_FULL
+    obstacle[(roll >= 0.06) & (roll < 0.10)] = OBSTACLE_HALF
+    obstacle[(roll >= 0.10) & (roll < 0.12)] = OBSTACLE_THIN
+    grid = Grid.build(obstacle)
+    shots = 60 if kernel_mode == "compiled" else 12
+    for _ in range(shots):
+        a = (int(gen.integers(0, 24)), int(gen.integers(0, 24)), int(gen.integers(0, 4)))
+        t = (int(gen.integers(0, 24)), int(gen.integers(0, 24)), int(gen.integers(0, 4)))
+        for flags in _FLAGS[:3]:
+            fast = cover(grid, a, t, detail=False, **flags)
+            assert fast.grade == cover(grid, a, t, **flags).grade, (a, t, flags)
+
+
+def test_p_cov_2_off_map_cells_are_a_clear_error_without_detail_too() -> None:
+    grid = _row(4, 1)
+    with pytest.raises(OffMapError, match="cover target cell"):
+        cover(grid, (0, 1, 0), (9, 1, 0), detail=False)
+    with pytest.raises(ValueError, match="both in flight and adrift"):
+        cover(grid, (0, 1, 0), (3, 1, 0), in_flight=True, adrift=True, detail=False)

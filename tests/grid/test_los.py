@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.grid.geometry import OffMapError, chebyshev
@@ -22,6 +22,7 @@ from game.grid.los import (
     explain_line_of_sight,
     level_clearance_kernel,
     line_of_sight,
+    lines_of_sight,
     set_view_threads,
     view_threads,
     visibility_matrix,
@@ -296,6 +297,35 @@ def test_p_los_1_cells_outside_the_map_are_a_clear_error() -> None:
 
 
 @both_modes
+def test_p_los_1_a_cell_off_the_map_or_not_a_triple_is_worded_whichever_end_it_is() -> None:
+    # One Python call lets the kernel check the bounds (issue 18); every bad cell still gets
+    # the worded error, never a wrong answer or a crash in the kernel.
+    grid = Grid.empty(3, 3, 2)
+    for a, b, which in (
+        ((-1, 0, 0), (1, 1, 0), "viewer"),
+        ((0, 0, 0), (1, 1, 2), "target"),
+        ((0, 3, 0), (1, 1, 0), "viewer"),
+        ((0, 0, 0), (1, 1), "target"),
+    ):
+        with pytest.raises((OffMapError, ValueError), match=f"line of sight {which} cell"):
+            line_of_sight(grid, a, b)  # type: ignore[arg-type]
+    assert line_of_sight(grid, (0, 0, 0), (2, 2, 1))
+
+
+def test_the_long_sight_kernels_let_other_threads_run_while_they_work() -> None:
+    # The window's frames go on while its worker thread runs a command's fog (docs/window.md):
+    # a unit's view and the visibility matrix release the GIL; the short calls do not.
+    from game.grid.jit import JIT_ENABLED
+    from game.grid.los import los_terrain_kernel, view_kernel, visibility_kernel
+
+    if not JIT_ENABLED:
+        pytest.skip("plain Python kernels hold the GIL like any Python code")
+    assert view_kernel.targetoptions.get("nogil") is True  # type: ignore[attr-defined]
+    assert visibility_kernel.targetoptions.get("nogil") is True  # type: ignore[attr-defined]
+    assert not los_terrain_kernel.targetoptions.get("nogil")  # type: ignore[attr-defined]
+
+
+@both_modes
 def test_p_los_3_visibility_matrix_uses_each_viewers_own_blockers() -> None:
     # A row: blue a (0), red r (2), blue b (4), red s (6). For a blue viewer the red units
     # between block; for a red viewer the blue ones do.
@@ -487,6 +517,83 @@ def test_p_los_3_visibility_matrix_matches_line_of_sight_pair_by_pair(
         for j, target in enumerate(occupancy.occupants):
             expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
             assert seen[i, j] == expected
+
+
+@st.composite
+def crowded_grids(draw: st.DrawFn) -> tuple[Grid, Occupancy]:
+    """Up to 12 units of three sides on a sparse grid up to 9x9x2, two sharing a cell at times
+    (P-MOV-8): many lines that terrain leaves clear and units may cross."""
+    shape = (draw(st.integers(2, 9)), draw(st.integers(2, 9)), draw(st.integers(1, 2)))
+    size = int(np.prod(shape))
+    codes = draw(
+        st.lists(
+            st.sampled_from([0] * 6 + [OBSTACLE_FULL, OBSTACLE_THIN]), min_size=size, max_size=size
+        )
+    )
+    grid = Grid.build(np.array(codes, dtype=np.uint8).reshape(shape))
+    cells = draw(st.lists(cells_of(grid), min_size=2, max_size=12))
+    kept = [c for i, c in enumerate(cells) if cells[:i].count(c) < 2]
+    units = [
+        Occupant(
+            f"u{i}",
+            cell,
+            draw(st.sampled_from(["blue", "red", "green"])),
+            draw(st.sampled_from(list(Size))),
+            neutral=draw(st.booleans()),
+        )
+        for i, cell in enumerate(kept)
+    ]
+    return grid, Occupancy(grid.shape, units)
+
+
+@given(crowded_grids())
+@settings(max_examples=80, deadline=None)
+def test_p_los_3_visibility_matrix_matches_line_of_sight_with_many_units_and_shared_cells(
+    world: tuple[Grid, Occupancy],
+) -> None:
+    # The matrix settles a pair by terrain once and walks again only when a viewer's blocking
+    # unit meets the line: every pair must still be the single line of sight's answer.
+    grid, occupancy = world
+    seen = visibility_matrix(grid, occupancy)
+    for i, viewer in enumerate(occupancy.occupants):
+        for j, target in enumerate(occupancy.occupants):
+            expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
+            assert seen[i, j] == expected, (viewer, target)
+
+
+@given(st.data())
+def test_p_los_2_lines_of_sight_in_one_batch_match_one_call_each(data: st.DataObject) -> None:
+    # The batch walks unrelated lines in one call (each from its own start, the last blocker
+    # tried first, empty space jumped over): every answer must be the single call's.
+    grid = data.draw(small_grids())
+    ends = data.draw(st.lists(st.tuples(cells_of(grid), cells_of(grid)), max_size=12))
+    pairs = np.array([[*a, *b] for a, b in ends], dtype=np.int64).reshape(len(ends), 6)
+    seen = lines_of_sight(grid, pairs)
+    assert seen.tolist() == [line_of_sight(grid, a, b) for a, b in ends]
+
+
+def test_p_los_1_lines_of_sight_in_one_batch_match_over_a_cluttered_deck() -> None:
+    # Long lines (up to 31 cells, across levels) where the clearance tables let the walk jump.
+    gen = np.random.default_rng(18)
+    obstacle = np.zeros((32, 32, 4), dtype=np.uint8)
+    obstacle[gen.random(obstacle.shape) < 0.04] = OBSTACLE_FULL
+    obstacle[gen.random(obstacle.shape) < 0.01] = OBSTACLE_THIN
+    grid = Grid.build(obstacle)
+    pairs = np.column_stack([gen.integers(0, n, 400) for n in (32, 32, 4, 32, 32, 4)]).astype(
+        np.int64
+    )
+    seen = lines_of_sight(grid, pairs)
+    expected = [line_of_sight(grid, tuple(p[:3]), tuple(p[3:])) for p in pairs.tolist()]
+    assert seen.tolist() == expected
+    assert 0 < sum(expected) < len(expected)  # both answers occur
+
+
+def test_p_los_1_lines_of_sight_outside_the_map_are_a_clear_error() -> None:
+    grid = Grid.empty(4, 4)
+    with pytest.raises(OffMapError, match="leaves the map"):
+        lines_of_sight(grid, np.array([[0, 0, 0, 4, 0, 0]]))
+    with pytest.raises(ValueError, match="rows of 6"):
+        lines_of_sight(grid, np.zeros((2, 5), dtype=np.int64))
 
 
 @given(small_grids())

@@ -3,7 +3,7 @@ keys, the right-click menu, and showing what a command caused."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -81,8 +81,10 @@ class Orders:
 
     # ------------------------------------------------------------ giving commands
 
-    def submit(self, command: cmd.Command) -> Outcome:
-        """Give a command as this player; animate what it caused, or say why not."""
+    def submit(self, command: cmd.Command, then: Callable[[Outcome], None] | None = None) -> None:
+        """Give a command as this player; animate what it caused, or say why not. The command,
+        the fog and the sightings after it are the scene's worker's: this returns at once, and
+        what came of it is shown (and handed to `then`) when it is ready."""
         s = self.scene
         self.plan = None
         s.status = ""
@@ -90,19 +92,29 @@ class Orders:
         self.close_menu()
         before = s.view
         path = self.path_of(command)
-        try:
-            outcome = s.session.submit(command, s.player)
-        except JournalError as exc:
-            s.journal_failed(exc)
-            return Outcome()  # nothing shown: the battle is as its journal saved it
-        if outcome.refusal is not None:
-            s.status = refusal_text(outcome.refusal)
-            s.refresh()
-            return outcome
-        s.status = ""
-        self.targeting = None
-        self.animate(outcome.events, before, path)
-        return outcome
+        player = s.player
+
+        def give() -> Outcome | JournalError:  # on the worker's thread: the battle is its own
+            try:
+                return s.session.submit(command, player)
+            except JournalError as exc:
+                return exc
+
+        def given(result: Outcome | JournalError) -> None:
+            if isinstance(result, JournalError):
+                s.journal_failed(result)
+                result = Outcome()  # nothing shown: the battle is as its journal saved it
+            elif result.refusal is not None:
+                s.status = refusal_text(result.refusal)
+                s.refresh()
+            else:
+                s.status = ""
+                self.targeting = None
+                self.animate(result.events, before, path)
+            if then is not None:
+                then(result)
+
+        s.worker.run(give, given)
 
     def animate(self, events: Sequence[Event], before: PlayerView, path: Sequence[Cell]) -> None:
         """Beats for what the player may see of these events (a move slides along `path`, taken

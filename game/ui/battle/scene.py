@@ -10,14 +10,14 @@ the pointer's previews and the tokens kept in state.py.
 from __future__ import annotations
 
 import errno
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
 from game.battle import commands as cmd
 from game.battle import options as opts
 from game.battle import preview
-from game.battle.engine import GM, Battle, Outcome
+from game.battle.engine import GM, Battle, Outcome, Refusal
 from game.battle.journal import JournalError, JournalWriteError
 from game.battle.session import Session
 from game.battle.view import PlayerView, view_for
@@ -33,6 +33,7 @@ from game.ui.battle.input import Input
 from game.ui.battle.orders import LABELS, Orders
 from game.ui.battle.prompts import Prompts
 from game.ui.battle.state import Pointer
+from game.ui.battle.worker import Worker
 from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
 from game.ui.gm_panel import GmAct, GmPanel
 from game.ui.keys import KeyMap
@@ -58,9 +59,16 @@ class BattleScene:
         animation_speed: float = 1.0,
         keys: KeyMap | None = None,
         director: object | None = None,
+        worker: Worker | None = None,
     ) -> None:
         #: The Director (game/ui/launch.py) that leads back to the menus; None in tests.
         self.director = director
+        #: Runs the commands (and the fog and sightings after them) and the computer's turns:
+        #: on its own thread in the window (game/ui/launch.py), at once where none is given.
+        #: While it is busy the battle is its own: this scene reads only its last view.
+        self.worker = worker if worker is not None else Worker(threaded=False)
+        #: Events that came while the worker was busy, handled once its result is shown.
+        self._deferred: list[pygame.event.Event] = []
         self.session = session
         self.player = player
         self.keys = keys or KeyMap()
@@ -107,11 +115,25 @@ class BattleScene:
     # ------------------------------------------------------------ what tests and benches drive
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.worker.busy:
+            self._deferred.append(event)
+            return
         self.input.handle(event)
 
     def submit(self, command: cmd.Command) -> Outcome:
-        """Give a command as this player; animate what it caused, or say why not."""
-        return self.orders.submit(command)
+        """Give a command as this player and wait for it; animate what it caused, or say why
+        not. (The window's own clicks and keys do not wait: `Orders.submit`.)"""
+        given: list[Outcome] = []
+        self.orders.submit(command, given.append)
+        self.worker.wait()
+        return given[0] if given else Outcome()
+
+    def _collect(self) -> None:
+        """Show what the worker finished, then handle the events that waited for it."""
+        if self.worker.poll():
+            waiting, self._deferred = self._deferred, []
+            for event in waiting:
+                self.handle(event)  # deferred again, in order, if one starts a new job
 
     def hover(self, pos: tuple[int, int]) -> None:
         """The pointer is at `pos` (a screen point)."""
@@ -186,6 +208,8 @@ class BattleScene:
 
     def refresh(self, *, follow: bool = False) -> None:
         """Read the battle again (after a command, an undo, a new turn)."""
+        if self.worker.busy:
+            return  # the battle is the worker's; its result ends in a refresh
         self.pointer.version += 1
         self._note_save()
         b = self.battle
@@ -378,14 +402,28 @@ class BattleScene:
 
     def undo(self) -> None:
         """Take back this player's last command, if the battle lets them."""
-        try:
-            refusal = self.session.undo(self.player)
-        except JournalError as exc:
-            self.journal_failed(exc)
-            return
-        self.status = "" if refusal is None else refusal_text(refusal)
-        self.animator.finish()
-        self.refresh()
+        player = self.player
+        self._rewind(lambda: self.session.undo(player))
+
+    def _rewind(self, work: Callable[[], Refusal | None]) -> None:
+        """An undo or a redo, on the worker (the battle is rebuilt from a snapshot: up to a
+        hundred commands replayed); then the view is read again."""
+
+        def rewind() -> Refusal | JournalError | None:
+            try:
+                return work()
+            except JournalError as exc:
+                return exc
+
+        def rewound(result: Refusal | JournalError | None) -> None:
+            if isinstance(result, JournalError):
+                self.journal_failed(result)
+                return
+            self.status = "" if result is None else refusal_text(result)
+            self.animator.finish()
+            self.refresh()
+
+        self.worker.run(rewind, rewound)
 
     def journal_failed(self, exc: JournalError) -> None:
         """The journal could not take a line (a full disk: the battle stays as it was saved,
@@ -404,11 +442,12 @@ class BattleScene:
     # ------------------------------------------------------------ time
 
     def update(self, dt: float) -> None:
+        self._collect()
         self.ui.update(dt)
         self.animator.update(dt)
         self.log.show(self.side)
         self.input.pan(dt)
-        if self.animator.busy:
+        if self.animator.busy or self.worker.busy:
             return
         if self.seats.waiting_for is None and self.seats.check(self.battle):
             self._cover()
@@ -436,20 +475,29 @@ class BattleScene:
         before = self.view
         outcomes: list[Outcome] = []
         paths: list[Sequence[Cell]] = []
-        try:
-            self.session.play_computer(
-                lambda _by, _c, o: outcomes.append(o),
-                limit=1,
-                before=lambda c: paths.append(self.orders.path_of(c)),
-            )
-        except JournalError as exc:
-            self.journal_failed(exc)
-            self._computer_wait = -COMPUTER_RETRY  # try again later: the disk may have room
-            return
-        for outcome, path in zip(outcomes, paths, strict=False):
-            self.orders.animate(outcome.events, before, path)
-        if not outcomes:
-            self.refresh()
+
+        def play() -> JournalError | None:  # on the worker's thread: the battle is its own
+            try:
+                self.session.play_computer(
+                    lambda _by, _c, o: outcomes.append(o),
+                    limit=1,
+                    before=lambda c: paths.append(self.orders.path_of(c)),
+                )
+            except JournalError as exc:
+                return exc
+            return None
+
+        def played(failure: JournalError | None) -> None:
+            if failure is not None:
+                self.journal_failed(failure)
+                self._computer_wait = -COMPUTER_RETRY  # try again later: the disk may have room
+                return
+            for outcome, path in zip(outcomes, paths, strict=False):
+                self.orders.animate(outcome.events, before, path)
+            if not outcomes:
+                self.refresh()
+
+        self.worker.run(play, played)
 
     # ------------------------------------------------------------ the table: hand-over, the GM
 
@@ -499,25 +547,30 @@ class BattleScene:
     def gm_act(self, act: GmAct) -> None:
         """What the GM's tools ask for: a command, an override of the dice, an undo or redo."""
         if act.command is not None:
-            self.submit(act.command)
+            self.orders.submit(act.command)
             return
-        try:
-            if act.session == "override":
-                before = self.view
-                outcome = self.session.override(act.faces, GM)
-                if outcome.refusal is not None:
-                    self.status = refusal_text(outcome.refusal)
-                    self.refresh()
-                else:
-                    self.orders.animate(outcome.events, before, ())
-                return
-            refusal = self.session.undo(GM) if act.session == "undo" else self.session.redo(GM)
-        except JournalError as exc:
-            self.journal_failed(exc)
+        if act.session != "override":
+            rewind = self.session.undo if act.session == "undo" else self.session.redo
+            self._rewind(lambda: rewind(GM))
             return
-        self.status = "" if refusal is None else refusal_text(refusal)
-        self.animator.finish()
-        self.refresh()
+        before = self.view
+
+        def override() -> Outcome | JournalError:
+            try:
+                return self.session.override(act.faces, GM)
+            except JournalError as exc:
+                return exc
+
+        def overridden(result: Outcome | JournalError) -> None:
+            if isinstance(result, JournalError):
+                self.journal_failed(result)
+            elif result.refusal is not None:
+                self.status = refusal_text(result.refusal)
+                self.refresh()
+            else:
+                self.orders.animate(result.events, before, ())
+
+        self.worker.run(override, overridden)
 
     # ------------------------------------------------------------ drawing
 
