@@ -172,8 +172,8 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
     b.need_action(c.unit)
     if c.target is not None:
         target = b.visible_target(c.unit, c.target)
-        answer = tactics.attack_chance(b.bf, b.sheet(c.unit), target, weapon)
-        if answer.hit is None:
+        answer = b.ruleset.attack(b.bf, b.sheet(c.unit), target, weapon)
+        if answer.chance is None:
             raise Refusal(str(answer.reason), target=target.id, why=answer.why)
         b.use_action(c.unit, "attack")
         b.resolve_attack(c.unit, target, weapon, "attack")
@@ -694,22 +694,6 @@ def _controller(b: BattleContext, c: cmd.SetController) -> None:
 # ---------------------------------------------------------------- the checks
 
 
-#: The player's commands that spend the turn's action (P-TURN-1).
-ACTIONS = frozenset(
-    {
-        "attack",
-        "throw",
-        "dash",
-        "dodge",
-        "disengage",
-        "help",
-        "ready",
-        "hide",
-        "search",
-        "use_object",
-        "improvise",
-    }
-)
 #: The stance commands the action bar lists, and the stance each asks for.
 STANCES = {"crouch": Stance.CROUCHED, "prone": Stance.PRONE, "stand": Stance.STANDING}
 
@@ -720,8 +704,11 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     weapon, a wound that bars attacks, no medkit, the stance it already has. The engine runs it
     before the command's *do*; the action bar shows it. Who may give the command is
     `Battle.authorise`'s, and what it is aimed at is the *do*'s."""
+    budget = b.ruleset.turn_budget()
+    if kind not in budget.commands:
+        return Refusal("not_in_ruleset", command=kind)
     turn = b.turn(unit)
-    if kind in ACTIONS and turn.action is not None:
+    if kind in budget.spending("action") and turn.action is not None:
         return Refusal("action_used", used=turn.action)
     health = b.health(unit)
     weapon_id = b.world.get(unit, Armed).weapon
@@ -729,7 +716,7 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     if kind == "attack" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind in ("attack", "throw"):
-        barred = attack_barred_by(health)
+        barred = b.ruleset.condition_effects(health).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
     if kind == "ready" and weapon is None:
@@ -741,7 +728,7 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     if kind in STANCES:
         if b.world.get(unit, Posture).stance is STANCES[kind]:
             return Refusal("same_stance", stance=STANCES[kind].value)
-        if turn.interaction_used:
+        if budget.costs[kind] == "interaction" and turn.interaction_used:
             return Refusal("interaction_used")
     return None
 

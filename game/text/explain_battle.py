@@ -371,6 +371,7 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.TIE_NOT_YOURS: lambda: _("Ties across sides are the GM's to order (P-INIT-2)."),
     Why.ACTION_USED: lambda: _("The action of this turn is already used ({used})."),
     Why.INTERACTION_USED: lambda: _("The interaction of this turn is already used (P-TURN-2)."),
+    Why.NOT_IN_RULESET: lambda: _("This ruleset has no such command ({command})."),
     Why.SAME_STANCE: lambda: _("Already {stance}."),
     Why.UNKNOWN_STANCE: lambda: _("No such stance."),
     Why.TURN_BEGUN: lambda: _("{unit}'s turn has already begun."),
