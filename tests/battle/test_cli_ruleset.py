@@ -15,6 +15,7 @@ import sys
 import types
 from dataclasses import replace
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -37,7 +38,7 @@ class _Quiet:
 
     id = "quiet"
     entity_fields = ()
-    queries: dict[str, object] = {}
+    queries = MappingProxyType({})
 
     def read_entity(self, spec, where, base, rules):  # type: ignore[no-untyped-def]
         return base
