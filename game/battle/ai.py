@@ -87,7 +87,8 @@ def _cover_from(
     worst = 3
     for enemy in enemies:
         if rules.sight(bf, enemy, me).clear:
-            worst = min(worst, _COVER_SCORE[tactics.target_cover(bf, enemy, me).grade])
+            grade = tactics.target_cover(bf, enemy, me).grade  # periferie's grades (P-COV-1)
+            worst = min(worst, _COVER_SCORE.get(grade, 0))
     return worst
 
 

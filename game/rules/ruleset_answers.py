@@ -68,7 +68,10 @@ class Harm:
 @dataclass(frozen=True)
 class ConditionEffects:
     """What a health value does to its owner's turn, read by the battle, the action bar and
-    the computer without knowing the ruleset's conditions."""
+    the computer without knowing the ruleset's conditions. The battle reads the lost turn, the
+    barred attack and the reaction; the movement the path search gets is the allowance's
+    (BattleRules.move_request), which counts `no_movement` and `speed_cap` itself (periferie:
+    a blinded unit helped by another moves freely, P-VUL-3)."""
 
     #: The condition code that takes the whole turn away, or None.
     turn_lost: str | None = None

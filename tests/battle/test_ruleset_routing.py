@@ -28,6 +28,8 @@ from game.rules.ruleset_answers import Attack, AttackRoll, ConditionEffects, Tur
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.periferie_battle import BATTLE, PeriferieBattle
+from game.text.explain_battle import event_text
+from game.text.i18n import speaking
 
 THIRD = Fraction(1, 3)
 
@@ -92,6 +94,10 @@ def test_the_preview_and_the_battle_take_the_chance_and_the_roll_from_the_rulese
         assert attack.data["hit"] is True
         assert attack.rolls[0].expression == "d6" and attack.rolls[0].total == 6
         assert any(e.kind == "damage" for e in outcome.events)
+        with speaking("en"):
+            assert event_text(attack) == (
+                "ada attacks foe with pistol: 1/3 ≈ 33.3% — hit (cover: high exposure)"
+            )
     finally:
         fake.close()
 
