@@ -28,6 +28,7 @@ from game.rules.ruleset_answers import (
 from game.rules.wounds import Health, attack_barred_by, turn_lost_to
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules
 
 #: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
 #: action and one reaction a round. The action bar's kinds, each with the slot it spends.
@@ -161,3 +162,5 @@ class PeriferieBattle:
 
 
 BATTLE = PeriferieBattle()
+#: mypy checks here that the object implements the whole protocol.
+_CHECKED: BattleRules = BATTLE
