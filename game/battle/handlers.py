@@ -196,7 +196,7 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     barred = attack_barred_by(me.health)
     if barred:
         raise Refusal(barred, unit=unit)
-    los = tactics.sight(b.bf, me, at)
+    los = b.ruleset.sight(b.bf, me, at)
     if not los.clear:
         raise Refusal("no_los", at=at, why=tactics.sight_why(los))
     distance = chebyshev(me.cell, at)
@@ -421,7 +421,7 @@ def _search(b: BattleContext, c: cmd.Search) -> None:
     for other in b.bf.entities:
         vis = b.world.get(other.id, Visibility)
         hidden = me.faction in vis.hidden_from
-        if hidden and record.total >= vis.stealth and tactics.sight(b.bf, me, other).clear:
+        if hidden and record.total >= vis.stealth and b.ruleset.sight(b.bf, me, other).clear:
             found.append(other.id)
     b.emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
     for unit_id in found:
