@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="UNIT=N,...",
         help="the d20 rolled at the table for each unit's opening initiative",
     )
+    _ruleset_option(r)
     rp = sub.add_parser("replay", help="rebuild a battle from its journal and summarise it")
     rp.add_argument("journal", help="a journal written by tessera run")
     d = sub.add_parser("demo", help="the demo battle in a window (the default command)")
@@ -41,9 +42,19 @@ def _parser() -> argparse.ArgumentParser:
     pl.add_argument("map", help="a .tmx file")
     for window_parser in (d, pl):
         _window_options(window_parser)
+    _ruleset_option(pl)
     s = sub.add_parser("summary", help="print a map's sides, initiative and a worked attack")
     s.add_argument("map", nargs="?", default=None, help="a .tmx file (default: the demo map)")
     return p
+
+
+def _ruleset_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--ruleset",
+        default=None,
+        metavar="ID",
+        help="play under this ruleset instead of the map's own (a new battle only)",
+    )
 
 
 def _window_options(p: argparse.ArgumentParser) -> None:
@@ -125,6 +136,7 @@ def _dispatch(args: argparse.Namespace) -> int:
             seed=args.seed,
             gm=args.gm,
             initiative_dice=args.initiative_dice,
+            ruleset=args.ruleset,
         )
     if args.command == "replay":
         from game.battle.cli import replay_journal
@@ -165,6 +177,7 @@ def _window(args: argparse.Namespace) -> int:
         computer=tuple(args.computer),
         seed=args.seed,
         journal=Path(args.journal) if args.journal else None,
+        ruleset=getattr(args, "ruleset", None),
         window=window,
         settings=settings,
     )

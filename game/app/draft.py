@@ -11,19 +11,26 @@ from pathlib import Path
 from game.battle.engine import GM
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap
+from game.rules import registry
+from game.tactics.ruleset import playable_ids
 from game.text.bounds import clip
 from game.text.i18n import _
 
 #: The repository's maps, and the demo's among them.
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 DEMO_MAP = MAPS / "station_interior.tmx"
-#: Rulesets a battle may be played with, by their seeds' own (Italian) titles; the other four
-#: of the design come later.
-RULESETS = {"periferie": "Le Periferie del Vuoto"}
 #: A side whose units are handed out one by one to the players (a character each).
 SPLIT = "split"
 #: Who plays a side nobody else does.
 COMPUTER = "computer"
+
+
+def rulesets() -> dict[str, str]:
+    """The rulesets a battle may be played with, by their seeds' own titles, in the registry's
+    order: those whose object has a battle side. One that answers `tessera query` only is left
+    out of the list, not shown greyed (docs/window.md)."""
+    playable = playable_ids()
+    return {r.id: r.title for r in registry.RULESETS if r.id in playable}
 
 
 @dataclass
@@ -41,7 +48,7 @@ class Draft:
     map_error: str | None = None
     typing_path: bool = False
     typed_path: str = ""
-    ruleset: str = "periferie"
+    ruleset: str = registry.DEFAULT
     players: list[Player] = field(default_factory=list)
     #: faction -> a player's key, "computer", or SPLIT (each unit its own player).
     controllers: dict[str, str] = field(default_factory=dict)

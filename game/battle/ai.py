@@ -1,7 +1,8 @@
 """The computer player: one command at a time for any faction, from what that faction can see.
 
 Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; treat a
-dying ally in reach; shoot the best target by hit chance; otherwise close in, preferring cells
+dying ally in reach; shoot the target where the ruleset expects the most harm (its
+`expected_harm`: periferie's is the hit chance); otherwise close in, preferring cells
 with cover and a shot; with the action spent, get into cover; then end the turn. A unit that
 sees no enemy seeks one: where enemies were last seen, then ground its side has not seen, then
 a patrol; it dashes when a walk gets it no nearer, and searches for hidden enemies. A unit with
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import replace
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,10 +24,11 @@ from game.battle.engine import Battle
 from game.ecs.components import Armed, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
-from game.grid.movement import MoveRequest, find_path, reachable_rows
+from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.wounds import is_dying
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
@@ -51,14 +54,24 @@ def _enemies(b: Battle, me: EntitySheet) -> list[EntitySheet]:
 
 
 def _best_shot(
-    bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
-) -> tuple[int, str] | None:
-    best: tuple[int, str] | None = None
+    rules: BattleRules, bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
+) -> tuple[Fraction, str] | None:
+    """The enemy the ruleset expects the most harm to from an attack now, with that harm."""
+    best: tuple[Fraction, str] | None = None
     for enemy in enemies:
-        answer = tactics.attack_chance(bf, me, enemy, worded=False)
-        if answer.hit is not None and (best is None or (answer.hit.p, enemy.id) > best):
-            best = (answer.hit.p, enemy.id)
+        answer = rules.attack(bf, me, enemy, worded=False)
+        if answer.chance is None:
+            continue
+        harm = rules.expected_harm(bf, me, enemy, answer)
+        if best is None or (harm, enemy.id) > best:
+            best = (harm, enemy.id)
     return best
+
+
+def _reach(b: Battle, me: EntitySheet, *, dash: bool = False) -> dict[Cell, int]:
+    """The cells this turn's movement reaches, by the ruleset's allowance."""
+    request, _allow = b.ruleset.move_request(b.bf, me, _mode(b, me), dash=dash, stealth=False)
+    return reachable(b.bf.grid, b.bf.occupancy, me.occupant, request)
 
 
 def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, EntitySheet]:
@@ -67,12 +80,15 @@ def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, E
     return Battlefield(bf.grid, entities, bf.rules, bf.ruleset), moved
 
 
-def _cover_from(bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]) -> int:
+def _cover_from(
+    rules: BattleRules, bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
+) -> int:
     """How well `me` is covered from the enemies that see it: the worst cover counts."""
     worst = 3
     for enemy in enemies:
-        if tactics.sight(bf, enemy, me).clear:
-            worst = min(worst, _COVER_SCORE[tactics.target_cover(bf, enemy, me).grade])
+        if rules.sight(bf, enemy, me).clear:
+            grade = tactics.target_cover(bf, enemy, me).grade  # periferie's grades (P-COV-1)
+            worst = min(worst, _COVER_SCORE.get(grade, 0))
     return worst
 
 
@@ -98,16 +114,17 @@ def _choose_cell(
 ) -> Cell | None:
     """A reachable cell with a better shot (when wanted: else None), or with better cover;
     nearer the goal."""
-    cells, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me))
+    cells = _reach(b, me)
     if not cells:
         return None
     goal = _goal(b, me, enemies)
     ranked = sorted(cells, key=lambda c: (chebyshev(c, goal) if goal else 0, cells[c], c))
 
-    def weigh(bf: Battlefield, who: EntitySheet) -> tuple[int, int, int]:
-        shot = _best_shot(bf, who, enemies) if want_shot else None
+    def weigh(bf: Battlefield, who: EntitySheet) -> tuple[Fraction, int, int]:
+        shot = _best_shot(b.ruleset, bf, who, enemies) if want_shot else None
         closeness = -chebyshev(who.cell, goal) if goal else 0
-        return (shot[0] if shot else 0), _cover_from(bf, who, enemies), closeness
+        cover = _cover_from(b.ruleset, bf, who, enemies)
+        return (shot[0] if shot else Fraction(0)), cover, closeness
 
     here = weigh(b.bf, me)
     scored = [(weigh(*_moved(b.bf, me, c)), c) for c in ranked[:CANDIDATES]]
@@ -148,7 +165,7 @@ def _seek(
 def _far_search(b: Battle, me: EntitySheet) -> tuple[MoveRequest, NDArray[np.int32]] | None:
     """The unit's move request as if its budget were unlimited, and every cell it reaches so
     (rows of x, y, z, cost); None when it cannot move at all."""
-    request, _allow = tactics.move_request(b.bf, me, _mode(b, me), dash=False, stealth=False)
+    request, _allow = b.ruleset.move_request(b.bf, me, _mode(b, me), dash=False, stealth=False)
     if not request.budgets:
         return None
     far = replace(request, budgets={m: FAR for m in request.budgets})
@@ -196,7 +213,7 @@ def _towards(
     if goal is not None and chebyshev((x, y, z), goal) >= chebyshev(me.cell, goal):
         return None
     path = find_path(b.grid, b.bf.occupancy, me.occupant, far, (x, y, z))
-    near, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me), dash=dash)
+    near = _reach(b, me, dash=dash)
     on_the_way = [cell for cell in path.cells[1:] if cell in near]
     if on_the_way:
         return on_the_way[-1]
@@ -221,7 +238,7 @@ def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command
         if chebyshev(ally.cell, me.cell) <= 1:
             return cmd.UseObject(me.id, ally.id, "mortal")
         if can_move:
-            near, _allow = tactics.reachable_cells(b.bf, me, _mode(b, me))
+            near = _reach(b, me)
             beside = [c for c in near if chebyshev(c, ally.cell) <= 1]
             if beside:
                 return cmd.Move(me.id, min(beside, key=lambda c: (near[c], c)), mode=_mode(b, me))
@@ -244,8 +261,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
             return treat
     armed = b.world.get(unit, Armed).weapon is not None
     if action_free and armed:
-        shot = _best_shot(b.bf, me, enemies)
-        if shot is not None and shot[0] >= 10:
+        shot = _best_shot(b.ruleset, b.bf, me, enemies)
+        if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return cmd.Attack(unit, shot[1])
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     if can_move and turn.dashed:  # it ran to get on: along the way to the fight
@@ -257,7 +274,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and armed:
-        shot = _best_shot(b.bf, me, enemies)
+        shot = _best_shot(b.ruleset, b.bf, me, enemies)
         if shot is not None:
             return cmd.Attack(unit, shot[1])
     if can_move and action_free and armed:

@@ -14,7 +14,7 @@ from game.battle import commands as cmd
 from game.battle.engine import GM, Outcome, Refusal
 from game.battle.journal import JournalError, read_journal
 from game.battle.session import Session
-from game.battle.setup import BattleSetup, setup_from_map
+from game.battle.setup import BattleSetup, setup_from_map, with_ruleset
 from game.battle.view import player_view
 from game.maps import MapError, load_map
 
@@ -67,15 +67,22 @@ def open_session(
     seed: int | None,
     gm: bool,
     initiative_dice: Mapping[str, int] | None = None,
+    ruleset: str | None = None,
 ) -> Session:
     """Continue the battle in `journal` if it has one, else start one on `map_path`.
 
-    A battle continued keeps its seed, its GM and its opening initiative dice; `--computer` on
-    one hands those factions to the computer (see `hand_to_computer`). Bad input raises
-    JournalError naming the file."""
+    A battle continued keeps its seed, its GM, its ruleset and its opening initiative dice;
+    `--computer` on one hands those factions to the computer (see `hand_to_computer`).
+    `ruleset` (`--ruleset`) plays a new battle under it instead of the map's `ruleset`
+    property. Bad input raises JournalError naming the file (or the option)."""
     path = Path(journal)
     if path.exists() and (not path.is_file() or path.stat().st_size > 0):
         setup = read_journal(path).setup
+        if ruleset is not None and ruleset != setup.ruleset:
+            raise JournalError(
+                f"{journal}: the battle was begun under the ruleset {setup.ruleset!r}; "
+                f"--ruleset {ruleset} cannot change it"
+            )
         if initiative_dice and _dice_in_order(setup, initiative_dice) != setup.initiative_dice:
             raise JournalError(
                 f"{journal}: the battle has begun and its initiative is rolled; "
@@ -102,6 +109,10 @@ def open_session(
     setup = setup_from_map(
         loaded, seed=DEFAULT_SEED if seed is None else seed, computer=tuple(set(computer)), gm=gm
     )
+    try:
+        setup = with_ruleset(setup, ruleset)
+    except ValueError as exc:
+        raise JournalError(str(exc)) from None
     if initiative_dice:
         faces = _dice_in_order(setup, initiative_dice, map_path)
         setup = replace(setup, initiative_dice=faces)
@@ -186,6 +197,7 @@ def run_battle(
     seed: int | None = None,
     gm: bool = False,
     initiative_dice: Sequence[str] = (),
+    ruleset: str | None = None,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
 ) -> int:
@@ -202,7 +214,7 @@ def run_battle(
     out = Answers(stdout or sys.stdout)
     try:
         faces = parse_initiative_dice(initiative_dice)
-        session = open_session(map_path, journal, computer, seed, gm, faces)
+        session = open_session(map_path, journal, computer, seed, gm, faces, ruleset)
     except (JournalError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

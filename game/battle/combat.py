@@ -1,6 +1,7 @@
-"""The seed's attacks and harm, written against the battle's public context: to-hit, damage over
-an area, a hit landing. Nothing here reaches into `Battle`: a combat system of another ruleset
-is a module like this one (docs/battle.md, "The handlers and the battle's context")."""
+"""Attacks and harm, written against the battle's public context: to-hit, damage over an area, a
+hit landing. The numbers are the ruleset's (`b.ruleset`, game/tactics/ruleset.py): its chance,
+its roll, its damage and health value; nothing here reaches into `Battle` (docs/battle.md, "The
+handlers and the battle's context")."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
 from game.ecs.components import Crowded, Position, Wounds
-from game.tactics import answers as tactics
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
     from game.grid.model import Cell
     from game.rules.data import Weapon
     from game.rules.dice import RollRecord
+    from game.rules.ruleset_answers import Attack, AttackRoll
     from game.rules.wounds import Health
     from game.tactics.battlefield import EntitySheet
 
@@ -30,9 +31,10 @@ def hurt(
     roll: RollRecord | None,
     on_hit: Sequence[str] = (),
 ) -> Health:
-    """A hit lands: P-DMG-1, the table (P-VUL-1/2), death saves (P-DEATH-1), on-hit effects."""
-    answer = tactics.damage_to(b.bf, b.sheet(target), damage_type, rolled)
-    after = answer.outcome.after
+    """A hit lands: the ruleset's damage and health value (periferie: P-DMG-1, the table
+    P-VUL-1/2, death saves P-DEATH-1), then the weapon's on-hit effects."""
+    answer = b.ruleset.damage(b.bf, b.sheet(target), damage_type, rolled)
+    after: Health = answer.after  # the ruleset's health value (periferie's Health today)
     extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
     if extra:
         after = replace(after, conditions=after.conditions | frozenset(extra))
@@ -45,7 +47,7 @@ def hurt(
             "type": damage_type,
             "rolled": rolled,
             "damage": answer.damage,
-            "effects": list(answer.outcome.effects) + extra,
+            "effects": list(answer.effects) + extra,
             "wounds": after.to_dict(),
             "why": list(answer.why),
         },
@@ -64,14 +66,14 @@ def _attack_roll(
     target: EntitySheet,
     weapon: Weapon,
     purpose: str,
-) -> tuple[bool, RollRecord, tactics.HitAnswer]:
-    answer = tactics.attack_chance(b.bf, b.sheet(attacker), target, weapon)
-    if answer.hit is None:
+) -> tuple[AttackRoll, Attack]:
+    answer = b.ruleset.attack(b.bf, b.sheet(attacker), target, weapon)
+    if answer.chance is None:
         raise Refusal(str(answer.reason), target=target.id, why=answer.why)
     advantage = b.advantage(attacker, target.id)
-    record = b.roller.d100(purpose, advantage, answer.hit.p)
+    rolled = b.ruleset.roll_attack(b.roller, answer, advantage, purpose)
     b.spend_help(attacker)
-    return record.outcome == "hit", record, answer
+    return rolled, answer
 
 
 def resolve_attack(
@@ -87,25 +89,24 @@ def resolve_attack(
     attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
     its own roll, if the attacker could attack it."""
     mate = b.world.try_get(target.id, Crowded)
-    hit, record, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
+    rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
     b.reveal_to(attacker, {target.faction})
-    assert answer.hit is not None
     b.emit(
         kind,
         {
             "unit": attacker,
             "target": target.id,
             "weapon": weapon.id,
-            "hit_chance": answer.hit.p,
-            "hit": hit,
-            "cover": None if answer.cover is None else answer.cover.grade,
+            **rolled.logged,
+            "hit": rolled.hit,
+            "cover": answer.cover,
             "why": list(answer.why),
         },
         about=[attacker, target.id],
-        rolls=(record,),
+        rolls=(rolled.record,),
         rules=answer.rules,
     )
-    if hit:
+    if rolled.hit:
         damage_area(b, attacker, weapon, target.cell, target.id)
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
@@ -113,7 +114,7 @@ def resolve_attack(
     if b.world.get(other, Position).cell != target.cell:
         return
     second = b.sheet(other)
-    if tactics.attack_chance(b.bf, b.sheet(attacker), second, weapon).hit is None:
+    if b.ruleset.attack(b.bf, b.sheet(attacker), second, weapon, worded=False).chance is None:
         return
     resolve_attack(b, attacker, second, weapon, kind, both=False)
 

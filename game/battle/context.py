@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from game.rules.turn import TurnState
     from game.rules.wounds import Health
     from game.tactics.battlefield import Battlefield, EntitySheet
+    from game.tactics.ruleset import BattleRules
 
 
 class BattleState(Protocol):
@@ -45,6 +46,11 @@ class BattleState(Protocol):
     def pending(self) -> PendingMove | None: ...
     @property
     def bf(self) -> Battlefield: ...
+    @property
+    def ruleset(self) -> BattleRules:
+        """The combat system's battle side: ask it, never branch on its name."""
+        ...
+
     @property
     def round(self) -> int: ...
     @property

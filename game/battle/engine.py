@@ -81,7 +81,6 @@ from game.rules.turn import TurnState
 from game.rules.wounds import (
     Health,
     apply_damage,
-    attack_barred_by,
     can_see,
     end_of_turn,
     start_of_turn,
@@ -89,6 +88,7 @@ from game.rules.wounds import (
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules, battle_rules
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 
@@ -121,18 +121,37 @@ class _Scratch:
 class Battle:
     """One battle's state. Build it from a setup; change it only with `apply`."""
 
-    def __init__(self, setup: BattleSetup, grid: Grid, rules: RulesData) -> None:
-        self._blank(setup, grid, rules, BattleWorld())
+    def __init__(
+        self,
+        setup: BattleSetup,
+        grid: Grid,
+        rules: RulesData,
+        *,
+        ruleset: BattleRules | None = None,
+    ) -> None:
+        """`ruleset`: the combat system's battle side, by default the registry's object of
+        `setup.ruleset` (a ruleset that answers queries only raises ruleset.NotPlayable)."""
+        found = ruleset if ruleset is not None else battle_rules(setup.ruleset)
+        self._blank(setup, grid, rules, BattleWorld(), found)
         try:
             self._start()
         except BaseException:
             self.world.close()  # a setup the rules refuse leaves no esper world behind
             raise
 
-    def _blank(self, setup: BattleSetup, grid: Grid, rules: RulesData, world: BattleWorld) -> None:
+    def _blank(
+        self,
+        setup: BattleSetup,
+        grid: Grid,
+        rules: RulesData,
+        world: BattleWorld,
+        ruleset: BattleRules,
+    ) -> None:
         """The battle's fields before its start (or a snapshot) fills them."""
         _check_places(setup, grid)
         self.setup = setup
+        #: The combat system the battle asks (game/tactics/ruleset.py); never its name.
+        self.ruleset = ruleset
         self.grid = grid
         self.grid_version = 0
         self.rules = rules
@@ -182,7 +201,13 @@ class Battle:
 
     @classmethod
     def restore(
-        cls, setup: BattleSetup, grid: Grid, rules: RulesData, snapshot: Mapping[str, Any]
+        cls,
+        setup: BattleSetup,
+        grid: Grid,
+        rules: RulesData,
+        snapshot: Mapping[str, Any],
+        *,
+        ruleset: BattleRules | None = None,
     ) -> Battle:
         """The battle a `snapshot()` was taken of, on the map's `grid` (no opening rolls: the
         snapshot holds their results). Setup units the rules do not know raise ValueError as
@@ -200,10 +225,11 @@ class Battle:
         if world.unit_ids != sorted(u.id for u in setup.units):
             world.close()
             raise SnapshotError(f"units: {world.unit_ids} are not the battle's")
+        found = ruleset if ruleset is not None else battle_rules(setup.ruleset)
         battle = cls.__new__(cls)
         part = "battle"
         try:
-            battle._blank(setup, grid, rules, world)
+            battle._blank(setup, grid, rules, world, found)
             part = "initiative"
             battle.initiative = Initiative.from_dict(snapshot["initiative"])
             part = "roller"
@@ -265,7 +291,9 @@ class Battle:
         scratch = self._begin()
         if setup.initiative_dice:
             self.roller.supply(*setup.initiative_dice)
-        self.initiative = Initiative.start(self.roller, [self._combatant(u) for u in on_map])
+        self.initiative = self.ruleset.start_initiative(
+            self.roller, [self._combatant(u) for u in on_map]
+        )
         self._emit("combat_started", {"round": 1})
         for spec in on_map:
             self._initiative_event(spec.id)
@@ -702,7 +730,7 @@ class Battle:
             f
             for f in factions
             if any(
-                e.faction == f and can_see(e.health) and tactics.sight(self.bf, e, me).clear
+                e.faction == f and can_see(e.health) and self.ruleset.sight(self.bf, e, me).clear
                 for e in self.bf.entities
             )
         )
@@ -807,7 +835,7 @@ class Battle:
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
         lost = (
-            turn_lost_to(self.health(unit))
+            self.ruleset.condition_effects(self.health(unit)).turn_lost
             or (start.ended[0] if start.ended else None)
             or drift_lost
         )
@@ -836,7 +864,7 @@ class Battle:
                     for e in self.bf.entities
                     if e.faction in vis.hidden_from
                     and can_see(e.health)
-                    and tactics.sight(self.bf, e, me).clear
+                    and self.ruleset.sight(self.bf, e, me).clear
                     and tactics.target_cover(self.bf, e, me).grade in ("none", "high_exposure")
                 }
                 if spotted:
@@ -1047,7 +1075,7 @@ class Battle:
                 raise Refusal("outside_map", at=leg_end)
             # The velocity is cancelled once, on the first leg.
             start_sheet = replace(sheet, cell=cells[-1], velocity=cancel if leg == 0 else (0, 0, 0))
-            request, _allow = tactics.move_request(
+            request, _allow = self.ruleset.move_request(
                 known, start_sheet, mode, dash=turn.dashed, stealth=stealth, helped=helped
             )
             request = replace(request, spent=totals[-1])
@@ -1276,6 +1304,8 @@ class Battle:
                     # P-OA-3: Disengage covers the areas left from one cell, this step's.
                     self._set(unit, Disengaged(a))
                     exits = []
+                if "opportunity_attack" not in self.ruleset.reactions:
+                    exits = []  # no attacks of opportunity under this ruleset
                 for ex in exits:
                     if ex.enemy_id not in offered and self.can_react(ex.enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
@@ -1341,7 +1371,7 @@ class Battle:
                     and self.world.get(enemy.id, Status).readied
                     and enemy.faction not in hidden
                     and self.can_react(enemy.id, melee=False)
-                    and tactics.sight(self.bf, enemy, self.sheet(unit)).clear
+                    and self.ruleset.sight(self.bf, enemy, self.sheet(unit)).clear
                 ):
                     self._stop(unit, start, b, totals[k])
                     rest = _rest_via(command.via, leg_ends, k)
@@ -1553,7 +1583,8 @@ class Battle:
         stand (in microgravity, a surface). Empty when it may not step (no shared cell, a
         failed save, stunned)."""
         crowded = self.world.try_get(unit, Crowded)
-        if crowded is None or not crowded.saved or turn_lost_to(self.health(unit)):
+        lost = self.ruleset.condition_effects(self.health(unit)).turn_lost
+        if crowded is None or not crowded.saved or lost:
             return []
         me = self.sheet(unit)
         known = self.known_field(me.faction)
@@ -1623,8 +1654,11 @@ class Battle:
 
     def can_react(self, unit: str, *, melee: bool) -> bool:
         """The unit may take a reaction now (P-OA-1 in melee; P-OA-2 a readied ranged one)."""
-        health = self.health(unit)
-        if turn_lost_to(health) or attack_barred_by(health) or health.mortal:
+        effects = self.ruleset.condition_effects(self.health(unit))
+        if effects.turn_lost or effects.attack_barred or effects.no_reaction:
+            return False
+        kind = "opportunity_attack" if melee else "readied_attack"
+        if kind not in self.ruleset.reactions:
             return False
         if self.turn(unit).reaction_used or not self.initiative.can_react(unit):
             return False
@@ -1657,7 +1691,7 @@ class Battle:
     def in_open_sight(self, enemy: EntitySheet, unit: str) -> bool:
         """P-STL-1/2: the enemy sees the unit and the unit has no cover from it for hiding."""
         me = self.sheet(unit)
-        if not can_see(enemy.health) or not tactics.sight(self.bf, enemy, me).clear:
+        if not can_see(enemy.health) or not self.ruleset.sight(self.bf, enemy, me).clear:
             return False
         result = tactics.target_cover(self.bf, enemy, me)
         if result.grade == "heavy":
@@ -1894,6 +1928,10 @@ class _Context:
     @property
     def bf(self) -> Battlefield:
         return self._b.bf
+
+    @property
+    def ruleset(self) -> BattleRules:
+        return self._b.ruleset
 
     @property
     def round(self) -> int:

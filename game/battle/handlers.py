@@ -172,8 +172,8 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
     b.need_action(c.unit)
     if c.target is not None:
         target = b.visible_target(c.unit, c.target)
-        answer = tactics.attack_chance(b.bf, b.sheet(c.unit), target, weapon)
-        if answer.hit is None:
+        answer = b.ruleset.attack(b.bf, b.sheet(c.unit), target, weapon)
+        if answer.chance is None:
             raise Refusal(str(answer.reason), target=target.id, why=answer.why)
         b.use_action(c.unit, "attack")
         b.resolve_attack(c.unit, target, weapon, "attack")
@@ -196,7 +196,7 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     barred = attack_barred_by(me.health)
     if barred:
         raise Refusal(barred, unit=unit)
-    los = tactics.sight(b.bf, me, at)
+    los = b.ruleset.sight(b.bf, me, at)
     if not los.clear:
         raise Refusal("no_los", at=at, why=tactics.sight_why(los))
     distance = chebyshev(me.cell, at)
@@ -421,7 +421,7 @@ def _search(b: BattleContext, c: cmd.Search) -> None:
     for other in b.bf.entities:
         vis = b.world.get(other.id, Visibility)
         hidden = me.faction in vis.hidden_from
-        if hidden and record.total >= vis.stealth and tactics.sight(b.bf, me, other).clear:
+        if hidden and record.total >= vis.stealth and b.ruleset.sight(b.bf, me, other).clear:
             found.append(other.id)
     b.emit("search", {"unit": c.unit, "found": len(found)}, about=[c.unit], rolls=(record,))
     for unit_id in found:
@@ -694,22 +694,6 @@ def _controller(b: BattleContext, c: cmd.SetController) -> None:
 # ---------------------------------------------------------------- the checks
 
 
-#: The player's commands that spend the turn's action (P-TURN-1).
-ACTIONS = frozenset(
-    {
-        "attack",
-        "throw",
-        "dash",
-        "dodge",
-        "disengage",
-        "help",
-        "ready",
-        "hide",
-        "search",
-        "use_object",
-        "improvise",
-    }
-)
 #: The stance commands the action bar lists, and the stance each asks for.
 STANCES = {"crouch": Stance.CROUCHED, "prone": Stance.PRONE, "stand": Stance.STANDING}
 
@@ -720,8 +704,11 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     weapon, a wound that bars attacks, no medkit, the stance it already has. The engine runs it
     before the command's *do*; the action bar shows it. Who may give the command is
     `Battle.authorise`'s, and what it is aimed at is the *do*'s."""
+    budget = b.ruleset.turn_budget()
+    if kind not in budget.commands:
+        return Refusal("not_in_ruleset", command=kind)
     turn = b.turn(unit)
-    if kind in ACTIONS and turn.action is not None:
+    if kind in budget.spending("action") and turn.action is not None:
         return Refusal("action_used", used=turn.action)
     health = b.health(unit)
     weapon_id = b.world.get(unit, Armed).weapon
@@ -729,7 +716,7 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     if kind == "attack" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind in ("attack", "throw"):
-        barred = attack_barred_by(health)
+        barred = b.ruleset.condition_effects(health).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
     if kind == "ready" and weapon is None:
@@ -741,7 +728,7 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     if kind in STANCES:
         if b.world.get(unit, Posture).stance is STANCES[kind]:
             return Refusal("same_stance", stance=STANCES[kind].value)
-        if turn.interaction_used:
+        if budget.costs[kind] == "interaction" and turn.interaction_used:
             return Refusal("interaction_used")
     return None
 

@@ -72,10 +72,14 @@ def who_may_order(battle: Battle, by: str, unit: str) -> Refusal | None:
 
 
 def options_for(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
-    """Every player command for `unit`, each allowed or refused with the engine's reason."""
+    """Every player command of the battle's ruleset for `unit` (its turn budget lists them),
+    each allowed or refused with the engine's reason."""
     general = who_may_order(battle, by, unit)
+    offered = battle.ruleset.turn_budget().commands  # the ruleset's commands only
     return tuple(
-        Option(kind, needs, general or _refusal(battle, unit, kind)) for kind, needs in KINDS
+        Option(kind, needs, general or _refusal(battle, unit, kind))
+        for kind, needs in KINDS
+        if kind in offered
     )
 
 

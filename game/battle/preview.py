@@ -16,6 +16,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import reachable, reaction_exits
 from game.rules.movement import MoveAllowance
+from game.rules.ruleset_answers import Attack
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 
@@ -64,7 +65,10 @@ class PathPreview:
 class AttackPreview:
     target: str
     los: LosResult
+    #: The ruleset's own answer (periferie: tactics.HitAnswer), which the window's tooltip
+    #: reads today; `attack` is what every ruleset answers.
     answer: tactics.HitAnswer
+    attack: Attack
 
 
 def _factions(battle: Battle, player: str) -> frozenset[str] | None:
@@ -103,7 +107,7 @@ def reach(
     adrift = (sheet.in_flight or any(sheet.velocity)) and not sheet.thrusters
 
     def search(dash: bool, checked: bool = False) -> tuple[dict[Cell, int], MoveAllowance]:
-        request, allow = tactics.move_request(
+        request, allow = battle.ruleset.move_request(
             known, mover, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
         )
         if adrift or (not dampers and mode != "thrusters"):
@@ -169,7 +173,7 @@ def path(
         if not battle.can_react(enemy.id, melee=False):
             continue
         for cell in cells[1:]:
-            if tactics.sight(known, enemy, cell).clear:
+            if battle.ruleset.sight(known, enemy, cell).clear:
                 warnings.append(PathWarning(cell, "readied", enemy.id))
                 break
     # Who would see the unit where it stops: sight to it standing there, not where it stands now.
@@ -180,7 +184,7 @@ def path(
         battle.rules,
         battle.setup.ruleset,
     )
-    seen_by = tuple(e.id for e in enemies if tactics.sight(there, e, arrived).clear)
+    seen_by = tuple(e.id for e in enemies if battle.ruleset.sight(there, e, arrived).clear)
     cost = totals[-1] - turn.movement_spent
     velocity = None
     if not dampers and mode == "thrusters":
@@ -213,9 +217,9 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
     if target not in known.by_id:
         return None
     other = known.entity(target)
-    los = tactics.sight(known, me, other)
-    answer = tactics.attack_chance(known, me, other, los=los, worded=False)
-    return AttackPreview(target, los, answer)
+    los = battle.ruleset.sight(known, me, other)
+    attack = battle.ruleset.attack(known, me, other, los=los, worded=False)
+    return AttackPreview(target, los, attack.detail, attack)
 
 
 def throw(

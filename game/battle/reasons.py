@@ -27,6 +27,8 @@ class Why(StrEnum):
     SAME_STANCE = "same_stance"
     UNKNOWN_STANCE = "unknown_stance"
     TURN_BEGUN = "turn_begun"
+    #: The command does not exist under the battle's ruleset (its turn budget lists it not).
+    NOT_IN_RULESET = "not_in_ruleset"
     # movement
     OUTSIDE_MAP = "outside_map"
     UNREACHABLE = "unreachable"

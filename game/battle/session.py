@@ -29,6 +29,7 @@ from game.battle.setup import BattleSetup, file_sha256
 from game.maps import MapError, load_map
 from game.rules.data import RulesData, load_rules
 from game.rules.dice import DiceError
+from game.tactics.ruleset import battle_rules
 
 #: A snapshot every this many commands in effect (docs/performance.md: reopening a battle
 #: replays at most this many commands, and each costs a few milliseconds and kilobytes).
@@ -210,6 +211,7 @@ class Session:
         """The battle at its start; units whose template, weapon or armour the rules do not
         know are refused naming `where` (the map, or the journal's header)."""
         try:
+            battle_rules(setup.ruleset)  # a query-only ruleset is refused before its data is read
             return cls(setup, grid, load_rules(setup.ruleset), None)
         except ValueError as exc:
             raise JournalError(f"{where}: {exc}") from None
@@ -837,6 +839,7 @@ def _restored(
 
 def _rules(ruleset: str, where: str) -> RulesData:
     try:
+        battle_rules(ruleset)  # unknown, or query only: refused by name before its data is read
         return load_rules(ruleset)
     except ValueError as exc:
         raise JournalError(f"{where}: {exc}") from None

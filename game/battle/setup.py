@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -238,3 +238,19 @@ def setup_from_map(
         gm=gm,
         unit_players=dict(unit_players or {}),
     )
+
+
+def with_ruleset(setup: BattleSetup, ruleset: str | None) -> BattleSetup:
+    """The setup played under `ruleset` (`tessera run/play --ruleset`) instead of the map's own
+    `ruleset` property (None: the map's). A ruleset the registry does not list, or one that
+    answers queries only, is a ValueError naming where it came from and the playable ones
+    (docs/battle.md, "Rulesets")."""
+    from game.tactics.ruleset import battle_rules
+
+    chosen = setup.ruleset if ruleset is None else ruleset
+    try:
+        battle_rules(chosen)
+    except ValueError as exc:
+        where = f"--ruleset {ruleset}" if ruleset is not None else f"{setup.map_path}: ruleset"
+        raise ValueError(f"{where}: {exc}") from None
+    return replace(setup, ruleset=chosen)

@@ -10,15 +10,22 @@ may not import. Code asks the object; nothing branches on a ruleset's name.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from typing import Any, Protocol
 
+from game.grid.los import LosResult
 from game.grid.model import Cell
+from game.grid.movement import MoveRequest
 from game.rules import registry
-from game.rules.data import RulesData
+from game.rules.data import RulesData, Weapon
+from game.rules.dice import Advantage, Roller
+from game.rules.initiative import Combatant, Initiative, InitiativeEntry
+from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
+from game.rules.ruleset_answers import Attack, AttackRoll, ConditionEffects, Harm, TurnBudget
 from game.tactics.battlefield import Battlefield, EntitySheet
 
 Json = dict[str, Any]
@@ -35,6 +42,97 @@ class Query:
 
     handler: QueryHandler
     fields: tuple[str, ...]
+
+
+class BattleRules(Protocol):
+    """The battle side of a ruleset: every question the battle, the previews, the action bar,
+    the computer player and the wording ask of a combat system (docs/architecture.md, "The
+    ruleset interface"). Answers are the plain records of game/rules/ruleset_answers.py."""
+
+    # ---------------------------------------------------------------- the attack
+    def attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        weapon: Weapon | None = None,
+        los: LosResult | None = None,
+        *,
+        worded: bool = True,
+    ) -> Attack:
+        """The exact chance of `attacker` hitting `target` (with `weapon`, else its own), or
+        None and the reason; `los` when the caller has it; `worded` False skips the words."""
+        ...
+
+    def roll_attack(
+        self, roller: Roller, attack: Attack, advantage: Advantage, purpose: str
+    ) -> AttackRoll:
+        """Resolve an attack that has a chance with the battle's seeded roller."""
+        ...
+
+    def expected_harm(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
+    ) -> Fraction:
+        """What the attack is worth to the computer player: its expected harm to the target
+        in the ruleset's own measure (0 without a chance)."""
+        ...
+
+    @property
+    def worth_attacking(self) -> Fraction:
+        """The expected harm above which the computer takes a shot at once, before moving."""
+        ...
+
+    # ---------------------------------------------------------------- damage and health
+    def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
+        """`rolled` damage of `damage_type` reaching `target`: its health value after."""
+        ...
+
+    def condition_effects(self, health: Any) -> ConditionEffects:
+        """What the ruleset's health value does to its owner's turn."""
+        ...
+
+    # ---------------------------------------------------------------- initiative
+    def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
+        """The battle's order: everyone rolls with the battle's roller (round 1)."""
+        ...
+
+    def initiative_order(self, bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
+        """The order from given rolls, ties broken as the ruleset says."""
+        ...
+
+    # ---------------------------------------------------------------- the turn
+    def turn_budget(self) -> TurnBudget:
+        """The slots of a turn and what each player command costs; the commands that exist."""
+        ...
+
+    def move_request(
+        self,
+        bf: Battlefield,
+        entity: EntitySheet,
+        mode: str | None,
+        *,
+        dash: bool,
+        stealth: bool,
+        helped: bool = False,
+    ) -> tuple[MoveRequest, MoveAllowance]:
+        """The movement allowance in cells per mode for the shared path search."""
+        ...
+
+    # ---------------------------------------------------------------- sight and reactions
+    def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
+        """The line of sight with the entities the ruleset lets block it (and the viewer's
+        conditions) over the shared 3D kernel."""
+        ...
+
+    @property
+    def reactions(self) -> frozenset[str]:
+        """The reactions that exist: "opportunity_attack" (leaving reach), "readied_attack"
+        (a readied ranged attack); none for a ruleset without them."""
+        ...
+
+
+class NotPlayable(ValueError):
+    """A ruleset listed in the registry whose battle side does not exist yet (query only)."""
 
 
 class Ruleset(Protocol):
@@ -69,10 +167,39 @@ class Ruleset(Protocol):
         template, weapon and armour ids); another ruleset gives its sample sheet instead."""
         ...
 
+    @property
+    def battle(self) -> BattleRules | None:
+        """Its battle side, or None while it answers queries only (refused where a battle
+        starts: `battle_rules`)."""
+        ...
+
 
 def ruleset_for(ruleset_id: str) -> Ruleset:
     """The object of the ruleset `ruleset_id` (registry.UnknownRuleset if it is not listed)."""
     return _load(registry.ruleset(ruleset_id).id)
+
+
+def battle_rules(ruleset_id: str) -> BattleRules:
+    """The battle side of the ruleset `ruleset_id`: registry.UnknownRuleset if it is not
+    listed, NotPlayable (naming the playable ones) if it answers queries only."""
+    found = _battle_of(ruleset_for(ruleset_id))
+    if found is None:
+        raise NotPlayable(
+            f"the ruleset {ruleset_id!r} answers queries only: no battle can be played with it"
+            f" yet (playable: {', '.join(playable_ids())})"
+        )
+    return found
+
+
+def playable_ids() -> tuple[str, ...]:
+    """The registry's rulesets a battle can be played with, in the registry's order."""
+    return tuple(r for r in registry.IDS if _battle_of(ruleset_for(r)) is not None)
+
+
+def _battle_of(ruleset: Ruleset) -> BattleRules | None:
+    # An object written before the battle side existed has no `battle` at all: query only.
+    found: BattleRules | None = getattr(ruleset, "battle", None)
+    return found
 
 
 @cache

@@ -24,6 +24,7 @@ from game.rules.hit import P_MAX, P_MIN, PIERCING, HitChance, NoChance, exact_de
 from game.rules.initiative import InitiativeEntry
 from game.rules.movement import AllowanceNote, MoveAllowance, SpeedStep
 from game.rules.notes import Note, Value
+from game.rules.ruleset_answers import Attack, Modifier
 from game.rules.throw import CELL_LONG_P_WEAPON
 from game.rules.turn import RefusalCode, Refused
 from game.rules.wounds import DamageOutcome
@@ -266,6 +267,50 @@ def no_chance_text(reason: NoChance, values: Mapping[str, Value]) -> str:
         NoChance.OUT_OF_RANGE: _("long range {long_range} cells; target at {distance}"),
     }
     return texts[reason].format(**values)
+
+
+# --- any ruleset's attack (game/rules/ruleset_answers.py) ------------------------------------
+
+
+def chance_text(chance: Fraction) -> str:
+    """An exact chance for players: a percentage when it is one, else the fraction with its
+    percentage to one decimal ("7/12 ≈ 58.3%")."""
+    percent = chance * 100
+    if percent.denominator == 1:
+        return f"{percent.numerator}%"
+    return f"{chance.numerator}/{chance.denominator} ≈ {float(percent):.1f}%"
+
+
+def _signed(value: int | Fraction) -> str:
+    text = exact_decimal(Fraction(value))
+    return text if text.startswith("-") else f"+{text}"
+
+
+def modifier_line(modifier: Modifier) -> str:
+    """One term of an attack's chance, by its code; a code this table does not know yet is
+    shown as it is, with its value and rulings, rather than hidden (a new ruleset adds its
+    codes' wording here)."""
+    value = modifier.value
+    texts = {
+        "weapon_p": lambda: _("weapon {p}%").format(p=exact_decimal(Fraction(value))),
+        "attack_bonus": lambda: _("attack bonus {bonus}").format(bonus=_signed(value)),
+        "defence_bonus": lambda: _("defence bonus {bonus}").format(bonus=_signed(value)),
+        "armour": lambda: _("armour {points} points").format(points=_signed(value)),
+        "cover": lambda: _("cover {points} points").format(points=_signed(value)),
+    }
+    text = texts[modifier.code]() if modifier.code in texts else f"{modifier.code} {_signed(value)}"
+    return f"{text} ({', '.join(modifier.rules)})" if modifier.rules else text
+
+
+def attack_lines(attack: Attack) -> list[str]:
+    """Any ruleset's attack in words: its chance and a line a modifier, or why it has none."""
+    if attack.chance is None:
+        reason = attack.reason or ""
+        if reason in NoChance.__members__.values():
+            return [no_chance_text(NoChance(reason), dict(attack.values))]  # type: ignore[arg-type]
+        return [attack.why[0] if attack.why else reason]
+    lines = [_("Chance to hit {chance}").format(chance=chance_text(attack.chance))]
+    return lines + [modifier_line(m) for m in attack.modifiers]
 
 
 def throw_line(size: str, distance: int, band: str, *, b_att: int = 0, p: int | None = None) -> str:

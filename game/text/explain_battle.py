@@ -8,6 +8,7 @@ and the log say the same thing in English and Italian.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from game.battle.events import Event
@@ -15,6 +16,7 @@ from game.battle.outcome import Refusal
 from game.battle.reasons import Happened, Why
 from game.text.explain import (
     action_name,
+    chance_text,
     condition_name,
     cover_name,
     effect_name,
@@ -57,22 +59,44 @@ def _attack(d: Mapping[str, Any]) -> str:
             p=d["hit_chance"],
             result=_hit(d["hit"]),
         )
-    text = _("{unit} attacks {target} with {weapon}: {p}% — {result}").format(
-        unit=d["unit"],
-        target=d["target"],
-        weapon=d["weapon"],
-        p=d["hit_chance"],
-        result=_hit(d["hit"]),
-    )
+    if "hit_chance" in d:  # periferie's P, a whole percentage (P-HIT-2)
+        text = _("{unit} attacks {target} with {weapon}: {p}% — {result}").format(
+            unit=d["unit"],
+            target=d["target"],
+            weapon=d["weapon"],
+            p=d["hit_chance"],
+            result=_hit(d["hit"]),
+        )
+    else:
+        text = _("{unit} attacks {target} with {weapon}: {chance} — {result}").format(
+            unit=d["unit"],
+            target=d["target"],
+            weapon=d["weapon"],
+            chance=_exact(d),
+            result=_hit(d["hit"]),
+        )
     if d.get("cover"):
         text += " " + _("(cover: {grade})").format(grade=cover_name(str(d["cover"])))
     return text
 
 
 def _reaction_attack(d: Mapping[str, Any]) -> str:
+    if "hit_chance" not in d:
+        return _("{unit} strikes at {target} as a reaction: {chance} — {result}").format(
+            unit=d["unit"], target=d["target"], chance=_exact(d), result=_hit(d["hit"])
+        )
     return _("{unit} strikes at {target} as a reaction: {p}% — {result}").format(
         unit=d["unit"], target=d["target"], p=d["hit_chance"], result=_hit(d["hit"])
     )
+
+
+def _exact(d: Mapping[str, Any]) -> str:
+    """Another ruleset's attack event gives its exact chance as "n/d" under "chance" (its
+    AttackRoll.logged, as `tessera query` writes probabilities)."""
+    try:
+        return chance_text(Fraction(str(d.get("chance"))))
+    except (ValueError, ZeroDivisionError):
+        return str(d.get("chance"))
 
 
 def _throw(d: Mapping[str, Any]) -> str:
@@ -371,6 +395,7 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.TIE_NOT_YOURS: lambda: _("Ties across sides are the GM's to order (P-INIT-2)."),
     Why.ACTION_USED: lambda: _("The action of this turn is already used ({used})."),
     Why.INTERACTION_USED: lambda: _("The interaction of this turn is already used (P-TURN-2)."),
+    Why.NOT_IN_RULESET: lambda: _("This ruleset has no such command ({command})."),
     Why.SAME_STANCE: lambda: _("Already {stance}."),
     Why.UNKNOWN_STANCE: lambda: _("No such stance."),
     Why.TURN_BEGUN: lambda: _("{unit}'s turn has already begun."),

@@ -15,7 +15,7 @@ from game.app.settings import Settings
 from game.battle.engine import GM
 from game.battle.journal import JournalError
 from game.battle.session import Session
-from game.battle.setup import BattleSetup, setup_from_map
+from game.battle.setup import BattleSetup, setup_from_map, with_ruleset
 from game.maps import LoadedMap, MapError, load_map
 from game.ui.app import App, Scene
 from game.ui.battle.worker import Worker
@@ -295,18 +295,28 @@ def play(
     computer: tuple[str, ...] = (),
     seed: int = 1,
     journal: Path | None = None,
+    ruleset: str | None = None,
     window: WindowOptions | None = None,
     settings: Settings | None = None,
 ) -> int:
-    """Open a battle in a window: `tessera play` and the demo. Answers the exit status."""
+    """Open a battle in a window: `tessera play` and the demo. Answers the exit status.
+    `ruleset` (`--ruleset`): a new battle under it instead of the map's own."""
     window = window or WindowOptions()
     continuing = journal is not None and journal.exists() and journal.stat().st_size > 0
+    if continuing and ruleset is not None:
+        print(f"error: --ruleset {ruleset}: {journal} is a battle begun already", file=sys.stderr)
+        return 2
     if not continuing:
         try:
             setup = single_player_setup(
                 load_map(map_path), sides=sides, computer=computer, seed=seed
             )
         except MapError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        try:
+            setup = with_ruleset(setup, ruleset)
+        except ValueError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
 

@@ -35,6 +35,7 @@ from game.rules.wounds import CONDITIONS, Health
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import Json, Query, entity_arg, point_arg
+from game.tactics.rulesets.periferie_battle import BATTLE, PeriferieBattle
 from game.text import explain
 
 Item = TypeVar("Item", Weapon, Armour)
@@ -326,6 +327,8 @@ class Periferie:
     id = "periferie"
     entity_fields = ENTITY_FIELDS
     queries = QUERIES
+    #: Its battle side (game.tactics.ruleset.BattleRules).
+    battle: PeriferieBattle = BATTLE
 
     def read_entity(
         self, spec: Mapping[str, object], where: str, base: EntitySheet, rules: RulesData

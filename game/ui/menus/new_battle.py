@@ -17,13 +17,13 @@ from pygame_gui.elements import (
 
 from game.app.draft import (
     DEMO_MAP,
-    RULESETS,
     SPLIT,
     Draft,
     battle_setup,
     dice_problems,
     new_seed,
     problems,
+    rulesets,
     shipped_maps,
     side_name,
 )
@@ -256,7 +256,7 @@ class NewBattleScene(MenuScene):
         self.label(pygame.Rect(x0, y, 110, ROW), _("Ruleset"), "#field")
         self.ruleset_menu = self.dropdown(
             pygame.Rect(x0 + 114, y, col - 114, ROW),
-            [(title, ruleset) for ruleset, title in RULESETS.items()],
+            [(title, ruleset) for ruleset, title in rulesets().items()],
             d.ruleset,
             self._set_ruleset,
         )

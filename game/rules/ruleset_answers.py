@@ -1,0 +1,104 @@
+"""What every ruleset answers the battle with: plain records the battle, the computer player and
+the wording read without knowing which combat system produced them (docs/architecture.md,
+"The ruleset interface")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from game.rules.dice import RollRecord
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One term of an attack's chance: a code the wording knows (explain.modifier_line), its
+    value in the ruleset's own unit (percentage points, a DM, a d20 bonus) and its rulings."""
+
+    code: str
+    value: int | Fraction
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack's chance before the dice: exact (`chance`, a Fraction of 1), or None with the
+    `reason` code there is none (a NoChance or the ruleset's own code)."""
+
+    chance: Fraction | None
+    reason: str | None
+    modifiers: tuple[Modifier, ...]
+    rules: tuple[str, ...]
+    #: The breakdown in words when asked for (`worded`), else empty.
+    why: tuple[str, ...] = ()
+    #: The cover grade the chance counts, in the ruleset's own grades (None: not looked at).
+    cover: str | None = None
+    #: The ruleset's own answer behind it (periferie: tactics.answers.HitAnswer), for the
+    #: window's ruleset-specific tooltip; the battle and the computer never read it.
+    detail: Any = None
+    #: The numbers behind a refusal, for its wording.
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AttackRoll:
+    """An attack resolved from the battle's roller: hit or not, the roll, and the fields the
+    attack's event records about the chance (periferie: {"hit_chance": P})."""
+
+    hit: bool
+    record: RollRecord
+    logged: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Damage taken: the damage after the ruleset's reductions, the health value after it (the
+    ruleset's own: periferie's wound ladder, Cepheus characteristics, hit points...), the
+    effects named by code, and the rulings and words behind it."""
+
+    damage: int
+    after: Any
+    effects: tuple[str, ...]
+    rules: tuple[str, ...]
+    why: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConditionEffects:
+    """What a health value does to its owner's turn, read by the battle, the action bar and
+    the computer without knowing the ruleset's conditions. The battle reads the lost turn, the
+    barred attack and the reaction; the movement the path search gets is the allowance's
+    (BattleRules.move_request), which counts `no_movement` and `speed_cap` itself (periferie:
+    a blinded unit helped by another moves freely, P-VUL-3)."""
+
+    #: The condition code that takes the whole turn away, or None.
+    turn_lost: str | None = None
+    #: The condition code that forbids attacking, or None.
+    attack_barred: str | None = None
+    #: May not move at all (beyond a lost turn).
+    no_movement: bool = False
+    #: The most cells it may move in a turn, or None for no cap.
+    speed_cap: int | None = None
+    #: May not take a reaction.
+    no_reaction: bool = False
+
+
+@dataclass(frozen=True)
+class TurnBudget:
+    """The action economy as data: the slots a turn has, and what each command costs.
+
+    `costs` maps every player command the ruleset offers (the action bar's kinds) to the slot
+    it spends ("" for none): a command not in it does not exist under the ruleset."""
+
+    slots: tuple[str, ...]
+    costs: Mapping[str, str]
+
+    @property
+    def commands(self) -> frozenset[str]:
+        return frozenset(self.costs)
+
+    def spending(self, slot: str) -> frozenset[str]:
+        """The commands that spend `slot`."""
+        return frozenset(kind for kind, used in self.costs.items() if used == slot)

@@ -1,0 +1,166 @@
+"""Le Periferie del Vuoto (seed 001) in battle: its answers to the battle's questions, each
+delegated to the modules that held them before the interface (game/rules/*,
+game/tactics/answers.py), so that not a number changes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any
+
+from game.grid.los import LosResult
+from game.grid.model import Cell
+from game.grid.movement import MoveRequest
+from game.rules.data import Weapon
+from game.rules.dice import Advantage, Roller
+from game.rules.hit import HitChance
+from game.rules.initiative import Combatant, Initiative, InitiativeEntry
+from game.rules.movement import MoveAllowance
+from game.rules.ruleset_answers import (
+    Attack,
+    AttackRoll,
+    ConditionEffects,
+    Harm,
+    Modifier,
+    TurnBudget,
+)
+from game.rules.wounds import Health, attack_barred_by, turn_lost_to
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules
+
+#: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
+#: action and one reaction a round. The action bar's kinds, each with the slot it spends.
+BUDGET = TurnBudget(
+    slots=("movement", "action", "interaction", "bonus", "reaction"),
+    costs=MappingProxyType(
+        {
+            "move": "movement",
+            "attack": "action",
+            "throw": "action",
+            "dash": "action",
+            "dodge": "action",
+            "disengage": "action",
+            "help": "action",
+            "ready": "action",
+            "hide": "action",
+            "search": "action",
+            "use_object": "action",
+            "crouch": "interaction",
+            "prone": "interaction",
+            "stand": "interaction",
+            "improvise": "action",
+            "end_turn": "",
+        }
+    ),
+)
+
+
+def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
+    """P-HIT-2's terms as notes: the weapon's P, the attack and defence bonuses (x5 points),
+    the armour's share (P-HIT-3) and the cover (P-COV-1), in percentage points."""
+    notes = [
+        Modifier("weapon_p", hit.p_weapon, ("P-HIT-2",)),
+        Modifier("attack_bonus", hit.b_att, ("P-HIT-2",)),
+        Modifier("defence_bonus", -hit.b_def, ("P-HIT-2",)),
+    ]
+    if hit.armour_pct:
+        rules = ("P-HIT-2", "P-HIT-3") if hit.armour_efficacy < 1 else ("P-HIT-2",)
+        notes.append(Modifier("armour", -hit.armour_pct, rules))
+    if hit.cover_pct:
+        notes.append(Modifier("cover", -hit.cover_pct, ("P-COV-1",)))
+    return tuple(notes)
+
+
+class PeriferieBattle:
+    """The battle side of seed 001 (game.tactics.ruleset.BattleRules)."""
+
+    reactions = frozenset({"opportunity_attack", "readied_attack"})  # P-OA-1, P-OA-2
+    #: The computer shoots at once from a 10% chance up (its choices before the interface).
+    worth_attacking = Fraction(1, 10)
+
+    def attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        weapon: Weapon | None = None,
+        los: LosResult | None = None,
+        *,
+        worded: bool = True,
+    ) -> Attack:
+        answer = tactics.attack_chance(bf, attacker, target, weapon, los, worded=worded)
+        hit = answer.hit
+        return Attack(
+            chance=None if hit is None else Fraction(hit.p, 100),
+            reason=None if answer.reason is None else str(answer.reason),
+            modifiers=() if hit is None else modifiers(hit),
+            rules=answer.rules,
+            why=answer.why,
+            cover=None if answer.cover is None else answer.cover.grade,
+            detail=answer,
+            values=answer.values,
+        )
+
+    def roll_attack(
+        self, roller: Roller, attack: Attack, advantage: Advantage, purpose: str
+    ) -> AttackRoll:
+        """P-HIT-1: d100 (two with advantage, P-CHK-2) against P."""
+        answer: tactics.HitAnswer = attack.detail
+        assert answer.hit is not None, "roll_attack needs an attack with a chance"
+        record = roller.d100(purpose, advantage, answer.hit.p)
+        return AttackRoll(record.outcome == "hit", record, {"hit_chance": answer.hit.p})
+
+    def expected_harm(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
+    ) -> Fraction:
+        # A hit is a step down the wound ladder whatever its damage (P-VUL-1/2): the chance
+        # to hit is the expected harm, which keeps the computer's choices as they were.
+        return attack.chance or Fraction(0)
+
+    def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
+        answer = tactics.damage_to(bf, target, damage_type, rolled)
+        outcome = answer.outcome
+        return Harm(answer.damage, outcome.after, tuple(outcome.effects), answer.rules, answer.why)
+
+    def condition_effects(self, health: Any) -> ConditionEffects:
+        h: Health = health
+        lost = turn_lost_to(h)
+        return ConditionEffects(
+            turn_lost=lost,
+            attack_barred=attack_barred_by(h),
+            no_movement=lost is not None,
+            speed_cap=1 if h.has("blinded") else None,  # P-VUL-3, unless helped
+            no_reaction=h.mortal > 0,
+        )
+
+    def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
+        return Initiative.start(roller, combatants)  # P-INIT-1..4
+
+    def initiative_order(self, bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
+        return tactics.initiative_order(bf, rolls)
+
+    def turn_budget(self) -> TurnBudget:
+        return BUDGET
+
+    def move_request(
+        self,
+        bf: Battlefield,
+        entity: EntitySheet,
+        mode: str | None,
+        *,
+        dash: bool,
+        stealth: bool,
+        helped: bool = False,
+    ) -> tuple[MoveRequest, MoveAllowance]:
+        return tactics.move_request(bf, entity, mode, dash=dash, stealth=stealth, helped=helped)
+
+    def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
+        # P-LOS-3: enemies block, allies do not (the shared kernel's rule); P-VUL-3 blinded.
+        return tactics.sight(bf, frm, to)
+
+
+BATTLE = PeriferieBattle()
+#: mypy checks here that the object implements the whole protocol.
+_CHECKED: BattleRules = BATTLE
