@@ -296,6 +296,8 @@ def open_window(tmx: Path) -> tuple[App, BattleScene, Session]:
     player = session.battle.faction_of(active) if active is not None else "blue"
     app = App(WINDOW)
     scene = BattleScene(app.size, session, player, loaded.render, animation_speed=0)
+    if scene.seats.waiting_for is not None:
+        scene.take_screen()  # a shared screen opens covered: the bench measures the board
     app.show(scene)
     # The map's own tile size, over the middle of the hall where the sides face each other.
     scene.board.camera.zoom = 1.0

@@ -24,6 +24,7 @@ from game.ui.menus.load import LoadScene
 from game.ui.menus.new_battle import NewBattleScene
 from game.ui.menus.settings import SettingsScene, default_key_names
 from game.ui.menus.title import TitleScene
+from game.ui.seats import Seats
 
 #: The side a newcomer plays in the demo; the computer plays the rest.
 DEMO_SIDE = "raiders"
@@ -275,12 +276,17 @@ class Director:
 
 
 def viewer_for(session: Session) -> str:
-    """Who looks at the screen first: the one person playing, else the GM (hot-seat battles
-    hand the screen over as turns pass, game/ui/battle/scene.py)."""
+    """Who looks at the screen first: the one person playing; at a shared screen the person
+    whose unit acts (or who is asked for a reaction or a ruling), else the first player (the
+    computer acts first), else the GM. A shared battle opens covered for them to take
+    (game/ui/seats.py): never straight into anyone's view, the GM's least of all."""
     people = sorted(set(session.setup.players))
     if len(people) == 1 and not session.setup.gm:
         return people[0]
-    return GM if not people or session.setup.gm else people[0]
+    wanted = Seats(session.battle, people[0] if people else GM).wanted(session.battle)
+    if wanted is not None:
+        return wanted
+    return people[0] if people else GM
 
 
 def play(
