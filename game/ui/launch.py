@@ -17,7 +17,7 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
-from game.ui.app import App, Scene
+from game.ui.app import App, NoDisplay, Scene
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
 from game.ui.menus.load import LoadScene
@@ -370,8 +370,13 @@ def _director(app: App, window: WindowOptions, settings: Settings | None) -> Dir
 
 
 def _open_app(size: tuple[int, int]) -> App | None:
+    """The window, or None after saying on standard error why there is none (nothing else is
+    done then: no battle is opened, no save written)."""
     try:
         return App(size)
+    except NoDisplay as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
     except pygame.error as exc:
         print(
             f"error: cannot open a window ({exc}); `tessera run` plays without one",
