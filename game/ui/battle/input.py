@@ -75,8 +75,6 @@ class Input:
                 s.take_screen()
             return
         consumed = s.ui.process_events(event)
-        if event.type == pygame.MOUSEBUTTONUP:
-            self.board_focus()
         if s.gm_panel is not None and s.gm_panel.handles(event):
             return
         widget = self._widget_events.get(event.type)
@@ -96,15 +94,11 @@ class Input:
 
     def typing(self) -> bool:
         """A text field has the keys (the improvised action, the GM's dice): the board's keys
-        wait. A button, a list or a panel clicked keeps no keys from the board."""
-        return any(isinstance(e, TEXT_FIELDS) for e in self.scene.ui.get_focus_set() or ())
-
-    def board_focus(self) -> None:
-        """Give the keys back to the board once a click is over, unless it went to a text field:
-        pygame-gui leaves the clicked button or panel focused, and Enter, PageUp or Home would
-        be dead until the board was clicked."""
-        if not self.typing():
-            self.scene.ui.set_focus_set(None)
+        wait. A button, a list, a chip or a panel clicked keeps pygame-gui's focus (taking it
+        away would close an open list before its choice lands) but no keys from the board:
+        Enter, PageUp or Home were dead after "Fit map" until the board was clicked."""
+        focused = self.scene.ui.get_focus_set() or ()
+        return any(isinstance(e, TEXT_FIELDS) and e.alive() for e in focused)
 
     def _track_pointer(self, event: pygame.event.Event) -> None:
         pointer = self.scene.pointer
