@@ -331,8 +331,8 @@ class Orders:
             if target is not None and s.is_own(target) and target != s.selected:
                 # Not this unit's turn: its menu selects it (its card, its level).
                 self._menu_target = (target, cell)
-                items = [(_("Select {t}").format(t=target), "select", True, "")]
-                self.menu = hud.ContextMenu(s.ui, pos, items, s.board.viewport)
+                select = [(_("Select {t}").format(t=target), "select", True, "")]
+                self.menu = hud.ContextMenu(s.ui, pos, select, s.board.viewport)
             return
         options = {o.kind: o for o in opts.options_for(s.battle, s.player, unit)}
         items: list[tuple[str, str, bool, str]] = []

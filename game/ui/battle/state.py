@@ -63,7 +63,7 @@ class Pointer:
         """A widget lies over the board at `pos` (the GM's tools, a menu, a prompt, an open
         list): the board under it answers nothing."""
         ui = self.scene.ui
-        root = ui.get_root_container()
+        root: object = ui.get_root_container()
         for element in ui.get_sprite_group().sprites():
             if element is root or element is self._tooltip or not element.visible:
                 continue
