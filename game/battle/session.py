@@ -82,14 +82,10 @@ class _Plan:
     snapshots: list[_Snapshot] = field(default_factory=list)
 
 
-def load_battle_map(
-    setup: BattleSetup, where: str, journal: Path | None = None
-) -> tuple[object, str]:
-    """The map's grid, checked against the hash the battle began with; a map missing, changed
-    or damaged is refused saying what to do (game/battle/map_lookup.py)."""
+def load_battle_map(setup: BattleSetup, where: str) -> tuple[object, str]:
+    """The map's grid, checked against the hash the battle began with; a map changed or
+    damaged is refused saying what to do (game/battle/map_lookup.py)."""
     path = Path(setup.map_path)
-    if journal is not None and not path.exists():
-        raise JournalError(f"{where}: {map_lookup.missing_text(str(path), journal)}")
     try:
         loaded = load_map(path)
     except MapError as exc:
@@ -178,7 +174,14 @@ class Session:
         is no such snapshot). `verify` replays every line from the start instead and checks
         every snapshot against that replay (`tessera replay`: an edit anywhere is found)."""
         contents = read_journal(journal)
-        grid, _digest = load_battle_map(contents.setup, f"{journal}:1", journal)
+        try:
+            grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
+        except JournalError:
+            if Path(contents.setup.map_path).exists():
+                raise
+            # Not where the header says, nor a copy in the known map folders: say where to put it.
+            missing = map_lookup.missing_text(contents.setup.map_path, journal)
+            raise JournalError(f"{journal}:1: {missing}") from None
         plan = _plan(journal, contents)
         if verify:
             plan = _Plan(snapshots=plan.snapshots)
