@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from game.app.settings import open_regular, read_small_file, write_atomically
+from game.battle import map_lookup
 from game.battle.commands import CommandError, parse_command
 from game.battle.journal import MAX_LINE, JournalError, read_header
 from game.battle.setup import BattleSetup
@@ -475,16 +476,15 @@ def _map_error(journal: Path, map_path: str, sha256: str) -> str | None:
     """Why the battle's map keeps it from loading (the same checks as opening it)."""
     facts = _facts(map_path)
     if facts is None:
-        return f"{journal}:1: the battle's map {map_path} is missing (or not a regular file)"
+        if Path(map_path).exists():
+            return f"{journal}:1: the battle's map {map_path} is not a regular file"
+        return f"{journal}:1: {map_lookup.missing_text(map_path, journal)}"
     if not facts[0] and facts[2] is not None:
-        return f"{journal}:1: the battle's map cannot be loaded: {facts[2]}"
+        return f"{journal}:1: {map_lookup.damaged_text(map_path, facts[2])}"
     if facts[0] != sha256:
-        return (
-            f"{journal}:1: the map {map_path} has changed since the battle began "
-            f"(sha256 {facts[0][:12]}…, the journal says {sha256[:12]}…)"
-        )
+        return f"{journal}:1: {map_lookup.changed_text(map_path, facts[0], sha256)}"
     if facts[2] is not None:
-        return f"{journal}:1: the battle's map cannot be loaded: {facts[2]}"
+        return f"{journal}:1: {map_lookup.damaged_text(map_path, facts[2])}"
     return None
 
 

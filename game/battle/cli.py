@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from game.battle import commands as cmd
+from game.battle import map_lookup
 from game.battle.engine import GM, Outcome, Refusal
 from game.battle.journal import JournalError, read_journal
 from game.battle.session import Session
@@ -88,7 +89,8 @@ def open_session(
                 f"{journal}: the battle has begun and its initiative is rolled; "
                 "--initiative-dice cannot change it"
             )
-        if Path(setup.map_path).resolve() != Path(map_path).resolve():
+        same_file = Path(setup.map_path).resolve() == Path(map_path).resolve()
+        if not same_file and map_lookup.digest(Path(map_path)) != setup.map_sha256:
             raise JournalError(
                 f"{journal}: this journal is a battle on {setup.map_path}, not {map_path}"
             )

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game.battle.commands import Command, CommandError, parse_command
+from game.battle.map_lookup import locate, recorded_path
 from game.battle.setup import BattleSetup
 from game.rules.dice import RollRecord
 from game.rules.reader import ScenarioError
@@ -361,9 +362,10 @@ def read_header(
         setup = BattleSetup.from_json(header.get("setup"), "setup")
     except ScenarioError as exc:
         raise JournalError(f"{name}:1: {clip(str(exc), MESSAGE)}") from None
-    map_path = Path(setup.map_path)
-    if not map_path.is_absolute():
-        map_path = (path.resolve().parent / map_path).resolve()
+    # The map where the header says, else a copy with its content in the known map folders
+    # (game/battle/map_lookup.py): a journal copied elsewhere or a moved checkout still opens.
+    found = locate(setup.map_path, setup.map_sha256, path)
+    map_path = found if found is not None else recorded_path(setup.map_path, path)
     return _with_map(setup, str(map_path)), written
 
 

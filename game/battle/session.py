@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from game.battle import commands as cmd
+from game.battle import map_lookup
 from game.battle.engine import GM, Battle, Outcome, Refusal, SnapshotError, setup_digest
 from game.battle.events import Event
 from game.battle.journal import (
@@ -83,17 +84,17 @@ class _Plan:
 
 
 def load_battle_map(setup: BattleSetup, where: str) -> tuple[object, str]:
-    """The map's grid, checked against the hash the battle began with."""
+    """The map's grid, checked against the hash the battle began with; a map changed or
+    damaged is refused saying what to do (game/battle/map_lookup.py)."""
     path = Path(setup.map_path)
     try:
         loaded = load_map(path)
     except MapError as exc:
-        raise JournalError(f"{where}: the battle's map cannot be loaded: {exc}") from None
+        raise JournalError(f"{where}: {map_lookup.damaged_text(str(path), str(exc))}") from None
     digest = file_sha256(path)
     if digest != setup.map_sha256:
         raise JournalError(
-            f"{where}: the map {path} has changed since the battle began "
-            f"(sha256 {digest[:12]}…, the journal says {setup.map_sha256[:12]}…)"
+            f"{where}: {map_lookup.changed_text(str(path), digest, setup.map_sha256)}"
         )
     return loaded.grid, digest
 
@@ -174,7 +175,14 @@ class Session:
         is no such snapshot). `verify` replays every line from the start instead and checks
         every snapshot against that replay (`tessera replay`: an edit anywhere is found)."""
         contents = read_journal(journal)
-        grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
+        try:
+            grid, _digest = load_battle_map(contents.setup, f"{journal}:1")
+        except JournalError:
+            if Path(contents.setup.map_path).exists():
+                raise
+            # Not where the header says, nor a copy in the known map folders: say where to put it.
+            missing = map_lookup.missing_text(contents.setup.map_path, journal)
+            raise JournalError(f"{journal}:1: {missing}") from None
         plan = _plan(journal, contents)
         if verify:
             plan = _Plan(snapshots=plan.snapshots)

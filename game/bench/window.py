@@ -332,6 +332,8 @@ def open_window(
         animation_speed=animation_speed,
         worker=Worker(threaded=threaded),
     )
+    if scene.seats.waiting_for is not None:
+        scene.take_screen()  # a shared screen opens covered: the bench measures the board
     app.show(scene)
     # The map's own tile size, over the middle of the hall where the sides face each other.
     scene.board.camera.zoom = 1.0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +13,27 @@ import pygame
 
 DEFAULT_SIZE = (1280, 720)
 FPS = 60
+
+
+#: SDL's drivers that draw nowhere: chosen on purpose (SDL_VIDEODRIVER, tests and screenshots)
+#: they are fine; picked by SDL because nothing else worked, nobody would see the window.
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+
+
+class NoDisplay(pygame.error):
+    """There is no display to open the window on."""
+
+
+def no_display() -> str | None:
+    """Why the window could not be seen (None: it can, or a driver was asked for by name). On
+    Linux without DISPLAY or WAYLAND_DISPLAY nothing is tried, so SDL prints nothing either."""
+    if os.environ.get("SDL_VIDEODRIVER"):
+        return None
+    if sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        return "DISPLAY and WAYLAND_DISPLAY are not set"
+    return None
 
 
 class Scene(Protocol):
@@ -31,7 +54,18 @@ class App:
 
     def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, *, title: str = "Tessera") -> None:
         # Only what the game uses: starting the mixer would probe sound cards for nothing.
-        pygame.display.init()
+        why = no_display()
+        if why is None:
+            pygame.display.init()
+            driver = pygame.display.get_driver()
+            if driver in HEADLESS_DRIVERS and not os.environ.get("SDL_VIDEODRIVER"):
+                pygame.display.quit()
+                why = f"SDL found only its {driver!r} driver"
+        if why is not None:
+            raise NoDisplay(
+                f"no display to open the window on ({why}). Start Tessera from a desktop "
+                "session, or play without a window: `tessera run MAP --journal FILE`"
+            )
         pygame.font.init()
         pygame.display.set_caption(title)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)

@@ -380,8 +380,7 @@ class SidePanel:
         text = "<br>".join(entries)
         self._texts["log"] = text
         self.log.set_text(text)
-        if self.log.scroll_bar is not None:
-            self.log.scroll_bar.set_scroll_from_start_percentage(1.0)
+        self.follow_log()
 
     def append_log(self, entries: Sequence[str]) -> None:
         """Entries added at the end (the box lays out only them and scrolls down)."""
@@ -389,6 +388,24 @@ class SidePanel:
         text = "<br>".join(entries)
         self.log.append_html_text(("<br>" if before else "") + text)
         self._texts["log"] = before + ("<br>" if before else "") + text
+        self.follow_log()
+
+    def follow_log(self) -> None:
+        """Scroll the log to its end, the newest entry whole. pygame-gui keeps the scroll bar's
+        slider at its old size when text is appended (and puts a new bar at the top when the
+        text first overflows), so the end stayed out of reach: size the slider to what the box
+        shows now, then go to the end."""
+        box = self.log
+        bar, layout, shown = box.scroll_bar, box.text_box_layout, box.text_wrap_rect
+        if bar is None or layout is None or shown is None:
+            return
+        visible = min(1.0, shown[3] / max(1, layout.layout_rect.height))
+        bar.set_visible_percentage(visible)
+        bar.set_scroll_from_start_percentage(1.0)
+        # The slider has a least height: where it would stop short of the end, the text goes to
+        # the end all the same.
+        bar.start_percentage = 1.0 - visible
+        bar.has_moved_recently = True
 
 
 class ContextMenu:

@@ -17,7 +17,7 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map, with_ruleset
 from game.maps import LoadedMap, MapError, load_map
-from game.ui.app import App, Scene
+from game.ui.app import App, NoDisplay, Scene
 from game.ui.battle.worker import Worker
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
@@ -25,6 +25,7 @@ from game.ui.menus.load import LoadScene
 from game.ui.menus.new_battle import NewBattleScene
 from game.ui.menus.settings import SettingsScene, default_key_names
 from game.ui.menus.title import TitleScene
+from game.ui.seats import Seats
 
 #: The side a newcomer plays in the demo; the computer plays the rest.
 DEMO_SIDE = "raiders"
@@ -280,12 +281,17 @@ class Director:
 
 
 def viewer_for(session: Session) -> str:
-    """Who looks at the screen first: the one person playing, else the GM (hot-seat battles
-    hand the screen over as turns pass, game/ui/battle/scene.py)."""
+    """Who looks at the screen first: the one person playing; at a shared screen the person
+    whose unit acts (or who is asked for a reaction or a ruling), else the first player (the
+    computer acts first), else the GM. A shared battle opens covered for them to take
+    (game/ui/seats.py): never straight into anyone's view, the GM's least of all."""
     people = sorted(set(session.setup.players))
     if len(people) == 1 and not session.setup.gm:
         return people[0]
-    return GM if not people or session.setup.gm else people[0]
+    wanted = Seats(session.battle, people[0] if people else GM).wanted(session.battle)
+    if wanted is not None:
+        return wanted
+    return people[0] if people else GM
 
 
 def play(
@@ -379,8 +385,13 @@ def _director(app: App, window: WindowOptions, settings: Settings | None) -> Dir
 
 
 def _open_app(size: tuple[int, int]) -> App | None:
+    """The window, or None after saying on standard error why there is none (nothing else is
+    done then: no battle is opened, no save written)."""
     try:
         return App(size)
+    except NoDisplay as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return None
     except pygame.error as exc:
         print(
             f"error: cannot open a window ({exc}); `tessera run` plays without one",

@@ -2,7 +2,10 @@
 
 The screen belongs to the person whose unit acts (or whose unit is offered a reaction); an
 improvised action waiting for a ruling calls the GM. When that is someone else, the battle is
-covered until they press Enter, so that nobody sees another side's view by accident.
+covered until they take it on purpose, so that nobody sees another side's view by accident: the
+cover ignores every input for ARM seconds, then wants a click on its "I am <name>" button or
+Enter (or Space) held down for HOLD seconds. A second press of End turn, a double click, or a key
+already down when the cover came can never take it (docs/window.md, "The hand-over").
 """
 
 from __future__ import annotations
@@ -16,6 +19,15 @@ from game.text.i18n import _
 BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)
 HINT = (160, 168, 182)
+BUTTON = (58, 66, 84)
+BUTTON_WAIT = (30, 33, 40)
+FILL = (96, 140, 210)
+#: Seconds the cover ignores input once it is shown: the last player's second press lands here.
+ARM = 1.0
+#: Seconds Enter (or Space) must be held to take the screen.
+HOLD = 1.0
+#: The keys that take the screen when held.
+HOLD_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 
 
 class Seats:
@@ -27,7 +39,74 @@ class Seats:
         self.waiting_for: str | None = None
         #: The GM took the screen on purpose: it stays theirs until they give it back.
         self.gm_holds = viewer == GM and battle.setup.gm
-        self._fonts: tuple[pygame.font.Font, pygame.font.Font] | None = None
+        self._fonts: tuple[pygame.font.Font, pygame.font.Font, pygame.font.Font] | None = None
+        #: Seconds the cover has been shown; how long the taking key has been held (None: not).
+        self.shown_for = 0.0
+        self.held: float | None = None
+        #: Keys down now, and those that were already down when the cover came (their repeats
+        #: and their release never count).
+        self._down: set[int] = set()
+        self._stale: set[int] = set()
+        self._pressed = False
+
+    # ------------------------------------------------------------ taking the screen on purpose
+
+    def cover(self, person: str) -> None:
+        """Cover the battle until `person` takes the screen."""
+        self.waiting_for = person
+        self.shown_for = 0.0
+        self.held = None
+        self._stale = set(self._down)
+        self._pressed = False
+
+    @property
+    def armed(self) -> bool:
+        """The cover has been shown long enough to listen."""
+        return self.shown_for >= ARM
+
+    def note(self, event: pygame.event.Event) -> None:
+        """Every key event, covered or not: which keys are down."""
+        if event.type == pygame.KEYDOWN:
+            self._down.add(event.key)
+        elif event.type == pygame.KEYUP:
+            self._down.discard(event.key)
+            self._stale.discard(event.key)
+
+    def handle(self, event: pygame.event.Event, size: tuple[int, int]) -> bool:
+        """An event while covered; True when it takes the screen (a click on the button)."""
+        if event.type == pygame.KEYUP and event.key in HOLD_KEYS:
+            self.held = None
+        if not self.armed:
+            self._pressed = False
+            return False
+        if event.type == pygame.KEYDOWN and event.key in HOLD_KEYS:
+            if self.held is None and event.key not in self._stale:
+                self.held = 0.0
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._pressed = self.button_rect(size).collidepoint(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            taken = self._pressed and self.button_rect(size).collidepoint(event.pos)
+            self._pressed = False
+            return bool(taken)
+        return False
+
+    def update(self, dt: float) -> bool:
+        """Time passes under the cover; True when the taking key has been held long enough."""
+        if self.waiting_for is None:
+            return False
+        self.shown_for += dt
+        if self.held is not None:
+            self.held += dt
+            return self.held >= HOLD
+        return False
+
+    @staticmethod
+    def button_rect(size: tuple[int, int]) -> pygame.Rect:
+        """The "I am <name>" button of the cover, for a screen of `size`."""
+        w, h = size
+        rect = pygame.Rect(0, 0, min(520, w - 40), 44)
+        rect.center = (w // 2, h // 2 + 36)
+        return rect
 
     def people(self, battle: Battle) -> list[str]:
         """Everyone who plays at this screen: the players commanding a side, and the GM."""
@@ -52,16 +131,21 @@ class Seats:
             return None
         return controller
 
+    def hands_over(self, battle: Battle) -> bool:
+        """Several people share this screen, so that it is handed over between them."""
+        if not self.shared(battle):
+            return False
+        # One person running every side from the GM's chair: no hand-over.
+        return not (self.viewer == GM and not battle.setup.gm)
+
     def check(self, battle: Battle) -> bool:
         """Start a hand-over if the screen should pass to someone else; True when it does."""
-        if self.waiting_for is not None or not self.shared(battle):
+        if self.waiting_for is not None or not self.hands_over(battle):
             return False
-        if self.viewer == GM and not battle.setup.gm:
-            return False  # one person running every side from the GM's chair: no hand-over
         wanted = self.wanted(battle)
         if wanted is None or wanted == self.viewer:
             return False
-        self.waiting_for = wanted
+        self.cover(wanted)
         return True
 
     def take(self) -> str:
@@ -69,12 +153,13 @@ class Seats:
         if self.waiting_for is not None:
             self.viewer = self.waiting_for
             self.waiting_for = None
+            self.held = None
         return self.viewer
 
     def call_gm(self) -> None:
         """A player hands the screen to the GM (the GM's button)."""
         self.gm_holds = True
-        self.waiting_for = GM
+        self.cover(GM)
 
     def release_gm(self, battle: Battle) -> None:
         """The GM gives the screen back to whoever is to act."""
@@ -82,16 +167,34 @@ class Seats:
         self.check(battle)
 
     def draw_handover(self, screen: pygame.Surface) -> None:
-        """A plain screen naming who is to take it: nothing of the battle, nothing of the last
-        player's view."""
+        """A plain screen naming who is to take it, and the button they take it with: nothing
+        of the battle, nothing of the last player's view."""
         if self._fonts is None:
-            self._fonts = (pygame.font.Font(None, 64), pygame.font.Font(None, 30))
-        big, small = self._fonts
+            self._fonts = (
+                pygame.font.Font(None, 64),
+                pygame.font.Font(None, 30),
+                pygame.font.Font(None, 24),
+            )
+        big, small, hint_font = self._fonts
         screen.fill(BACKGROUND)
         w, h = screen.get_size()
         name = _("the GM") if self.waiting_for == GM else clip(str(self.waiting_for))
         words = fit(_("Pass to: {name}").format(name=name), w - 40, lambda t: big.size(t)[0])
         title = big.render(words, True, TEXT)
         screen.blit(title, title.get_rect(center=(w // 2, h // 2 - 24)))
-        hint = small.render(_("press Enter when you have the screen"), True, HINT)
-        screen.blit(hint, hint.get_rect(center=(w // 2, h // 2 + 30)))
+        button = self.button_rect((w, h))
+        pygame.draw.rect(screen, BUTTON if self.armed else BUTTON_WAIT, button, border_radius=6)
+        if self.held is not None:
+            done = min(1.0, self.held / HOLD)
+            bar = pygame.Rect(button.x, button.y, round(button.width * done), button.height)
+            pygame.draw.rect(screen, FILL, bar, border_radius=6)
+        me = _("I am the GM") if self.waiting_for == GM else _("I am {name}").format(name=name)
+        me = fit(me, button.width - 20, lambda t: small.size(t)[0])
+        label = small.render(me, True, TEXT if self.armed else HINT)
+        screen.blit(label, label.get_rect(center=button.center))
+        hint = hint_font.render(
+            fit(_("click the button, or hold Enter"), w - 40, lambda t: hint_font.size(t)[0]),
+            True,
+            HINT,
+        )
+        screen.blit(hint, hint.get_rect(center=(w // 2, button.bottom + 20)))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 from datetime import datetime
 from pathlib import Path
 
@@ -213,15 +212,19 @@ def test_a_save_whose_map_has_changed_cannot_be_loaded_and_says_so(tmp_path: Pat
     maps.mkdir()
     (tmp_path / "assets").symlink_to(REPO / "assets")  # the map's tilesets, as it names them
     map_copy = maps / "hull_breach.tmx"
-    shutil.copy(HULL, map_copy)
+    # A content of its own (a line more): no known map folder holds a copy of it
+    # (game/battle/map_lookup.py would continue the battle on one).
+    map_copy.write_text(HULL.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     journal = tmp_path / "hull_breach_x.jsonl"
     _battle(journal, map_path=map_copy).close()
     assert read_save(journal).loadable
     map_copy.write_text(map_copy.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     info = read_save(journal)
     assert not info.loadable and "has changed" in (info.error or "")
+    assert "put the map back as it was" in (info.error or "")
     map_copy.unlink()
-    assert "missing" in (read_save(journal).error or "")
+    error = read_save(journal).error or ""
+    assert "missing" in error and "put the map back" in error
 
 
 def test_a_torn_last_line_still_loads_and_is_noted(tmp_path: Path) -> None:
@@ -462,7 +465,8 @@ def test_a_save_whose_map_was_renamed_with_200000_characters_is_listed_by_a_clip
     maps.mkdir()
     (tmp_path / "assets").symlink_to(REPO / "assets")
     edited_map = maps / "station_interior.tmx"
-    text = STATION.read_text(encoding="utf-8")
+    # A line more: its own content, that no known map folder holds (game/battle/map_lookup.py).
+    text = STATION.read_text(encoding="utf-8") + "\n"
     edited_map.write_text(text, encoding="utf-8")
     journal = tmp_path / "station_interior_long.jsonl"
     _battle(journal, map_path=edited_map, turns=1).close()

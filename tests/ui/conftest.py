@@ -58,6 +58,10 @@ class Window:
         post_key(key, mod)
         self.frames(2)
 
+    def take_screen(self) -> str:
+        """Whoever the screen is passed to takes it, holding Enter."""
+        return hold_enter_to_take(self.app, self.scene)
+
     def pixels(self) -> pygame.Surface:
         return self.app.screen.copy()
 
@@ -76,6 +80,25 @@ class Window:
 
 
 MakeWindow = Callable[..., Window]
+
+
+def hold_enter_to_take(app: App, scene: BattleScene, dt: float = 1 / 60) -> str:
+    """The person the screen is passed to takes it as the cover asks (game/ui/seats.py): waits
+    until it listens, then holds Enter until the battle shows. Answers who has the screen."""
+    assert scene.seats.waiting_for is not None
+    for _ in range(1000):
+        if scene.seats.armed:
+            break
+        app.step(dt)
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode=""))
+    for _ in range(1000):
+        app.step(dt)
+        if scene.seats.waiting_for is None:
+            break
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_RETURN, mod=0, unicode=""))
+    app.step(dt)
+    assert scene.seats.waiting_for is None, "the screen was not taken"
+    return scene.player
 
 
 @pytest.fixture

@@ -70,6 +70,7 @@ def test_every_state_of_the_battle_screen_is_in_italian(
     w.key(pygame.K_o)  # dodge: the bar greys the other actions with their reasons
     problems += _untranslated(w, "action used", fragments)
     gm = make_window(player=GM, gm=True)
+    gm.take_screen()
     problems += _untranslated(gm, "GM tools", fragments)
     gm.scene.submit(cmd.Improvise("Kask", "kick the crate"))
     gm.frames(3)

@@ -25,7 +25,7 @@ from game.ui.battle.scene import BattleScene
 from game.ui.board import FACTION_COLOURS
 from game.ui.gm_panel import GmAct
 from game.ui.seats import BACKGROUND
-from tests.ui.conftest import STATION
+from tests.ui.conftest import STATION, hold_enter_to_take
 
 RAIDERS, SECURITY = FACTION_COLOURS[0], FACTION_COLOURS[1]
 
@@ -49,6 +49,8 @@ class Table:
         )
         self.app.show(self.scene)
         self.frames(2)
+        if self.scene.seats.waiting_for is not None:
+            self.take_screen()  # a shared screen opens covered (tests/ui/test_seats.py)
 
     @property
     def battle(self):  # type: ignore[no-untyped-def]
@@ -63,10 +65,8 @@ class Table:
         self.frames(2)
 
     def take_screen(self) -> str:
-        """Whoever the screen is passed to presses Enter."""
-        assert self.scene.seats.waiting_for is not None
-        self.key(pygame.K_RETURN)
-        return self.scene.player
+        """Whoever the screen is passed to holds Enter."""
+        return hold_enter_to_take(self.app, self.scene)
 
     def colour_at_cell(self, cell: tuple[int, int, int], colour: tuple[int, int, int]) -> int:
         board = self.scene.board
@@ -107,15 +107,15 @@ def test_the_hand_over_screen_shows_nothing_of_the_battle(table: list[Table]) ->
     t.frames(1)
     first = pygame.image.tobytes(t.app.screen, "RGB")
     screen = t.app.screen
-    # Only two lines of text in the middle; every other pixel is the plain background.
+    # Only the name, its button and a hint in the middle; every other pixel is the background.
     outside = {
         tuple(screen.get_at((x, y)))[:3]
         for x in range(0, 1280, 5)
-        for y in [*range(0, 300, 5), *range(420, 720, 5)]
+        for y in [*range(0, 300, 5), *range(480, 720, 5)]
     }
     assert outside == {BACKGROUND}
     middle = {
-        tuple(screen.get_at((x, y)))[:3] for x in range(0, 1280, 3) for y in range(300, 420, 3)
+        tuple(screen.get_at((x, y)))[:3] for x in range(0, 1280, 3) for y in range(300, 480, 3)
     }
     assert RAIDERS not in middle and SECURITY not in middle
     # The same hand-over after a different battle looks the same, pixel for pixel.
@@ -127,7 +127,9 @@ def test_the_hand_over_screen_shows_nothing_of_the_battle(table: list[Table]) ->
     assert pygame.image.tobytes(other.app.screen, "RGB") == first
 
 
-def test_enter_gives_the_screen_to_the_next_player_with_their_own_view(table: list[Table]) -> None:
+def test_holding_enter_gives_the_screen_to_the_next_player_with_their_own_view(
+    table: list[Table],
+) -> None:
     t = _table(table)
     t.key(pygame.K_RETURN)
     assert t.take_screen() == "Ben"

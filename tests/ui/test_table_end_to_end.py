@@ -24,7 +24,7 @@ from game.maps import load_map
 from game.ui.app import App, post_click, post_key, post_mouse_move
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, new_journal_path
-from tests.ui.conftest import STATION
+from tests.ui.conftest import STATION, hold_enter_to_take
 
 
 @pytest.fixture
@@ -97,7 +97,7 @@ def _best_target(scene: BattleScene, director: Director) -> tuple[int, int] | No
 def _play_turn(director: Director, scene: BattleScene) -> None:
     """Whoever is asked acts: the hand-over taken, a prompt answered, or a turn played."""
     if scene.seats.waiting_for is not None:
-        _press(director, pygame.K_RETURN)
+        hold_enter_to_take(director.app, scene)
         return
     if scene.prompts.prompt is not None:
         _press(director, pygame.K_y if scene.prompts.kind == "reaction" else pygame.K_ESCAPE)
@@ -122,7 +122,7 @@ def test_two_players_and_a_gm_run_stop_continue_and_end_a_battle_at_one_window(
     )
     table.start(setup, new_journal_path(STATION))
     scene = _wait_for_battle(table)
-    assert scene.player == GM  # the GM opens the battle
+    assert scene.seats.waiting_for == "Anna"  # opened on the hand-over to Kask's player
     seen_by = set()
     for _ in range(400):
         if scene.battle.round > 2:
@@ -153,7 +153,7 @@ def test_two_players_and_a_gm_run_stop_continue_and_end_a_battle_at_one_window(
         if scene.player != GM:
             scene.gm_button()
             _frames(table, 2)
-            _press(table, pygame.K_RETURN)
+            hold_enter_to_take(table.app, scene)
         assert scene.player == GM and scene.gm_panel is not None
         end = scene.gm_panel.button("End combat")
         post_click(end.rect.center)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pygame
 import pygame_gui
 from pygame_gui.core.utility import clipboard_copy
+from pygame_gui.elements import UITextEntryBox, UITextEntryLine
 
 from game.battle import options as opts
 from game.text.i18n import _
@@ -24,6 +25,8 @@ PAN_SPEED = 700
 EDGE = 6
 
 Handler = Callable[[pygame.event.Event], None]
+#: The widgets that take the keys while focused.
+TEXT_FIELDS = (UITextEntryLine, UITextEntryBox)
 
 
 class Input:
@@ -64,9 +67,11 @@ class Input:
     def handle(self, event: pygame.event.Event) -> None:
         s = self.scene
         self._track_pointer(event)
+        s.seats.note(event)
         if s.seats.waiting_for is not None:
-            # The battle is covered: only the person it passes to, taking the screen, counts.
-            if event.type == pygame.KEYDOWN and s.keys.matches("end_turn", event.key):
+            # The battle is covered: only the person it passes to, taking the screen on purpose
+            # (game/ui/seats.py), counts.
+            if s.seats.handle(event, s.size):
                 s.take_screen()
             return
         consumed = s.ui.process_events(event)
@@ -86,6 +91,14 @@ class Input:
         mouse = None if consumed else self._mouse_events.get(event.type)
         if mouse is not None:
             mouse(event)
+
+    def typing(self) -> bool:
+        """A text field has the keys (the improvised action, the GM's dice): the board's keys
+        wait. A button, a list, a chip or a panel clicked keeps pygame-gui's focus (taking it
+        away would close an open list before its choice lands) but no keys from the board:
+        Enter, PageUp or Home were dead after "Fit map" until the board was clicked."""
+        focused = self.scene.ui.get_focus_set() or ()
+        return any(isinstance(e, TEXT_FIELDS) and e.alive() for e in focused)
 
     def _track_pointer(self, event: pygame.event.Event) -> None:
         pointer = self.scene.pointer
@@ -191,8 +204,8 @@ class Input:
         if s.prompts.prompt is not None:
             self._prompt_key(event.key)
             return
-        if s.ui.get_focus_set():
-            return  # typing in a text field
+        if self.typing():
+            return
         key = event.key
         do = next((do for action, do in self._key_actions if s.keys.matches(action, key)), None)
         if do is None and event.mod & pygame.KMOD_CTRL and key == pygame.K_z:
@@ -223,7 +236,7 @@ class Input:
     def pan(self, dt: float) -> None:
         """The map pans while a pan key is held or the pointer rests at the window's edge."""
         s = self.scene
-        if s.ui.get_focus_set():
+        if self.typing():
             return
         pressed = pygame.key.get_pressed()
         dx = dy = 0

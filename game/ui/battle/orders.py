@@ -199,6 +199,9 @@ class Orders:
                 s.selected = target_unit
                 self.plan = None
                 s.refresh()
+            if cell is not None and cell[2] != s.board.level:
+                s.show_unit(target_unit)  # one's own unit on another level: go to it
+                s.change_level(0)
             return
         if unit is None or cell is None:
             return
@@ -333,7 +336,15 @@ class Orders:
         s.pointer.hover(pos)
         unit = s.acting()
         cell = s.pointer.cell
-        if unit is None or cell is None:
+        if cell is None:
+            return
+        if unit is None:
+            target = s.pointer.unit
+            if target is not None and s.is_own(target) and target != s.selected:
+                # Not this unit's turn: its menu selects it (its card, its level).
+                self._menu_target = (target, cell)
+                select = [(_("Select {t}").format(t=target), "select", True, "")]
+                self.menu = hud.ContextMenu(s.ui, pos, select, s.board.viewport)
             return
         options = {o.kind: o for o in opts.options_for(s.battle, s.player, unit)}
         items: list[tuple[str, str, bool, str]] = []
@@ -350,6 +361,11 @@ class Orders:
         elif target is not None:
             if target != unit:
                 add("help", _("Help {t}").format(t=target), "help")
+            else:
+                # The acting unit itself: what it does without a target, as on the bar.
+                for kind, needs in opts.KINDS:
+                    if needs is opts.Needs.NOTHING and kind in options:
+                        add(kind, LABELS[kind](), "self:" + kind)
             for wound in wounds(s.view, target):
                 add(
                     "use_object",
@@ -382,10 +398,17 @@ class Orders:
         assert self._menu_target is not None
         target, cell = self._menu_target
         self.close_menu()
+        if key == "select" and target is not None:
+            s.selected = target
+            s.show_unit(target)
+            s.refresh()
+            return
         unit = s.acting()
         if unit is None:
             return
-        if key == "attack" and target is not None:
+        if key.startswith("self:"):
+            self.action(key.split(":", 1)[1])
+        elif key == "attack" and target is not None:
             self.submit(cmd.Attack(unit, target=target))
         elif key == "throw" and target is not None:
             self.submit(cmd.Throw(unit, target=target))

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import pygame
+
 from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM
@@ -93,9 +95,14 @@ class Prompts:
     ) -> None:
         self.close()
         s = self.scene
-        self.prompt = hud.Prompt(
-            s.ui, s.board.viewport, text, answers, entry=entry, choices=choices
-        )
+        bounds = s.board.viewport
+        if s.gm_panel is not None:
+            # Beside the GM's tools, which are drawn above everything else of the screen.
+            tools = s.gm_panel.window.rect
+            bounds = bounds.clip(
+                pygame.Rect(tools.right, bounds.y, bounds.right - tools.right, bounds.height)
+            )
+        self.prompt = hud.Prompt(s.ui, bounds, text, answers, entry=entry, choices=choices)
         self.kind = kind
 
     def close(self) -> None:

@@ -89,6 +89,10 @@ class BattleScene:
         self.reach: preview.ReachPreview | None = None
         self._computer_wait = 0.0
         self.seats = Seats(session.battle, player)
+        if self.seats.hands_over(session.battle):
+            # A battle at a shared screen opens covered, for `player` to take on purpose: never
+            # straight into a view (the GM's all-seeing one least of all) nobody has claimed.
+            self.seats.cover(player)
         self._noted = -1
         self.gm_panel: GmPanel | None = None
         self._gm_table: opts.GmTable | None = None
@@ -447,6 +451,10 @@ class BattleScene:
         self.animator.update(dt)
         self.log.show(self.side)
         self.input.pan(dt)
+        if self.seats.waiting_for is not None:
+            if self.seats.update(dt):
+                self.take_screen()
+            return
         if self.animator.busy or self.worker.busy:
             return
         if self.seats.waiting_for is None and self.seats.check(self.battle):
@@ -509,8 +517,9 @@ class BattleScene:
         self._sync_gm_panel()
 
     def take_screen(self) -> None:
-        """The person the screen passes to takes it (the hand-over's key)."""
+        """The person the screen passes to takes it (the cover's button, or Enter held)."""
         self.player = self.seats.take()
+        self.ui.set_focus_set(None)  # the keys are the board's
         self.session.seen_by(self.player)  # what this player now sees, no other may undo
         self.selected = None
         self.status = ""

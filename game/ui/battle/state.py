@@ -43,19 +43,37 @@ class Pointer:
         self._key = ()
 
     def unit_at(self, column: tuple[int, int]) -> str | None:
-        """The unit in that column the player may see, on the level in view or the highest
-        below it."""
+        """The unit in that column the player may see, as the board draws it: on the level in
+        view or the highest below it, else the lowest above it (drawn with a ^), so that a
+        unit overhead can be hovered and targeted like any other."""
         s = self.scene
+        level = s.board.level
         best: tuple[int, str] | None = None
         for u in s.view.units:
-            here = u.cell[:2] == column and u.cell[2] <= s.board.level
-            if here and (best is None or u.cell[2] > best[0]):
-                best = (u.cell[2], u.id)
+            if u.cell[:2] != column:
+                continue
+            # At or below the level in view the highest wins; above it only the lowest, and
+            # only when nothing stands at or below.
+            rank = u.cell[2] if u.cell[2] <= level else -u.cell[2] - 10_000
+            if best is None or rank > best[0]:
+                best = (rank, u.id)
         return None if best is None else best[1]
+
+    def covered(self, pos: tuple[int, int]) -> bool:
+        """A widget lies over the board at `pos` (the GM's tools, a menu, a prompt, an open
+        list): the board under it answers nothing."""
+        ui = self.scene.ui
+        root: object = ui.get_root_container()
+        for element in ui.get_sprite_group().sprites():
+            if element is root or element is self._tooltip or not element.visible:
+                continue
+            if element.rect.collidepoint(pos):
+                return True
+        return False
 
     def hover(self, pos: tuple[int, int]) -> None:
         s = self.scene
-        column = s.board.column_at(pos)
+        column = None if self.covered(pos) else s.board.column_at(pos)
         if column is None:
             self.cell, self.unit = None, None
             return

@@ -1,0 +1,43 @@
+"""The right-click menu on one's own unit (game/ui/battle/orders.py, issue 17): the acting unit's
+own menu lists what it does without a target, as the bar does, greyed with the reason.
+
+Battles on maps/station_interior.tmx, seed 1: Kask (raiders) acts first at (11, 14, 0); the
+computer plays station security. Before the fix a right-click on Kask opened nothing (the menu
+had only "Help" for another ally and medkits for wounds).
+"""
+
+from __future__ import annotations
+
+from game.ui.app import post_click, post_mouse_move
+from tests.ui.conftest import MakeWindow
+
+
+def _labels(menu: object) -> list[str]:
+    return [button.text for _key, button in menu.buttons]  # type: ignore[attr-defined]
+
+
+def test_a_right_click_on_the_acting_unit_opens_its_own_commands(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    w.click(w.battle.sheet("Kask").cell, button=3)
+    menu = w.scene.orders.menu
+    assert menu is not None
+    labels = _labels(menu)
+    for wanted in ("Dash", "Dodge", "Crouch", "Prone", "End turn"):
+        assert wanted in labels
+    assert "Move here" not in labels and not any(t.startswith("Attack") for t in labels)
+
+
+def test_choosing_crouch_from_the_acting_units_menu_crouches_it(make_window: MakeWindow) -> None:
+    w = make_window()
+    w.click(w.battle.sheet("Kask").cell, button=3)
+    menu = w.scene.orders.menu
+    assert menu is not None
+    crouch = next(button for key, button in menu.buttons if key == "self:crouch")
+    post_mouse_move(crouch.rect.center)
+    w.frames(2)
+    post_click(crouch.rect.center)
+    w.frames(3)
+    assert w.battle.sheet("Kask").stance.value == "crouched"
+    assert w.scene.orders.menu is None
