@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from game.grid.model import Cell
 from game.maps import RenderMap
-from game.ui.camera import ZOOMS, Camera
+from game.ui.camera import ZOOMS, Camera, readable_zoom
 from game.ui.tiles import PREMULTIPLIED, LevelRenderer, scratch
 
 RGB = tuple[int, int, int]
@@ -203,6 +203,12 @@ class Board:
     def show_cell(self, cell: Cell) -> None:
         tw, th = self.tile
         self.camera.show((cell[0] + 0.5) * tw, (cell[1] + 0.5) * th)
+
+    def focus(self, cell: Cell) -> None:
+        """Centre the view on a cell, zoomed in (not out) to where a token reads at a glance."""
+        self.camera.zoom = max(self.camera.zoom, readable_zoom(self.tile[0]))
+        tw, th = self.tile
+        self.camera.centre_on((cell[0] + 0.5) * tw, (cell[1] + 0.5) * th)
 
     def set_level(self, level: int) -> None:
         level = max(0, min(self.levels.level_count - 1, level))

@@ -21,7 +21,9 @@ RAIDERS, SECURITY = FACTION_COLOURS[0], FACTION_COLOURS[1]  # the sides in alpha
 
 
 def _colour_in(window: Window, cell: tuple[int, int, int], colour: tuple[int, int, int]) -> int:
-    """How many pixels of `colour` the screen has inside a cell's square."""
+    """How many pixels of `colour` the screen has inside a cell's square (panned into view)."""
+    window.scene.board.show_cell(cell)
+    window.frames(1)
     screen = window.app.screen
     rect = window.scene.board.cell_rect(cell).clip(screen.get_rect())
     return sum(

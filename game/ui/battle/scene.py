@@ -69,7 +69,6 @@ class BattleScene:
         self.ui = hud.manager(size, self.colours)
         self.size = size
         self.board = Board(render, self._viewport(size))
-        self.board.camera.fit()
         self._build_widgets(size)
         self.animator = Animator(animation_speed)
         self.pointer = Pointer(self)
@@ -88,6 +87,24 @@ class BattleScene:
         self.log = Log(self.view.log)
         self._open_on_own_level()
         self.refresh(follow=True)
+        self.focus_start()
+
+    def focus_start(self) -> None:
+        """Open on the acting unit (else the selected one, else one of the player's), zoomed in
+        where a token reads at a glance — not the whole map at 16 px a cell."""
+        shown = {u.id for u in self.view.units}
+        own = [u.id for u in self.view.units if u.own]
+        candidates = [self.view.active, self.selected, *own]
+        unit = next((u for u in candidates if u is not None and u in shown), None)
+        cell = self.unit_cell(unit) if unit is not None else None
+        if cell is None:
+            self.board.camera.fit()
+            return
+        self.board.set_level(cell[2])
+        self.board.focus(cell)
+        self._show_fog()
+        self.refresh_reach()
+        self.refresh_widgets()
 
     def _open_on_own_level(self) -> None:
         """Show the level where most of the player's units stand."""
@@ -472,6 +489,7 @@ class BattleScene:
         self.log = Log(self.view.log)
         self._open_on_own_level()
         self.refresh(follow=True)
+        self.focus_start()
 
     def gm_button(self) -> None:
         """The side panel's GM button: call the GM to the screen, or (as the GM) give it back."""
