@@ -38,10 +38,13 @@ NEUTRAL_COLOUR: RGB = (150, 150, 150)
 BACKGROUND: RGB = (18, 20, 26)
 UNSEEN = (6, 8, 12, 225)
 REMEMBERED = (40, 42, 50, 150)
-REACH_NEAR = np.array([110, 190, 255], dtype=np.float32)
-REACH_FAR = np.array([40, 90, 210], dtype=np.float32)
-REACH_ALPHA = 105
-DASH = (240, 170, 40, 95)
+#: Reach in violet, lighter the cheaper, and Dash-only cells in magenta: hues no tile of our
+#: tilesets has (their colours are slate, steel blue, cyan, amber, rust, olive and dust;
+#: tests/ui/test_board_decision.py measures it), so a reach colour is never read as a floor.
+REACH_NEAR = np.array([210, 180, 255], dtype=np.float32)
+REACH_FAR = np.array([130, 70, 235], dtype=np.float32)
+REACH_ALPHA = 120
+DASH = (250, 80, 210, 120)
 PATH_COLOUR: RGB = (250, 250, 250)
 WARN_COLOUR: RGB = (255, 80, 60)
 CLEAR_COLOUR: RGB = (120, 235, 120)
@@ -59,6 +62,12 @@ CONDITION_LETTERS = {
 }
 STANCE_LETTERS = {"standing": "", "crouched": "C", "prone": "P"}
 GRID_ALPHA = 40
+#: Badges over a target or a path's end: font sizes (pygame's default font), padding, colours.
+BADGE_TITLE = 34
+BADGE_LINE = 22
+BADGE_PAD = 5
+BADGE_BACK = (12, 14, 20, 215)
+SHIELD_COLOUR = (120, 200, 255, 255)
 #: Pixels of board chunks kept (about 64 MB with the views they are drawn from); the least
 #: recently shown go first.
 CHUNK_BUDGET = 16_000_000
@@ -87,6 +96,19 @@ class Token:
     selected: bool = False
 
 
+@dataclass(frozen=True)
+class Badge:
+    """Words over a cell of the board, where the eye already is: a target's hit chance and its
+    cover, a path's cost at the pointer. Every number in it comes from a preview."""
+
+    cell: Cell
+    title: str
+    colour: RGB = (255, 255, 255)
+    lines: tuple[str, ...] = ()
+    #: The target's Cover% (the preview's), drawn as a shield filled that far; None: no shield.
+    shield: int | None = None
+
+
 @dataclass
 class Overlay:
     """What the previews ask the board to show over the map."""
@@ -105,6 +127,7 @@ class Overlay:
     cover_cells: Sequence[Cell] = ()
     marked: Cell | None = None
     area: Sequence[Cell] = ()
+    badges: Sequence[Badge] = ()
 
 
 class Board:
@@ -134,6 +157,7 @@ class Board:
         self._grids: dict[float, pygame.Surface] = {}
         self._tokens: dict[tuple[object, ...], pygame.Surface] = {}
         self._font_cache: dict[int, pygame.font.Font] = {}
+        self._badges: list[tuple[pygame.Rect, Badge]] = []
 
     # ------------------------------------------------------------ what tests and benches read
 
@@ -154,6 +178,10 @@ class Board:
     def chunks_drawn(self) -> int:
         """Chunks drawn (with the reach, grid and fog over them) since the board was made."""
         return self._drawn
+
+    def badges_shown(self) -> list[tuple[pygame.Rect, Badge]]:
+        """The badges the last frame drew, with the screen rectangle each took."""
+        return list(self._badges)
 
     def showing(self) -> frozenset[tuple[int, float, int, int]]:
         """The chunks (level, zoom, column, row) the last frame showed."""
@@ -274,6 +302,7 @@ class Board:
         self._draw_overlay(screen, overlay)
         for token in sorted(tokens, key=lambda t: (t.cell[2], t.selected, t.active)):
             self._draw_token(screen, token, (moving or {}).get(token.id))
+        self._draw_badges(screen, overlay.badges)
         screen.set_clip(clip)
         if self._drawn == drawn:
             self.prefetch(PREFETCH_SECONDS)
@@ -451,6 +480,48 @@ class Board:
         if o.marked is not None:
             pygame.draw.rect(screen, (255, 255, 255), self.cell_rect(o.marked), 1)
 
+    def _draw_badges(self, screen: pygame.Surface, badges: Sequence[Badge]) -> None:
+        """Each badge in a dark box just above its cell (above the token there), kept inside
+        the board."""
+        self._badges = []
+        if not badges:
+            return
+        cell_px = max(8, round(self.tile[0] * self.camera.zoom))
+        big, small = self._font(BADGE_TITLE), self._font(BADGE_LINE)
+        for badge in badges:
+            title = big.render(badge.title, True, badge.colour)
+            rows = [small.render(line, True, (235, 235, 240)) for line in badge.lines]
+            shield = BADGE_LINE if badge.shield is not None else 0
+            width = max(
+                [title.get_width(), *(r.get_width() + (shield + 4 if i == 0 else 0)
+                                      for i, r in enumerate(rows))]
+            )  # fmt: skip
+            if badge.shield is not None and not rows:
+                width = max(width, title.get_width() + shield + 4)
+            height = title.get_height() + sum(r.get_height() for r in rows)
+            box = pygame.Rect(0, 0, width + 2 * BADGE_PAD, height + 2 * BADGE_PAD)
+            cell = self.cell_rect(badge.cell)
+            box.midbottom = (cell.centerx, cell.top - max(2, cell_px // 5))
+            box = box.clamp(self.viewport)
+            if box.colliderect(cell.inflate(-cell.w // 3, -cell.h // 3)):
+                box.top = cell.bottom + max(2, cell_px // 3)  # no room above: below the cell
+                box = box.clamp(self.viewport)
+            panel = pygame.Surface(box.size, pygame.SRCALPHA)
+            panel.fill(BADGE_BACK)
+            screen.blit(panel, box)
+            pygame.draw.rect(screen, badge.colour, box, 2, border_radius=4)
+            y = box.y + BADGE_PAD
+            screen.blit(title, title.get_rect(midtop=(box.centerx, y)))
+            y += title.get_height()
+            for i, row in enumerate(rows):
+                x = box.x + BADGE_PAD
+                if i == 0 and badge.shield is not None:
+                    _shield(screen, pygame.Rect(x, y, shield, row.get_height()), badge.shield)
+                    x += shield + 4
+                screen.blit(row, (x, y))
+                y += row.get_height()
+            self._badges.append((box, badge))
+
     def _scale(self, pixels: float) -> int:
         return max(1, round(pixels * self.camera.zoom * self.tile[0] / 32))
 
@@ -560,6 +631,26 @@ class Board:
                 pygame.draw.rect(image, colour, box)
                 image.blit(text, text.get_rect(center=box.center))
                 x += box.width + 1
+
+
+def _shield(screen: pygame.Surface, rect: pygame.Rect, percent: int) -> None:
+    """A shield outline filled from the bottom as far as the target is hidden (Cover%)."""
+    w, h = rect.w, rect.h
+    points = [
+        (rect.x, rect.y + 1),
+        (rect.right - 1, rect.y + 1),
+        (rect.right - 1, rect.y + h * 0.55),
+        (rect.centerx, rect.bottom - 1),
+        (rect.x, rect.y + h * 0.55),
+    ]
+    level = max(0, min(100, percent))
+    if level:
+        fill = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.polygon(fill, SHIELD_COLOUR, [(x - rect.x, y - rect.y) for x, y in points])
+        cut = round(h * (1 - level / 100))
+        fill.fill((0, 0, 0, 0), pygame.Rect(0, 0, w, cut))
+        screen.blit(fill, rect)
+    pygame.draw.polygon(screen, (235, 235, 240), points, 2)
 
 
 @dataclass

@@ -8,8 +8,15 @@ the raiders see Okafor (20, 2, 1) and Vidal (28, 9, 1) on the gallery above.
 
 from __future__ import annotations
 
+import numpy as np
+import pygame
+
+from game.battle import preview
+from game.text import explain
+from game.ui.aim import plain
+from game.ui.board import DASH, REACH_FAR, REACH_NEAR
 from game.ui.camera import READABLE_CELL
-from tests.ui.conftest import MakeWindow
+from tests.ui.conftest import REPO, MakeWindow
 
 
 def test_the_battle_opens_zoomed_in_where_a_token_reads_centred_on_the_acting_unit(
@@ -25,3 +32,101 @@ def test_the_battle_opens_zoomed_in_where_a_token_reads_centred_on_the_acting_un
     assert abs(x - view.centerx) <= board.cell_rect(kask).width
     assert abs(y - view.centery) <= board.cell_rect(kask).height
     assert board.level == kask[2]
+
+
+def test_p_hit_2_hovering_an_enemy_draws_its_hit_chance_and_cover_over_it_from_the_preview(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    vidal = w.battle.sheet("Vidal").cell
+    w.at(vidal)
+    w.frames(1)
+    before = w.pixels()
+    w.hover(vidal)
+    shot = preview.attack(w.battle, "player", "Kask", "Vidal")
+    assert shot is not None and shot.answer.hit is not None
+    badges = [(rect, b) for rect, b in w.scene.board.badges_shown() if b.cell == vidal]
+    assert len(badges) == 1
+    rect, badge = badges[0]
+    assert badge.title == f"{shot.answer.hit.p}%"
+    assert shot.answer.cover is not None
+    assert badge.shield == shot.answer.cover.percent
+    assert badge.lines == (f"Cover: {explain.cover_name(shot.answer.cover.grade)}",)
+    # drawn over the board just above the target, where the pointer is
+    assert w.scene.board.viewport.contains(rect)
+    target = w.scene.board.cell_rect(vidal)
+    assert abs(rect.centerx - target.centerx) <= target.width and rect.bottom <= target.top
+    after = w.pixels()
+    changed = sum(
+        1
+        for x in range(rect.left, rect.right, 2)
+        for y in range(rect.top, rect.bottom, 2)
+        if before.get_at((x, y)) != after.get_at((x, y))
+    )
+    assert changed > rect.width * rect.height // 8
+
+
+def test_hovering_a_cell_draws_the_paths_cost_at_the_pointer_from_the_preview(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    to = (13, 16, 0)
+    w.hover(to)
+    path = preview.path(w.battle, "player", "Kask", to, ())
+    assert path is not None and path.cost == 2
+    titles = [b.title for _rect, b in w.scene.board.badges_shown() if b.cell == to]
+    assert titles == ["2 pts"]
+
+
+def test_coordinates_and_ruling_ids_show_only_while_alt_is_held(make_window: MakeWindow) -> None:
+    w = make_window()
+    vidal = w.battle.sheet("Vidal").cell
+    w.hover(vidal)
+    w.hover((13, 16, 0))
+    shown = w.scene.hover_text() + w.scene.side.text("unit")
+    assert "(13, 16, 0)" not in shown and "(11, 14, 0)" not in shown
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LALT, mod=0, unicode=""))
+    w.frames(2)
+    shown = w.scene.hover_text() + w.scene.side.text("unit")
+    assert "(13, 16, 0)" in shown and "(11, 14, 0)" in shown
+
+
+def test_ruling_ids_are_taken_out_of_a_line_without_alt_and_kept_with_it() -> None:
+    line = "Vidal may strike as you leave (3, 4, 0) (P-OA-1); lands (within range, P-THR-1)."
+    shown = "Vidal may strike as you leave (3, 4, 0); lands (within range)."
+    assert plain(line, alt=False) == shown
+    assert plain(line, alt=True) == line
+    assert plain("Jump 2 high (P-JUMP-1/3)", alt=False) == "Jump 2 high"
+
+
+def _hue(rgb: np.ndarray) -> np.ndarray:
+    """Hue in degrees of rows of RGB (0..255)."""
+    r, g, b = (rgb[:, i].astype(np.float64) for i in range(3))
+    top, low = rgb.max(axis=1).astype(np.float64), rgb.min(axis=1).astype(np.float64)
+    span = np.where(top > low, top - low, 1.0)
+    hue = np.where(
+        top == r, (g - b) / span % 6, np.where(top == g, (b - r) / span + 2, (r - g) / span + 4)
+    )
+    return hue * 60.0
+
+
+def test_reach_and_dash_colours_have_hues_no_tile_of_our_tilesets_has() -> None:
+    pygame.init()
+    hues = []
+    for png in sorted((REPO / "assets" / "tilesets").glob("*.png")):
+        image = pygame.image.load(str(png))
+        rgb = pygame.surfarray.array3d(image).reshape(-1, 3)
+        alpha = pygame.surfarray.array_alpha(image).reshape(-1)
+        rgb = rgb[alpha > 128]
+        top, low = rgb.max(axis=1), rgb.min(axis=1)
+        # coloured pixels only: greys have no hue to be confused by
+        coloured = (top > 50) & (top - low > 0.25 * top)
+        hues.append(_hue(rgb[coloured]))
+    tile_hues = np.concatenate(hues)
+    counts = np.bincount(tile_hues.astype(int) % 360, minlength=360)
+    used = np.flatnonzero(counts > 0.002 * len(tile_hues))  # a hue on more than 0.2 % of them
+    assert len(used) > 20  # the measure sees the tilesets' colours
+    drawn = np.array([REACH_NEAR, REACH_FAR, DASH[:3]], dtype=np.float64)
+    for hue in _hue(drawn):
+        gap = np.abs((used - hue + 180) % 360 - 180).min()
+        assert gap >= 30, f"a reach colour's hue {hue:.0f} is {gap:.0f} degrees from a tile's"

@@ -360,7 +360,7 @@ class BattleScene:
         """The player's situation, for the previews (game/ui/aim.py)."""
         return Aim(
             self.battle, self.player, self.view, self.session.rules, self.orders.options,
-            self.orders.move_mode(), self.orders.stealth,
+            self.orders.move_mode(), self.orders.stealth, self.pointer.alt,
         )  # fmt: skip
 
     def unit_html(self, unit: str | None) -> str:

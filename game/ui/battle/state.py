@@ -107,6 +107,8 @@ class Pointer:
             )
         s.side.set_html(s.side.hover, "hover", html)
         self._details = details
+        # The unit's card shows its cell only while Alt is held.
+        s.side.set_html(s.side.unit, "unit", s.unit_html(s.selected))
 
     def tooltip(self) -> None:
         """Alt held over a target: the full breakdown beside the pointer."""
