@@ -12,9 +12,20 @@ import numpy as np
 import pygame
 
 from game.battle import preview
+from game.grid.model import Cell
 from game.text import explain
 from game.ui.aim import plain
-from game.ui.board import DASH, REACH_FAR, REACH_NEAR
+from game.ui.board import (
+    DASH,
+    FACTION_COLOURS,
+    FIGURE_COLOUR,
+    REACH_FAR,
+    REACH_NEAR,
+    Board,
+    Overlay,
+    Token,
+    plate,
+)
 from game.ui.camera import READABLE_CELL
 from tests.ui.conftest import REPO, MakeWindow
 
@@ -130,3 +141,60 @@ def test_reach_and_dash_colours_have_hues_no_tile_of_our_tilesets_has() -> None:
     for hue in _hue(drawn):
         gap = np.abs((used - hue + 180) % 360 - 180).min()
         assert gap >= 30, f"a reach colour's hue {hue:.0f} is {gap:.0f} degrees from a tile's"
+
+
+def _figure_box(screen: pygame.Surface, board: Board, cell: Cell) -> tuple[int, int]:
+    """Width and height of the figure's ink inside a token's cell."""
+    rect = board.cell_rect(cell)
+    ink = [
+        (x, y)
+        for x in range(rect.left, rect.right)
+        for y in range(rect.top, rect.bottom)
+        if tuple(screen.get_at((x, y)))[:3] == FIGURE_COLOUR
+    ]
+    assert ink, "no figure drawn"
+    xs, ys = [p[0] for p in ink], [p[1] for p in ink]
+    return max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+
+
+def test_a_tokens_figure_shows_its_stance_upright_folded_or_lying(make_window: MakeWindow) -> None:
+    w = make_window()
+    board = w.scene.board
+    cells = {"standing": (11, 14, 0), "crouched": (13, 14, 0), "prone": (15, 14, 0)}
+    tokens = [
+        Token(stance, cell, FACTION_COLOURS[0], stance, {}, own=True, side=0)
+        for stance, cell in cells.items()
+    ]
+    board.focus(cells["crouched"])
+    screen = pygame.Surface(w.app.size)
+    board.draw(screen, tokens, Overlay())
+    boxes = {stance: _figure_box(screen, board, cell) for stance, cell in cells.items()}
+    (sw, sh), (_cw, ch), (pw, ph) = boxes["standing"], boxes["crouched"], boxes["prone"]
+    assert sh > 1.5 * sw  # upright
+    assert pw > 1.5 * ph  # lying flat
+    assert ph < ch < sh  # folded: lower than standing, higher than lying
+
+
+def test_tokens_of_different_sides_have_differently_shaped_bases() -> None:
+    pygame.init()
+    shapes = []
+    for side in range(3):
+        image = pygame.Surface((60, 60), pygame.SRCALPHA)
+        plate(image, (30, 30), 24, side, (255, 255, 255))
+        shapes.append(pygame.mask.from_surface(image).count())
+    assert len(set(shapes)) == 3
+
+
+def test_whose_turn_it_is_is_written_on_the_board_in_the_acting_sides_colour(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    assert w.scene.turn_banner() == ("Your turn: Kask", FACTION_COLOURS[0])
+    view = w.scene.board.viewport
+    screen = w.pixels()
+    top = [
+        tuple(screen.get_at((x, y)))[:3]
+        for x in range(view.centerx - 150, view.centerx + 150)
+        for y in range(view.top, view.top + 50)
+    ]
+    assert top.count(FACTION_COLOURS[0]) > 100

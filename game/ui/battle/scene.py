@@ -24,6 +24,7 @@ from game.battle.view import PlayerView, view_for
 from game.grid.model import Cell
 from game.maps import RenderMap
 from game.text import explain
+from game.text.bounds import clip as clip_text
 from game.text.explain_battle import refusal_text
 from game.text.i18n import _
 from game.ui import hud
@@ -313,6 +314,18 @@ class BattleScene:
         self.side.stealth.set_text(_("Stealth: on") if self.orders.stealth else _("Stealth: off"))
         self.log.show(self.side)
 
+    def turn_banner(self) -> tuple[str, tuple[int, int, int]] | None:
+        """Whose turn it is, for the top of the board, in the acting side's colour."""
+        active = self.view.active
+        if self.view.over:
+            return None
+        if active is None:
+            return _("An unseen unit is acting"), NEUTRAL_COLOUR
+        colour = self.colour_of(self.view.sides.get(active, ""))
+        if self.is_own(active) and self.player != GM:
+            return _("Your turn: {unit}").format(unit=clip_text(active, 24)), colour
+        return _("{unit}'s turn").format(unit=clip_text(active, 24)), colour
+
     def _budget_text(self) -> str:
         active = self.view.active
         if active is None:
@@ -552,5 +565,8 @@ class BattleScene:
         clip = screen.get_clip()
         screen.set_clip(self.board.viewport)
         self.animator.draw(screen, self.board.cell_centre)
+        banner = self.turn_banner()
+        if banner is not None:
+            self.board.draw_banner(screen, *banner)
         screen.set_clip(clip)
         self.ui.draw_ui(screen)

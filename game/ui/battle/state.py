@@ -152,9 +152,11 @@ class Pointer:
                     u.own,
                     active=u.id == active,
                     selected=u.id == s.selected,
+                    side=s.side_index.get(u.faction, -1),
                 )
             )
         for unit, cell in s.view.ghosts:
             colour = s.colour_of(s.view.sides.get(unit, ""))
-            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True))
+            side = s.side_index.get(s.view.sides.get(unit, ""), -1)
+            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True, side=side))
         return out
