@@ -196,6 +196,12 @@ class ActionButton:
     key: str
     allowed: bool
     why_not: str
+    #: The label without its key, for a bar too narrow for both (the key is in the tooltip).
+    short: str = ""
+
+
+#: How the action bar tries to lay out its buttons, until every label fits: (rows, with keys).
+BAR_LAYOUTS = ((2, True), (2, False), (3, False))
 
 
 class ActionBar:
@@ -218,20 +224,29 @@ class ActionBar:
         if tuple(actions) == self._shown:
             return
         self._shown = tuple(actions)
+        # The first layout whose labels all fit: two rows with the keys, two rows without
+        # them, three lower rows (a narrow window, or longer words in another language).
+        for rows, keyed in BAR_LAYOUTS:
+            self._lay_out(actions, rows, keyed)
+            if all(_fits(button) for _a, button in self.buttons):
+                break
+
+    def _lay_out(self, actions: Sequence[ActionButton], rows: int, keyed: bool) -> None:
         for _a, button in self.buttons:
             button.kill()
         self.buttons = []
         width = self.panel.relative_rect.width - 12
-        per_row = max(1, (len(actions) + 1) // 2)
+        per_row = max(1, -(-len(actions) // rows))
         w = max(40, min(140, width // per_row - 3))
+        h = (self.panel.relative_rect.height - 28) // rows - 2
         for i, action in enumerate(actions):
-            x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * 36
+            x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * (h + 2)
             tip = f"{action.label} [{action.key}]"
             if not action.allowed:
                 tip += "<br>" + esc(action.why_not)
             button = UIButton(
-                pygame.Rect(x, y, w, 34),
-                f"{action.label}",
+                pygame.Rect(x, y, w, h),
+                action.label if keyed or not action.short else action.short,
                 manager=self.manager,
                 container=self.panel,
                 tool_tip_text=tip,
@@ -251,6 +266,23 @@ class ActionBar:
         text = clip(text, LINE)
         if self.status.text != text:
             self.status.set_text(text)
+
+
+def _fits(element: UIButton | UILabel, margin: int = 8) -> bool:
+    """The element's text fits its width (pygame-gui cuts what does not)."""
+    font = getattr(element, "font", None)
+    if font is None or not element.text:
+        return True
+    return bool(font.size(element.text)[0] <= element.relative_rect.width - margin)
+
+
+def cut_labels(manager: pygame_gui.UIManager) -> list[str]:
+    """The texts of the visible buttons and labels that do not fit their widths."""
+    return [
+        element.text
+        for element in manager.get_sprite_group().sprites()
+        if isinstance(element, UIButton | UILabel) and element.visible and not _fits(element)
+    ]
 
 
 LOG_FILTERS = ("all", "combat", "movement", "turns", "sightings", "gm")

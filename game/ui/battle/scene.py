@@ -10,7 +10,7 @@ the pointer's previews and the tokens kept in state.py.
 from __future__ import annotations
 
 import errno
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 
@@ -36,6 +36,7 @@ from game.ui.battle.prompts import Prompts
 from game.ui.battle.state import Pointer
 from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
 from game.ui.gm_panel import GmAct, GmPanel
+from game.ui.guide import Guide
 from game.ui.keys import KeyMap
 from game.ui.log_panel import Log
 from game.ui.seats import Seats
@@ -59,6 +60,8 @@ class BattleScene:
         animation_speed: float = 1.0,
         keys: KeyMap | None = None,
         director: object | None = None,
+        guide: bool = False,
+        on_guide_seen: Callable[[], None] | None = None,
     ) -> None:
         #: The Director (game/ui/launch.py) that leads back to the menus; None in tests.
         self.director = director
@@ -89,6 +92,25 @@ class BattleScene:
         self._open_on_own_level()
         self.refresh(follow=True)
         self.focus_start()
+        #: The first battle's guide (game/ui/guide.py) while it is open; `?` opens it again.
+        self.guide: Guide | None = None
+        self._on_guide_seen = on_guide_seen
+        if guide:
+            self.open_guide()
+
+    def open_guide(self) -> None:
+        """Show the guide over the board (again)."""
+        if self.guide is None:
+            self.guide = Guide(self.ui, self.board.viewport)
+
+    def close_guide(self) -> None:
+        """Dismiss the guide; the first time, the settings remember it was seen."""
+        if self.guide is not None:
+            self.guide.close()
+            self.guide = None
+            if self._on_guide_seen is not None:
+                self._on_guide_seen()
+                self._on_guide_seen = None
 
     def focus_start(self) -> None:
         """Open on the acting unit (else the selected one, else one of the player's), zoomed in
@@ -185,6 +207,8 @@ class BattleScene:
         self.orders.menu = None
         self.prompts.prompt = None
         self.board.set_viewport(self._viewport(size))
+        if self.guide is not None:  # its widgets went with the others: lay it out anew
+            self.guide = Guide(self.ui, self.board.viewport)
         self.refresh()
 
     # ------------------------------------------------------------ reading the battle
@@ -297,6 +321,7 @@ class BattleScene:
                         self.keys.label(option.kind),
                         option.allowed,
                         "" if option.refusal is None else refusal_text(option.refusal),
+                        LABELS[option.kind](),
                     )
                 )
         self.bar.show(actions)
