@@ -55,6 +55,8 @@ class Dice:
     sides: int
     result: str
     colour: tuple[int, int, int] = (255, 255, 255)
+    #: The result in words under the number once the die lands ("Hit", "Miss").
+    word: str = ""
 
 
 @dataclass
@@ -92,6 +94,12 @@ class Animator:
         self.time = 0.0
         self._cosmetic = Random(seed)
         self._font: pygame.font.Font | None = None
+        self._big: pygame.font.Font | None = None
+
+    def _word_font(self) -> pygame.font.Font:
+        if self._big is None:
+            self._big = pygame.font.Font(None, 40)
+        return self._big
 
     @property
     def busy(self) -> bool:
@@ -158,6 +166,12 @@ class Animator:
             pygame.draw.rect(screen, colour, box, border_radius=6)
             pygame.draw.rect(screen, (0, 0, 0), box, 2, border_radius=6)
             screen.blit(text, text.get_rect(center=box.center))
+            if die.word and not rolling:
+                word = self._word_font().render(die.word, True, die.colour)
+                shadow = self._word_font().render(die.word, True, (0, 0, 0))
+                spot = word.get_rect(midtop=(box.centerx, box.bottom + 2))
+                screen.blit(shadow, spot.move(2, 2))
+                screen.blit(word, spot)
         for item in beat.texts:
             x, y = centre(item.cell)
             rise = 30 * t
@@ -206,7 +220,8 @@ def beat_for(
         if roll is not None and aim is not None:
             result = f"{roll.total} {'<=' if roll.outcome == 'hit' else '>'} {roll.target}"
             colour = GOOD if roll.outcome == "hit" else BAD
-            beat.dice.append(Dice(aim, 100, result, colour))
+            word = (_("hit") if roll.outcome == "hit" else _("miss")).capitalize()
+            beat.dice.append(Dice(aim, 100, result, colour, word))
             beat.duration = DICE_TIME + HOLD_TIME
     elif event.kind == "damage":
         cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
