@@ -205,9 +205,10 @@ class Aim:
         ).format(cell=cell_text(cell), cost=path.cost, total=path.total)
         badge = Badge(
             cell,
-            _("{cost} pts").format(cost=path.cost),
+            _("{cost} pt").format(cost=path.cost),
             (255, 255, 255) if not path.warnings else NO_SHOT,
             () if path.total == path.cost else (_("{total} this turn").format(total=path.total),),
+            place="beside",
         )
         shown = Preview(
             Overlay(path=path.cells, warnings=[w.cell for w in path.warnings], badges=[badge]),

@@ -162,14 +162,21 @@ class Animator:
             face = str(self._cosmetic.randint(1, die.sides)) if rolling else die.result
             text = self._font.render(face, True, (20, 20, 20))
             box = text.get_rect(center=(round(x), round(y) - 40)).inflate(16, 10)
+            word = shadow = None
+            if die.word and not rolling:
+                word = self._word_font().render(die.word, True, die.colour)
+                shadow = self._word_font().render(die.word, True, (0, 0, 0))
+            # The result in words above the die; both below the cell when the board's top
+            # edge would cut them.
+            above = 0 if word is None else word.get_height()
+            if box.top - above < screen.get_clip().top:
+                box.top = round(y) + 30 + above
             colour = (235, 235, 235) if rolling else die.colour
             pygame.draw.rect(screen, colour, box, border_radius=6)
             pygame.draw.rect(screen, (0, 0, 0), box, 2, border_radius=6)
             screen.blit(text, text.get_rect(center=box.center))
-            if die.word and not rolling:
-                word = self._word_font().render(die.word, True, die.colour)
-                shadow = self._word_font().render(die.word, True, (0, 0, 0))
-                spot = word.get_rect(midtop=(box.centerx, box.bottom + 2))
+            if word is not None and shadow is not None:
+                spot = word.get_rect(midbottom=(box.centerx, box.top))
                 screen.blit(shadow, spot.move(2, 2))
                 screen.blit(word, spot)
         for item in beat.texts:

@@ -126,6 +126,9 @@ class Badge:
     lines: tuple[str, ...] = ()
     #: The target's Cover% (the preview's), drawn as a shield filled that far; None: no shield.
     shield: int | None = None
+    #: "above" the cell (a target: over its token), or "beside" it (a path's end: the token
+    #: that walks there stands next to it).
+    place: str = "above"
 
 
 @dataclass
@@ -532,11 +535,17 @@ class Board:
             height = title.get_height() + sum(r.get_height() for r in rows)
             box = pygame.Rect(0, 0, width + 2 * BADGE_PAD, height + 2 * BADGE_PAD)
             cell = self.cell_rect(badge.cell)
-            box.midbottom = (cell.centerx, cell.top - max(2, cell_px // 5))
-            box = box.clamp(self.viewport)
-            if box.colliderect(cell.inflate(-cell.w // 3, -cell.h // 3)):
-                box.top = cell.bottom + max(2, cell_px // 3)  # no room above: below the cell
+            if badge.place == "beside":
+                box.midleft = (cell.right + 4, cell.centery)
+                if not self.viewport.contains(box):
+                    box.midright = (cell.left - 4, cell.centery)
                 box = box.clamp(self.viewport)
+            else:
+                box.midbottom = (cell.centerx, cell.top - max(2, cell_px // 5))
+                box = box.clamp(self.viewport)
+                if box.colliderect(cell.inflate(-cell.w // 3, -cell.h // 3)):
+                    box.top = cell.bottom + max(2, cell_px // 3)  # no room above: below it
+                    box = box.clamp(self.viewport)
             panel = pygame.Surface(box.size, pygame.SRCALPHA)
             panel.fill(BADGE_BACK)
             screen.blit(panel, box)

@@ -11,7 +11,7 @@ from game.text.i18n import _
 from game.ui import hud
 
 #: The guide's box at most; smaller windows get a smaller box (its text scrolls).
-WIDTH, HEIGHT = 640, 470
+WIDTH, HEIGHT = 640, 370
 
 
 def guide_lines() -> list[str]:
@@ -42,8 +42,8 @@ class Guide:
         rect = pygame.Rect(0, 0, width, height)
         rect.center = bounds.center
         self.panel = UIPanel(rect, starting_height=20, manager=manager)
-        text = "<font size=5><b>" + hud.esc(_("How to play")) + "</b></font><br><br>"
-        text += "<br><br>".join("• " + hud.esc(line) for line in guide_lines())
+        text = "<font size=5><b>" + hud.esc(_("How to play")) + "</b></font><br>"
+        text += "<br>".join("• " + hud.esc(line) for line in guide_lines())
         self.text = UITextBox(
             text, pygame.Rect(8, 8, width - 16, height - 70), manager=manager,
             container=self.panel,

@@ -200,8 +200,8 @@ class ActionButton:
     short: str = ""
 
 
-#: How the action bar tries to lay out its buttons, until every label fits: (rows, with keys).
-BAR_LAYOUTS = ((2, True), (2, False), (3, False))
+#: Rows the action bar tries, until every label fits.
+BAR_ROWS = (2, 3)
 
 
 class ActionBar:
@@ -224,14 +224,17 @@ class ActionBar:
         if tuple(actions) == self._shown:
             return
         self._shown = tuple(actions)
-        # The first layout whose labels all fit: two rows with the keys, two rows without
-        # them, three lower rows (a narrow window, or longer words in another language).
-        for rows, keyed in BAR_LAYOUTS:
-            self._lay_out(actions, rows, keyed)
+        # Two rows, a label that does not fit without its key (it is in the tooltip); three
+        # lower rows when even that is not enough (a narrow window, or longer words).
+        for rows in BAR_ROWS:
+            self._lay_out(actions, rows)
+            for action, button in self.buttons:
+                if not _fits(button) and action.short:
+                    button.set_text(action.short)
             if all(_fits(button) for _a, button in self.buttons):
                 break
 
-    def _lay_out(self, actions: Sequence[ActionButton], rows: int, keyed: bool) -> None:
+    def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> None:
         for _a, button in self.buttons:
             button.kill()
         self.buttons = []
@@ -246,7 +249,7 @@ class ActionBar:
                 tip += "<br>" + esc(action.why_not)
             button = UIButton(
                 pygame.Rect(x, y, w, h),
-                action.label if keyed or not action.short else action.short,
+                action.label,
                 manager=self.manager,
                 container=self.panel,
                 tool_tip_text=tip,
@@ -268,7 +271,7 @@ class ActionBar:
             self.status.set_text(text)
 
 
-def _fits(element: UIButton | UILabel, margin: int = 8) -> bool:
+def _fits(element: UIButton | UILabel, margin: int = 6) -> bool:
     """The element's text fits its width (pygame-gui cuts what does not)."""
     font = getattr(element, "font", None)
     if font is None or not element.text:

@@ -86,7 +86,7 @@ def test_hovering_a_cell_draws_the_paths_cost_at_the_pointer_from_the_preview(
     path = preview.path(w.battle, "player", "Kask", to, ())
     assert path is not None and path.cost == 2
     titles = [b.title for _rect, b in w.scene.board.badges_shown() if b.cell == to]
-    assert titles == ["2 pts"]
+    assert titles == ["2 pt"]
 
 
 def test_coordinates_and_ruling_ids_show_only_while_alt_is_held(make_window: MakeWindow) -> None:
