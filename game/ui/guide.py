@@ -10,8 +10,9 @@ from pygame_gui.elements import UIButton, UIPanel, UITextBox
 from game.text.i18n import _
 from game.ui import hud
 
-#: The guide's box at most; smaller windows get a smaller box (its text scrolls).
-WIDTH, HEIGHT = 640, 370
+#: The guide's box: its width, and its height at least (it grows to hold the text, within the
+#: board; in a small window the text scrolls).
+WIDTH, HEIGHT = 640, 330
 
 
 def guide_lines() -> list[str]:
@@ -38,16 +39,22 @@ class Guide:
     """The guide's box in the middle of the board, until it is dismissed."""
 
     def __init__(self, manager: UIManager, bounds: pygame.Rect) -> None:
-        width, height = min(WIDTH, bounds.w - 24), min(HEIGHT, bounds.h - 16)
-        rect = pygame.Rect(0, 0, width, height)
-        rect.center = bounds.center
-        self.panel = UIPanel(rect, starting_height=20, manager=manager)
+        # As low a box as holds the text without scrolling (longer in Italian), within the board.
         text = "<font size=5><b>" + hud.esc(_("How to play")) + "</b></font><br>"
         text += "<br>".join("• " + hud.esc(line) for line in guide_lines())
-        self.text = UITextBox(
-            text, pygame.Rect(8, 8, width - 16, height - 70), manager=manager,
-            container=self.panel,
-        )  # fmt: skip
+        width, tallest = min(WIDTH, bounds.w - 24), bounds.h - 16
+        for height in [*range(HEIGHT, tallest, 40), tallest]:
+            height = min(height, tallest)
+            rect = pygame.Rect(0, 0, width, height)
+            rect.center = bounds.center
+            self.panel = UIPanel(rect, starting_height=20, manager=manager)
+            self.text = UITextBox(
+                text, pygame.Rect(8, 8, width - 16, height - 70), manager=manager,
+                container=self.panel,
+            )  # fmt: skip
+            if self.text.scroll_bar is None or height >= tallest:
+                break
+            self.panel.kill()
         self.close_button = UIButton(
             pygame.Rect(width // 2 - 110, height - 56, 220, 42),
             _("Start playing"),

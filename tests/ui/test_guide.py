@@ -82,3 +82,17 @@ def test_while_the_guide_is_open_enter_does_not_end_the_turn(make_window: MakeWi
     w.key(pygame.K_RETURN)
     assert not any(e.kind == "turn_ended" for e in w.battle.log)
     assert w.scene.guide is not None
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_guide_holds_its_text_without_scrolling_at_1280x720(
+    make_window: MakeWindow, language: str
+) -> None:
+    with i18n.speaking(language):
+        w = make_window()
+        w.scene.open_guide()
+        w.frames(1)
+        guide = w.scene.guide
+        assert guide is not None
+        assert guide.text.scroll_bar is None
+        assert w.scene.board.viewport.contains(guide.rect)

@@ -82,3 +82,13 @@ def test_a_window_never_resized_leaves_the_settings_file_alone(app: App, tmp_pat
     app.step(1 / 60)
     director.keep_window_size()
     assert not path.exists()
+
+
+def test_after_a_resize_the_log_shows_the_battle_so_far_again(make_window: MakeWindow) -> None:
+    w = make_window()
+    before = w.scene.side.text("log")
+    assert "Kask" in before
+    pygame.display.set_mode((1100, 650), pygame.RESIZABLE)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1100, 650), w=1100, h=650))
+    w.frames(3)
+    assert w.scene.side.text("log") == before

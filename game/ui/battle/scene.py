@@ -204,6 +204,7 @@ class BattleScene:
         self.ui.clear_and_reset()
         self.ui.set_window_resolution(size)
         self._build_widgets(size)
+        self.log = Log(self.log.events)  # the new log box is empty: fill it again, unfiltered
         self.orders.menu = None
         self.prompts.prompt = None
         self.board.set_viewport(self._viewport(size))
