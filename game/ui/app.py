@@ -32,8 +32,11 @@ def fit_display(size: tuple[int, int], display: tuple[int, int] | None) -> tuple
 
 
 def display_size() -> tuple[int, int] | None:
-    """The size of the display the window opens on, if the video driver tells it."""
+    """The size of the display the window opens on, if there is a real one (the headless
+    drivers report a made-up 1024 × 768 desktop)."""
     try:
+        if pygame.display.get_driver() in ("dummy", "offscreen"):
+            return None
         sizes = pygame.display.get_desktop_sizes()
     except pygame.error:
         return None

@@ -92,3 +92,11 @@ def test_after_a_resize_the_log_shows_the_battle_so_far_again(make_window: MakeW
     pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1100, 650), w=1100, h=650))
     w.frames(3)
     assert w.scene.side.text("log") == before
+
+
+def test_a_headless_window_is_the_size_asked_whatever_desktop_the_driver_makes_up() -> None:
+    app = App((1280, 720))
+    try:
+        assert app.size == (1280, 720)
+    finally:
+        pygame.quit()
