@@ -122,7 +122,6 @@ def _hue(rgb: np.ndarray) -> np.ndarray:
 
 
 def test_reach_and_dash_colours_have_hues_no_tile_of_our_tilesets_has() -> None:
-    pygame.init()
     hues = []
     for png in sorted((REPO / "assets" / "tilesets").glob("*.png")):
         image = pygame.image.load(str(png))
@@ -176,7 +175,6 @@ def test_a_tokens_figure_shows_its_stance_upright_folded_or_lying(make_window: M
 
 
 def test_tokens_of_different_sides_have_differently_shaped_bases() -> None:
-    pygame.init()
     shapes = []
     for side in range(3):
         image = pygame.Surface((60, 60), pygame.SRCALPHA)
