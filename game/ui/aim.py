@@ -197,7 +197,11 @@ class Aim:
         if path is None:
             return Preview()
         if path.refusal is not None:
-            return Preview(lines=[_red(plain(refusal_text(path.refusal), self.alt))])
+            values = dict(path.refusal.values)
+            if not self.alt and _list_cell(values.get("at")) == cell:
+                values["at"] = _("this cell")  # the one under the pointer, marked on the board
+            text = plain(why_text(str(path.refusal.code), values), self.alt)
+            return Preview(lines=[_red(text[:1].upper() + text[1:])])
         cost = (
             _("Move to {cell}: {cost} points ({total} this turn)")
             if self.alt
@@ -291,6 +295,12 @@ class Aim:
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))
         return "<br>".join(lines)
+
+
+def _list_cell(value: object) -> Cell | None:
+    if isinstance(value, list | tuple) and len(value) == 3:
+        return (int(value[0]), int(value[1]), int(value[2]))
+    return None
 
 
 def throw_badge(cell: Cell, answer: ThrowAnswer, summary: str) -> Badge:

@@ -196,3 +196,16 @@ def test_whose_turn_it_is_is_written_on_the_board_in_the_acting_sides_colour(
         for y in range(view.top, view.top + 50)
     ]
     assert top.count(FACTION_COLOURS[0]) > 100
+
+
+def test_a_cell_out_of_reach_is_called_this_cell_and_named_by_coordinates_only_with_alt(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    far = (21, 14, 0)
+    w.hover(far)
+    shown = w.scene.hover_text()
+    assert "this cell" in shown.lower() and "(21, 14, 0)" not in shown
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LALT, mod=0, unicode=""))
+    w.frames(2)
+    assert "(21, 14, 0)" in w.scene.hover_text()
