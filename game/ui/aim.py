@@ -305,8 +305,10 @@ def _list_cell(value: object) -> Cell | None:
 
 def throw_badge(cell: Cell, answer: ThrowAnswer, summary: str) -> Badge:
     """A throw's badge: its chance when it rolls one, else the summary's words."""
-    if answer.reason is None and answer.band != "out_of_range" and not answer.automatic:
-        return Badge(cell, f"{answer.hit_chance}%", chance_colour(answer.hit_chance))
+    p = answer.hit_chance
+    rolls = answer.reason is None and answer.band != "out_of_range" and not answer.automatic
+    if rolls and p is not None:
+        return Badge(cell, f"{p}%", chance_colour(p))
     colour = NO_SHOT if answer.reason is not None or answer.band == "out_of_range" else LIKELY
     return Badge(cell, summary.rstrip("."), colour)
 
