@@ -80,6 +80,8 @@ class Settings:
     ui_scale: float = 1.0
     animation_speed: float = 1.0
     keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The first battle's guide was dismissed once: it is not shown by itself again.
+    guide_seen: bool = False
     #: What was wrong in the file this was loaded from (each names the file and the field).
     notices: tuple[str, ...] = field(default=(), compare=False)
     #: The file these settings were read from, for notices about them.
@@ -133,6 +135,7 @@ class Settings:
             "ui_scale": self.ui_scale,
             "animation_speed": self.animation_speed,
             "keys": {action: list(names) for action, names in sorted(self.keys.items())},
+            "guide_seen": self.guide_seen,
         }
 
     # ------------------------------------------------------------ keys
@@ -263,7 +266,7 @@ def _from_json(data: dict[str, Any], path: Path, defaults: Settings) -> Settings
 
     values: dict[str, Any] = {}
     known = {"version", "language", "window_size", "fullscreen", "ui_scale", "animation_speed"}
-    known.add("keys")
+    known |= {"keys", "guide_seen"}
     for name in sorted(set(data) - known):
         notices.append(f"{path}: unknown field '{name}' is ignored")
 
@@ -298,6 +301,16 @@ def _from_json(data: dict[str, Any], path: Path, defaults: Settings) -> Settings
                 f"expected [width, height] from {list(MIN_SIZE)} to {list(MAX_SIZE)}, "
                 f"not {json.dumps(size)}",
                 list(defaults.window_size),
+            )
+
+    if "guide_seen" in data:
+        if isinstance(data["guide_seen"], bool):
+            values["guide_seen"] = data["guide_seen"]
+        else:
+            wrong(
+                "guide_seen",
+                f"expected true or false, not {json.dumps(data['guide_seen'])}",
+                "false",
             )
 
     if "fullscreen" in data:

@@ -6,6 +6,7 @@ only lays them out."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from game.battle import preview
@@ -20,10 +21,23 @@ from game.text.bounds import clip
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
 from game.ui import hud
-from game.ui.board import Overlay
+from game.ui.board import Badge, Overlay
 
 RED = "#ff8080"
 ORANGE = "#ff8a70"
+#: A badge's colour by the chance it shows (the preview's number, only coloured here).
+LIKELY, EVEN, UNLIKELY, NO_SHOT = (120, 235, 120), (250, 215, 80), (255, 130, 100), (255, 90, 90)
+#: A ruling id in a sentence, "(P-OA-1)" or ", P-THR-1": shown only with Alt held.
+_RULING = re.compile(r"\s*\((?:[A-Z]-)?[A-Z]+-\d+(?:/\d+)*\)|,\s*(?:[A-Z]-)?[A-Z]+-\d+(?:/\d+)*")
+
+
+def plain(text: str, alt: bool) -> str:
+    """A line as shown: with its ruling ids only while Alt is held."""
+    return text if alt else _RULING.sub("", text)
+
+
+def chance_colour(p: int) -> tuple[int, int, int]:
+    return LIKELY if p >= 65 else EVEN if p >= 35 else UNLIKELY
 
 
 @dataclass
@@ -50,6 +64,8 @@ class Aim:
     options: dict[str, Option]
     mode: str | None = None
     stealth: bool = False
+    #: Alt held: coordinates and ruling ids are shown (docs/window.md).
+    alt: bool = False
 
     def weapon(self, unit: str) -> Weapon | None:
         """The weapon in an own unit's hand (None: unarmed, or not the player's)."""
@@ -95,12 +111,18 @@ class Aim:
             answer = preview.throw(self.battle, self.player, unit, target)
             if answer is None:
                 return Preview(overlay)
+            summary = plain(throw_summary(answer), self.alt)
+            overlay.badges = [throw_badge(target, answer, summary)]
             return Preview(
                 overlay,
-                [hud.esc(throw_summary(answer))],
+                [hud.esc(summary)],
                 [*answer.why, explain.rulings_line(answer.rules)],
             )
-        text = _("Fire at the cell {cell}").format(cell=cell_text(target))
+        text = (
+            _("Fire at the cell {cell}").format(cell=cell_text(target))
+            if self.alt
+            else _("Fire at this cell")
+        )
         return Preview(overlay, [hud.esc(text)])
 
     def shot(self, unit: str, target: str, kind: str) -> Preview:
@@ -114,9 +136,10 @@ class Aim:
             if thrown is None:
                 return Preview()
             head = f"<b>{hud.esc(_('Throw at {t}').format(t=target))}</b>"
+            summary = plain(throw_summary(thrown), self.alt)
             return Preview(
-                Overlay(sight=(here, there)),
-                [head, hud.esc(throw_summary(thrown))],
+                Overlay(sight=(here, there), badges=[throw_badge(there, thrown, summary)]),
+                [head, hud.esc(summary)],
                 [*thrown.why, explain.rulings_line(thrown.rules)],
             )
         shot = preview.attack(self.battle, self.player, unit, target)
@@ -130,8 +153,20 @@ class Aim:
         if answer.hit is not None:
             chance = _("Hit chance {p}%").format(p=answer.hit.p)
             shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
+            badge = Badge(there, f"{answer.hit.p}%", chance_colour(answer.hit.p))
         else:
-            shown.lines.append(_red(why_text(str(answer.reason or "no_los"), {**answer.values})))
+            why = why_text(str(answer.reason or "no_los"), {**answer.values})
+            shown.lines.append(_red(plain(why, self.alt)))
+            badge = Badge(there, _("No shot"), NO_SHOT)
+        if answer.cover is not None:
+            badge = Badge(
+                badge.cell,
+                badge.title,
+                badge.colour,
+                (_("Cover: {grade}").format(grade=explain.cover_name(answer.cover.grade)),),
+                answer.cover.percent,
+            )
+        shown.overlay.badges = [badge]
         if answer.cover is not None:
             counted = [s for s in answer.cover.hidden if s.counted]
             shown.overlay.cover_target = there
@@ -144,7 +179,11 @@ class Aim:
             shown.lines.append(hud.esc(cover))
             shown.details += explain.cover_lines(answer.cover)
         if not los.clear and los.blocked_by is not None:
-            blocked = _("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by))
+            blocked = (
+                _("Sight blocked at {cell}").format(cell=cell_text(los.blocked_by))
+                if self.alt
+                else _("Sight blocked where the red cross is")
+            )
             shown.lines.append(hud.esc(blocked))
         words = explain.hit_lines(answer.hit) if answer.hit is not None else answer.why
         shown.details += [*words, explain.rulings_line(answer.rules)]
@@ -158,21 +197,41 @@ class Aim:
         if path is None:
             return Preview()
         if path.refusal is not None:
-            return Preview(lines=[_red(refusal_text(path.refusal))])
-        cost = _("Move to {cell}: {cost} points ({total} this turn)").format(
-            cell=cell_text(cell), cost=path.cost, total=path.total
+            values = dict(path.refusal.values)
+            if not self.alt and _list_cell(values.get("at")) == cell:
+                values["at"] = _("this cell")  # the one under the pointer, marked on the board
+            text = plain(why_text(str(path.refusal.code), values), self.alt)
+            return Preview(lines=[_red(text[:1].upper() + text[1:])])
+        cost = (
+            _("Move to {cell}: {cost} points ({total} this turn)")
+            if self.alt
+            else _("Move: {cost} points ({total} this turn)")
+        ).format(cell=cell_text(cell), cost=path.cost, total=path.total)
+        badge = Badge(
+            cell,
+            _("{cost} pt").format(cost=path.cost),
+            (255, 255, 255) if not path.warnings else NO_SHOT,
+            () if path.total == path.cost else (_("{total} this turn").format(total=path.total),),
+            place="beside",
         )
         shown = Preview(
-            Overlay(path=path.cells, warnings=[w.cell for w in path.warnings]),
+            Overlay(path=path.cells, warnings=[w.cell for w in path.warnings], badges=[badge]),
             ["<b>" + hud.esc(cost) + "</b>"],
         )
         for w in path.warnings:
             rule = "P-OA-1" if w.kind == "opportunity" else "P-OA-2"
-            text = (
-                _("{enemy} may strike as you leave {cell} ({rule})")
-                if w.kind == "opportunity"
-                else _("{enemy}'s readied attack may fire at {cell} ({rule})")
-            )
+            if self.alt:
+                text = (
+                    _("{enemy} may strike as you leave {cell} ({rule})")
+                    if w.kind == "opportunity"
+                    else _("{enemy}'s readied attack may fire at {cell} ({rule})")
+                )
+            else:
+                text = (
+                    _("{enemy} may strike as you leave the cell marked !")
+                    if w.kind == "opportunity"
+                    else _("{enemy}'s readied attack may fire at the cell marked !")
+                )
             shown.lines.append(
                 _red(text.format(enemy=w.enemy, cell=cell_text(w.cell), rule=rule), ORANGE)
             )
@@ -183,12 +242,16 @@ class Aim:
                 else _("Drop {height} levels: athletics check DC {dc}, else prone (P-JUMP-3)")
             )
             shown.lines.append(
-                _red(text.format(height=leap.height, dc=leap.dc, n_max=leap.n_max), ORANGE)
+                _red(
+                    plain(text.format(height=leap.height, dc=leap.dc, n_max=leap.n_max), self.alt),
+                    ORANGE,
+                )
             )
         if path.velocity is not None:
             kept = _("Velocity kept into the next turn: {velocity} (P-ZERO-2)").format(
                 velocity=cell_text(path.velocity)
             )
+            kept = plain(kept, self.alt)
             shown.lines.append(hud.esc(kept))
         if path.seen_by:
             seen = _("Seen there by: {units}").format(units=", ".join(path.seen_by))
@@ -202,8 +265,12 @@ class Aim:
         if seen is None:
             return ""
         lines = [f"<b>{hud.esc(clip(unit))}</b> — {hud.esc(clip(seen.faction))}"]
-        where = _("{stance}, at {cell}").format(
-            stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
+        where = (
+            _("{stance}, at {cell}").format(
+                stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
+            )
+            if self.alt
+            else explain.stance_name(seen.stance)
         )
         lines.append(hud.esc(where))
         h = seen.wounds
@@ -228,6 +295,22 @@ class Aim:
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))
         return "<br>".join(lines)
+
+
+def _list_cell(value: object) -> Cell | None:
+    if isinstance(value, list | tuple) and len(value) == 3:
+        return (int(value[0]), int(value[1]), int(value[2]))
+    return None
+
+
+def throw_badge(cell: Cell, answer: ThrowAnswer, summary: str) -> Badge:
+    """A throw's badge: its chance when it rolls one, else the summary's words."""
+    p = answer.hit_chance
+    rolls = answer.reason is None and answer.band != "out_of_range" and not answer.automatic
+    if rolls and p is not None:
+        return Badge(cell, f"{p}%", chance_colour(p))
+    colour = NO_SHOT if answer.reason is not None or answer.band == "out_of_range" else LIKELY
+    return Badge(cell, summary.rstrip("."), colour)
 
 
 def throw_summary(answer: ThrowAnswer) -> str:

@@ -55,6 +55,8 @@ class Dice:
     sides: int
     result: str
     colour: tuple[int, int, int] = (255, 255, 255)
+    #: The result in words under the number once the die lands ("Hit", "Miss").
+    word: str = ""
 
 
 @dataclass
@@ -92,6 +94,12 @@ class Animator:
         self.time = 0.0
         self._cosmetic = Random(seed)
         self._font: pygame.font.Font | None = None
+        self._big: pygame.font.Font | None = None
+
+    def _word_font(self) -> pygame.font.Font:
+        if self._big is None:
+            self._big = pygame.font.Font(None, 40)
+        return self._big
 
     @property
     def busy(self) -> bool:
@@ -154,10 +162,23 @@ class Animator:
             face = str(self._cosmetic.randint(1, die.sides)) if rolling else die.result
             text = self._font.render(face, True, (20, 20, 20))
             box = text.get_rect(center=(round(x), round(y) - 40)).inflate(16, 10)
+            word = shadow = None
+            if die.word and not rolling:
+                word = self._word_font().render(die.word, True, die.colour)
+                shadow = self._word_font().render(die.word, True, (0, 0, 0))
+            # The result in words above the die; both below the cell when the board's top
+            # edge would cut them.
+            above = 0 if word is None else word.get_height()
+            if box.top - above < screen.get_clip().top:
+                box.top = round(y) + 30 + above
             colour = (235, 235, 235) if rolling else die.colour
             pygame.draw.rect(screen, colour, box, border_radius=6)
             pygame.draw.rect(screen, (0, 0, 0), box, 2, border_radius=6)
             screen.blit(text, text.get_rect(center=box.center))
+            if word is not None and shadow is not None:
+                spot = word.get_rect(midbottom=(box.centerx, box.top))
+                screen.blit(shadow, spot.move(2, 2))
+                screen.blit(word, spot)
         for item in beat.texts:
             x, y = centre(item.cell)
             rise = 30 * t
@@ -206,7 +227,8 @@ def beat_for(
         if roll is not None and aim is not None:
             result = f"{roll.total} {'<=' if roll.outcome == 'hit' else '>'} {roll.target}"
             colour = GOOD if roll.outcome == "hit" else BAD
-            beat.dice.append(Dice(aim, 100, result, colour))
+            word = (_("hit") if roll.outcome == "hit" else _("miss")).capitalize()
+            beat.dice.append(Dice(aim, 100, result, colour, word))
             beat.duration = DICE_TIME + HOLD_TIME
     elif event.kind == "damage":
         cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))

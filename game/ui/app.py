@@ -13,6 +13,36 @@ import pygame
 
 DEFAULT_SIZE = (1280, 720)
 FPS = 60
+#: The smallest window the battle screen lays out in (game/app/settings.py MIN_SIZE).
+MIN_SIZE = (800, 560)
+#: Of the display, what a window may take at most: room for the title bar and a task bar.
+DISPLAY_SHARE = (0.96, 0.9)
+
+
+def fit_display(size: tuple[int, int], display: tuple[int, int] | None) -> tuple[int, int]:
+    """`size` made to fit a display of `display` pixels (with room for the window's frame and
+    a task bar), never below MIN_SIZE; unchanged when the display is unknown or big enough."""
+    if display is None or display[0] <= 0 or display[1] <= 0:
+        return size
+    if size[0] <= display[0] and size[1] <= display[1]:
+        return size
+    room = (int(display[0] * DISPLAY_SHARE[0]), int(display[1] * DISPLAY_SHARE[1]))
+    return (
+        max(MIN_SIZE[0], min(size[0], room[0])),
+        max(MIN_SIZE[1], min(size[1], room[1])),
+    )
+
+
+def display_size() -> tuple[int, int] | None:
+    """The size of the display the window opens on, if there is a real one (the headless
+    drivers report a made-up 1024 × 768 desktop)."""
+    try:
+        if pygame.display.get_driver() in ("dummy", "offscreen"):
+            return None
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return (int(sizes[0][0]), int(sizes[0][1])) if sizes else None
 
 
 #: SDL's drivers that draw nowhere: chosen on purpose (SDL_VIDEODRIVER, tests and screenshots)
@@ -68,9 +98,11 @@ class App:
             )
         pygame.font.init()
         pygame.display.set_caption(title)
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.screen = pygame.display.set_mode(fit_display(size, display_size()), pygame.RESIZABLE)
         self.clock = pygame.time.Clock()
         self.scene: Scene | None = None
+        #: Told the window's new size when the person resizes it (the Director keeps it).
+        self.on_resize: Callable[[tuple[int, int]], None] | None = None
         self.running = True
         self.frame_times: list[float] = []
         self.keep_frame_times = False
@@ -94,6 +126,8 @@ class App:
                 self.screen = pygame.display.get_surface()
                 if self.scene is not None:
                     self.scene.resize(self.screen.get_size())
+                if self.on_resize is not None:
+                    self.on_resize(self.screen.get_size())
             if self.scene is not None:
                 self.scene.handle(event)
         if self.scene is not None:

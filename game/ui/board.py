@@ -9,6 +9,7 @@ the view and at the next zoom steps before they are needed.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,8 @@ from numpy.typing import NDArray
 
 from game.grid.model import Cell
 from game.maps import RenderMap
-from game.ui.camera import ZOOMS, Camera
+from game.text.bounds import clip
+from game.ui.camera import ZOOMS, Camera, readable_zoom
 from game.ui.tiles import PREMULTIPLIED, LevelRenderer, scratch
 
 RGB = tuple[int, int, int]
@@ -38,10 +40,13 @@ NEUTRAL_COLOUR: RGB = (150, 150, 150)
 BACKGROUND: RGB = (18, 20, 26)
 UNSEEN = (6, 8, 12, 225)
 REMEMBERED = (40, 42, 50, 150)
-REACH_NEAR = np.array([110, 190, 255], dtype=np.float32)
-REACH_FAR = np.array([40, 90, 210], dtype=np.float32)
-REACH_ALPHA = 105
-DASH = (240, 170, 40, 95)
+#: Reach in violet, lighter the cheaper, and Dash-only cells in magenta: hues no tile of our
+#: tilesets has (their colours are slate, steel blue, cyan, amber, rust, olive and dust;
+#: tests/ui/test_board_decision.py measures it), so a reach colour is never read as a floor.
+REACH_NEAR = np.array([210, 180, 255], dtype=np.float32)
+REACH_FAR = np.array([130, 70, 235], dtype=np.float32)
+REACH_ALPHA = 110
+DASH = (250, 80, 210, 70)
 PATH_COLOUR: RGB = (250, 250, 250)
 WARN_COLOUR: RGB = (255, 80, 60)
 CLEAR_COLOUR: RGB = (120, 235, 120)
@@ -58,7 +63,28 @@ CONDITION_LETTERS = {
     "dead": ("†", (120, 120, 120)),
 }
 STANCE_LETTERS = {"standing": "", "crouched": "C", "prone": "P"}
+#: Tokens: the figure's ink, the active unit's ring and chevron, the selected unit's ring.
+FIGURE_COLOUR: RGB = (16, 18, 26)
+ACTIVE_COLOUR: RGB = (255, 236, 120)
+SELECTED_COLOUR: RGB = (255, 255, 255)
+#: Below this radius (a cell of ~17 px) a token shows a stance letter instead of a figure.
+FIGURE_MIN_RADIUS = 7
+#: Names are written under tokens from this cell size on, at most this many characters.
+NAME_MIN_CELL = 28
+NAME_CHARS = 16
+#: The base's shape for each side, in the order of the battle's factions: (corners, turn°);
+#: 0 corners is a circle.
+PLATE_SIDES: tuple[tuple[int, float], ...] = (
+    (0, 0.0), (4, 0.0), (4, 45.0), (6, 0.0), (3, -90.0), (8, 22.5),
+)  # fmt: skip
 GRID_ALPHA = 40
+#: Badges over a target or a path's end: font sizes (pygame's default font), padding, colours.
+BADGE_TITLE = 34
+BADGE_LINE = 22
+BADGE_PAD = 5
+BADGE_BACK = (12, 14, 20, 215)
+BANNER_FONT = 30
+SHIELD_COLOUR = (120, 200, 255, 255)
 #: Pixels of board chunks kept (about 64 MB with the views they are drawn from); the least
 #: recently shown go first.
 CHUNK_BUDGET = 16_000_000
@@ -85,6 +111,24 @@ class Token:
     ghost: bool = False
     active: bool = False
     selected: bool = False
+    #: The side's place in the battle's factions (its base's shape); -1 neutral.
+    side: int = -1
+
+
+@dataclass(frozen=True)
+class Badge:
+    """Words over a cell of the board, where the eye already is: a target's hit chance and its
+    cover, a path's cost at the pointer. Every number in it comes from a preview."""
+
+    cell: Cell
+    title: str
+    colour: RGB = (255, 255, 255)
+    lines: tuple[str, ...] = ()
+    #: The target's Cover% (the preview's), drawn as a shield filled that far; None: no shield.
+    shield: int | None = None
+    #: "above" the cell (a target: over its token), or "beside" it (a path's end: the token
+    #: that walks there stands next to it).
+    place: str = "above"
 
 
 @dataclass
@@ -105,6 +149,7 @@ class Overlay:
     cover_cells: Sequence[Cell] = ()
     marked: Cell | None = None
     area: Sequence[Cell] = ()
+    badges: Sequence[Badge] = ()
 
 
 class Board:
@@ -134,6 +179,7 @@ class Board:
         self._grids: dict[float, pygame.Surface] = {}
         self._tokens: dict[tuple[object, ...], pygame.Surface] = {}
         self._font_cache: dict[int, pygame.font.Font] = {}
+        self._badges: list[tuple[pygame.Rect, Badge]] = []
 
     # ------------------------------------------------------------ what tests and benches read
 
@@ -154,6 +200,10 @@ class Board:
     def chunks_drawn(self) -> int:
         """Chunks drawn (with the reach, grid and fog over them) since the board was made."""
         return self._drawn
+
+    def badges_shown(self) -> list[tuple[pygame.Rect, Badge]]:
+        """The badges the last frame drew, with the screen rectangle each took."""
+        return list(self._badges)
 
     def showing(self) -> frozenset[tuple[int, float, int, int]]:
         """The chunks (level, zoom, column, row) the last frame showed."""
@@ -203,6 +253,12 @@ class Board:
     def show_cell(self, cell: Cell) -> None:
         tw, th = self.tile
         self.camera.show((cell[0] + 0.5) * tw, (cell[1] + 0.5) * th)
+
+    def focus(self, cell: Cell) -> None:
+        """Centre the view on a cell, zoomed in (not out) to where a token reads at a glance."""
+        self.camera.zoom = max(self.camera.zoom, readable_zoom(self.tile[0]))
+        tw, th = self.tile
+        self.camera.centre_on((cell[0] + 0.5) * tw, (cell[1] + 0.5) * th)
 
     def set_level(self, level: int) -> None:
         level = max(0, min(self.levels.level_count - 1, level))
@@ -268,6 +324,7 @@ class Board:
         self._draw_overlay(screen, overlay)
         for token in sorted(tokens, key=lambda t: (t.cell[2], t.selected, t.active)):
             self._draw_token(screen, token, (moving or {}).get(token.id))
+        self._draw_badges(screen, overlay.badges)
         screen.set_clip(clip)
         if self._drawn == drawn:
             self.prefetch(PREFETCH_SECONDS)
@@ -445,6 +502,66 @@ class Board:
         if o.marked is not None:
             pygame.draw.rect(screen, (255, 255, 255), self.cell_rect(o.marked), 1)
 
+    def draw_banner(self, screen: pygame.Surface, text: str, colour: RGB) -> pygame.Rect:
+        """Whose turn it is, in a plate at the top of the board in that side's colour."""
+        words = self._font(BANNER_FONT).render(text, True, (255, 255, 255))
+        box = words.get_rect().inflate(24, 10)
+        box.midtop = (self.viewport.centerx, self.viewport.top + 6)
+        panel = pygame.Surface(box.size, pygame.SRCALPHA)
+        panel.fill((10, 12, 18, 215))
+        screen.blit(panel, box)
+        pygame.draw.rect(screen, colour, box, 3, border_radius=6)
+        screen.blit(words, words.get_rect(center=box.center))
+        return box
+
+    def _draw_badges(self, screen: pygame.Surface, badges: Sequence[Badge]) -> None:
+        """Each badge in a dark box just above its cell (above the token there), kept inside
+        the board."""
+        self._badges = []
+        if not badges:
+            return
+        cell_px = max(8, round(self.tile[0] * self.camera.zoom))
+        big, small = self._font(BADGE_TITLE), self._font(BADGE_LINE)
+        for badge in badges:
+            title = big.render(badge.title, True, badge.colour)
+            rows = [small.render(line, True, (235, 235, 240)) for line in badge.lines]
+            shield = BADGE_LINE if badge.shield is not None else 0
+            width = max(
+                [title.get_width(), *(r.get_width() + (shield + 4 if i == 0 else 0)
+                                      for i, r in enumerate(rows))]
+            )  # fmt: skip
+            if badge.shield is not None and not rows:
+                width = max(width, title.get_width() + shield + 4)
+            height = title.get_height() + sum(r.get_height() for r in rows)
+            box = pygame.Rect(0, 0, width + 2 * BADGE_PAD, height + 2 * BADGE_PAD)
+            cell = self.cell_rect(badge.cell)
+            if badge.place == "beside":
+                box.midleft = (cell.right + 4, cell.centery)
+                if not self.viewport.contains(box):
+                    box.midright = (cell.left - 4, cell.centery)
+                box = box.clamp(self.viewport)
+            else:
+                box.midbottom = (cell.centerx, cell.top - max(2, cell_px // 5))
+                box = box.clamp(self.viewport)
+                if box.colliderect(cell.inflate(-cell.w // 3, -cell.h // 3)):
+                    box.top = cell.bottom + max(2, cell_px // 3)  # no room above: below it
+                    box = box.clamp(self.viewport)
+            panel = pygame.Surface(box.size, pygame.SRCALPHA)
+            panel.fill(BADGE_BACK)
+            screen.blit(panel, box)
+            pygame.draw.rect(screen, badge.colour, box, 2, border_radius=4)
+            y = box.y + BADGE_PAD
+            screen.blit(title, title.get_rect(midtop=(box.centerx, y)))
+            y += title.get_height()
+            for i, row in enumerate(rows):
+                x = box.x + BADGE_PAD
+                if i == 0 and badge.shield is not None:
+                    _shield(screen, pygame.Rect(x, y, shield, row.get_height()), badge.shield)
+                    x += shield + 4
+                screen.blit(row, (x, y))
+                y += row.get_height()
+            self._badges.append((box, badge))
+
     def _scale(self, pixels: float) -> int:
         return max(1, round(pixels * self.camera.zoom * self.tile[0] / 32))
 
@@ -467,15 +584,43 @@ class Board:
         )
         image = self._token_image(token, where)
         centre = self.cell_centre(token.cell if at is None else at)
-        rect = image.get_rect(center=(round(centre[0]), round(centre[1])))
+        x, y = round(centre[0]), round(centre[1])
+        rect = image.get_rect(center=(x, y))
         screen.blit(image, rect)
+        cell_px = max(8, round(self.tile[0] * self.camera.zoom))
+        if token.active and where == "here" and not token.ghost:
+            # The unit whose turn it is: a chevron over it, seen from across the board.
+            size = max(6, cell_px // 4)
+            top = y - round(cell_px * 0.5) - size - 2
+            points = [(x - size, top), (x + size, top), (x, top + size)]
+            pygame.draw.polygon(screen, (0, 0, 0), [(a, b + 1) for a, b in points])
+            pygame.draw.polygon(screen, ACTIVE_COLOUR, points)
+        if cell_px >= NAME_MIN_CELL and where != "above":
+            label = self._name_label(token.id, cell_px)
+            spot = label.get_rect(midtop=(x, y + round(cell_px * 0.42)))
+            screen.blit(label, spot)
+
+    def _name_label(self, name: str, cell_px: int) -> pygame.Surface:
+        """A unit's name on a dark plate, sized to read at a glance at the default zoom."""
+        size = max(15, min(24, round(cell_px * 0.42)))
+        key = ("name", name, size)
+        cached = self._tokens.get(key)
+        if cached is None:
+            text = self._font(size).render(clip(name, NAME_CHARS), True, (255, 255, 255))
+            cached = pygame.Surface((text.get_width() + 6, text.get_height()), pygame.SRCALPHA)
+            cached.fill((0, 0, 0, 170))
+            cached.blit(text, (3, 0))
+            self._tokens[key] = cached
+        return cached
 
     def _token_image(self, token: Token, where: str) -> pygame.Surface:
         key = (
             token.id,
             token.colour,
+            token.side,
             token.stance,
             repr(sorted(token.wounds.items())),
+            token.own,
             token.ghost,
             token.active,
             token.selected,
@@ -491,7 +636,7 @@ class Board:
         size = cell_px + 2 * max(4, cell_px // 4)
         image = pygame.Surface((size, size), pygame.SRCALPHA)
         c = size // 2
-        radius = max(3, round(cell_px * 0.38))
+        radius = max(3, round(cell_px * 0.42))
         colour = token.colour
         if where == "above":
             pygame.draw.circle(image, colour, (c, c), radius, max(2, radius // 4))
@@ -503,57 +648,134 @@ class Board:
             image.blit(mark, mark.get_rect(center=(c, c)))
         else:
             if token.active:
-                pygame.draw.circle(image, (255, 255, 255), (c, c), radius + max(2, radius // 3))
+                pygame.draw.circle(image, ACTIVE_COLOUR, (c, c), radius + max(3, radius // 4))
             if token.selected:
-                pygame.draw.circle(image, (255, 230, 90), (c, c), radius + max(3, radius // 2), 2)
-            pygame.draw.circle(image, (10, 10, 14), (c, c), radius + 1)
-            pygame.draw.circle(image, colour, (c, c), radius)
-            if token.own:
-                pygame.draw.circle(image, (255, 255, 255), (c, c), max(2, radius // 3))
-            stance = STANCE_LETTERS.get(token.stance, "")
-            if stance:
-                badge = self._font(max(10, radius)).render(stance, True, (255, 255, 255))
-                box = badge.get_rect(topleft=(c + radius // 2, c - radius - 2))
-                pygame.draw.rect(image, (20, 20, 20), box.inflate(2, 0))
-                image.blit(badge, box)
+                pygame.draw.circle(image, SELECTED_COLOUR, (c, c), radius + max(3, radius // 3), 2)
+            # The base: one shape per side (circle, diamond, square, hexagon...), so sides
+            # differ by more than their colour; a white rim for the player's own units.
+            rim = (255, 255, 255) if token.own else (10, 10, 14)
+            plate(image, (c, c), radius + 2, token.side, rim)
+            plate(image, (c, c), radius, token.side, colour)
+            if radius >= FIGURE_MIN_RADIUS:
+                figure(image, (c, c), radius, token.stance)
+            else:
+                stance = STANCE_LETTERS.get(token.stance, "")
+                if stance:
+                    badge = self._font(max(10, radius)).render(stance, True, (255, 255, 255))
+                    box = badge.get_rect(topleft=(c + radius // 2, c - radius - 2))
+                    pygame.draw.rect(image, (20, 20, 20), box.inflate(2, 0))
+                    image.blit(badge, box)
             self._pips(image, token, c, radius)
-        if radius >= 8:
-            label = self._font(max(11, min(18, radius))).render(token.id, True, (255, 255, 255))
-            back = pygame.Surface(label.get_size(), pygame.SRCALPHA)
-            back.fill((0, 0, 0, 150))
-            spot = label.get_rect(midtop=(c, min(size - label.get_height(), c + radius)))
-            image.blit(back, spot)
-            image.blit(label, spot)
         if where != "here":
             image.set_alpha(120)
         self._tokens[key] = image
         return image
 
     def _pips(self, image: pygame.Surface, token: Token, c: int, radius: int) -> None:
+        """Wounds as coloured pips down the token's left (worst first), conditions as letter
+        boxes along its bottom right."""
         pips: list[RGB] = []
         for kind in ("mortal", "grave", "light"):
             count = token.wounds.get(kind, 0)
             if isinstance(count, int):
                 pips += [WOUND_COLOURS[kind]] * count
         pip = max(2, radius // 4)
-        x = c - radius
-        y = c - radius - pip
-        for colour in pips:
+        x = max(pip + 1, c - radius - 1)
+        y = c - radius + pip
+        for colour in pips[:6]:
             pygame.draw.circle(image, (0, 0, 0), (x, y), pip + 1)
             pygame.draw.circle(image, colour, (x, y), pip)
-            x += 2 * pip + 2
+            y += 2 * pip + 2
         conditions = token.wounds.get("conditions", ())
         if isinstance(conditions, list | tuple):
-            font = self._font(max(10, radius))
-            x = c - radius
-            for name in conditions:
+            font = self._font(max(12, round(radius * 0.9)))
+            right = image.get_width() - 1
+            for name in reversed(list(conditions)):
                 letter, colour = CONDITION_LETTERS.get(str(name), ("?", (200, 200, 200)))
                 text = font.render(letter, True, (0, 0, 0))
                 box = pygame.Rect(0, 0, text.get_width() + 4, text.get_height())
-                box.bottomleft = (x, c + radius + 2)
+                box.bottomright = (right, min(image.get_height(), c + radius + 3))
                 pygame.draw.rect(image, colour, box)
+                pygame.draw.rect(image, (0, 0, 0), box, 1)
                 image.blit(text, text.get_rect(center=box.center))
-                x += box.width + 1
+                right -= box.width + 1
+
+
+def plate(
+    image: pygame.Surface, centre: tuple[int, int], radius: int, side: int, colour: RGB
+) -> None:
+    """A token's base in its side's shape: circle, diamond, square, hexagon, triangle, octagon."""
+    shape = side % len(PLATE_SIDES) if side >= 0 else 0
+    corners, turn = PLATE_SIDES[shape]
+    if corners == 0:
+        pygame.draw.circle(image, colour, centre, radius)
+        return
+    # Polygons a little larger than the circle, so they read as big as it does.
+    r = radius * (1.12 if corners <= 4 else 1.04)
+    points = [
+        (
+            centre[0] + r * math.cos(math.radians(turn + 360 * i / corners)),
+            centre[1] + r * math.sin(math.radians(turn + 360 * i / corners)),
+        )
+        for i in range(corners)
+    ]
+    pygame.draw.polygon(image, colour, points)
+
+
+def figure(image: pygame.Surface, centre: tuple[int, int], radius: int, stance: str) -> None:
+    """A person drawn by code in the stance the unit is in: upright standing, folded low
+    crouched, lying flat prone — told apart at a glance by its outline."""
+    cx, cy = centre
+    r = radius
+
+    def p(x: float, y: float) -> tuple[float, float]:
+        return cx + x * r, cy + y * r
+
+    ink = FIGURE_COLOUR
+    limb = max(2, round(r * 0.13))
+    if stance == "prone":
+        pygame.draw.circle(image, ink, p(-0.58, -0.02), max(2, round(r * 0.17)))
+        body = [p(-0.4, -0.15), p(0.22, -0.13), p(0.22, 0.13), p(-0.4, 0.15)]
+        pygame.draw.polygon(image, ink, body)
+        pygame.draw.line(image, ink, p(0.2, -0.07), p(0.75, -0.12), limb)
+        pygame.draw.line(image, ink, p(0.2, 0.07), p(0.75, 0.12), limb)
+        pygame.draw.line(image, ink, p(-0.3, -0.14), p(-0.72, -0.28), limb)
+    elif stance == "crouched":
+        pygame.draw.circle(image, ink, p(0.05, -0.32), max(2, round(r * 0.17)))
+        body = [p(-0.2, -0.14), p(0.24, -0.14), p(0.2, 0.26), p(-0.16, 0.26)]
+        pygame.draw.polygon(image, ink, body)
+        for side in (-1, 1):
+            knee, foot = p(0.42 * side, 0.3), p(0.34 * side, 0.56)
+            pygame.draw.line(image, ink, p(0.12 * side, 0.24), knee, limb)
+            pygame.draw.line(image, ink, knee, foot, limb)
+        pygame.draw.line(image, ink, p(0.22, -0.1), p(0.5, 0.05), limb)
+    else:
+        pygame.draw.circle(image, ink, p(0, -0.58), max(2, round(r * 0.17)))
+        body = [p(-0.24, -0.38), p(0.24, -0.38), p(0.17, 0.14), p(-0.17, 0.14)]
+        pygame.draw.polygon(image, ink, body)
+        for side in (-1, 1):
+            pygame.draw.line(image, ink, p(0.1 * side, 0.1), p(0.16 * side, 0.74), limb)
+            pygame.draw.line(image, ink, p(0.24 * side, -0.34), p(0.32 * side, 0.12), limb)
+
+
+def _shield(screen: pygame.Surface, rect: pygame.Rect, percent: int) -> None:
+    """A shield outline filled from the bottom as far as the target is hidden (Cover%)."""
+    w, h = rect.w, rect.h
+    points = [
+        (rect.x, rect.y + 1),
+        (rect.right - 1, rect.y + 1),
+        (rect.right - 1, rect.y + h * 0.55),
+        (rect.centerx, rect.bottom - 1),
+        (rect.x, rect.y + h * 0.55),
+    ]
+    level = max(0, min(100, percent))
+    if level:
+        fill = pygame.Surface(rect.size, pygame.SRCALPHA)
+        pygame.draw.polygon(fill, SHIELD_COLOUR, [(x - rect.x, y - rect.y) for x, y in points])
+        cut = round(h * (1 - level / 100))
+        fill.fill((0, 0, 0, 0), pygame.Rect(0, 0, w, cut))
+        screen.blit(fill, rect)
+    pygame.draw.polygon(screen, (235, 235, 240), points, 2)
 
 
 @dataclass

@@ -6,6 +6,14 @@ from dataclasses import dataclass
 
 #: Zoom steps the wheel moves through; 1 is the map's own tile size.
 ZOOMS: tuple[float, ...] = (0.25, 0.375, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0)
+#: Screen pixels a cell needs for a token's figure, name and badges to read at a glance: the
+#: battle opens at the first zoom step that gives at least this much.
+READABLE_CELL = 44
+
+
+def readable_zoom(tile: int, cell_px: int = READABLE_CELL) -> float:
+    """The smallest zoom step at which a `tile`-pixel cell is at least `cell_px` on screen."""
+    return next((z for z in ZOOMS if tile * z >= cell_px), ZOOMS[-1])
 
 
 @dataclass

@@ -196,6 +196,12 @@ class ActionButton:
     key: str
     allowed: bool
     why_not: str
+    #: The label without its key, for a bar too narrow for both (the key is in the tooltip).
+    short: str = ""
+
+
+#: Rows the action bar tries, until every label fits.
+BAR_ROWS = (2, 3)
 
 
 class ActionBar:
@@ -218,20 +224,32 @@ class ActionBar:
         if tuple(actions) == self._shown:
             return
         self._shown = tuple(actions)
+        # Two rows, a label that does not fit without its key (it is in the tooltip); three
+        # lower rows when even that is not enough (a narrow window, or longer words).
+        for rows in BAR_ROWS:
+            self._lay_out(actions, rows)
+            for action, button in self.buttons:
+                if not _fits(button) and action.short:
+                    button.set_text(action.short)
+            if all(_fits(button) for _a, button in self.buttons):
+                break
+
+    def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> None:
         for _a, button in self.buttons:
             button.kill()
         self.buttons = []
         width = self.panel.relative_rect.width - 12
-        per_row = max(1, (len(actions) + 1) // 2)
+        per_row = max(1, -(-len(actions) // rows))
         w = max(40, min(140, width // per_row - 3))
+        h = (self.panel.relative_rect.height - 28) // rows - 2
         for i, action in enumerate(actions):
-            x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * 36
+            x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * (h + 2)
             tip = f"{action.label} [{action.key}]"
             if not action.allowed:
                 tip += "<br>" + esc(action.why_not)
             button = UIButton(
-                pygame.Rect(x, y, w, 34),
-                f"{action.label}",
+                pygame.Rect(x, y, w, h),
+                action.label,
                 manager=self.manager,
                 container=self.panel,
                 tool_tip_text=tip,
@@ -251,6 +269,23 @@ class ActionBar:
         text = clip(text, LINE)
         if self.status.text != text:
             self.status.set_text(text)
+
+
+def _fits(element: UIButton | UILabel, margin: int = 6) -> bool:
+    """The element's text fits its width (pygame-gui cuts what does not)."""
+    font = getattr(element, "font", None)
+    if font is None or not element.text:
+        return True
+    return bool(font.size(element.text)[0] <= element.relative_rect.width - margin)
+
+
+def cut_labels(manager: pygame_gui.UIManager) -> list[str]:
+    """The texts of the visible buttons and labels that do not fit their widths."""
+    return [
+        element.text
+        for element in manager.get_sprite_group().sprites()
+        if isinstance(element, UIButton | UILabel) and element.visible and not _fits(element)
+    ]
 
 
 LOG_FILTERS = ("all", "combat", "movement", "turns", "sightings", "gm")

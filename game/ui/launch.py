@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -17,7 +17,7 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map, with_ruleset
 from game.maps import LoadedMap, MapError, load_map
-from game.ui.app import App, NoDisplay, Scene
+from game.ui.app import App, NoDisplay, Scene, display_size, fit_display
 from game.ui.battle.worker import Worker
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
@@ -100,6 +100,9 @@ class Director:
         self.settings_path: Path | None = None
         #: What the title screen tells (a damaged settings file...).
         self.notices: list[str] = list(settings.notices) if settings is not None else []
+        #: The size the person last gave the window, kept in the settings when it closes.
+        self.resized: tuple[int, int] | None = None
+        app.on_resize = self.window_resized
 
     # ------------------------------------------------------------ battles
 
@@ -160,6 +163,8 @@ class Director:
                         keys=self.keys(),
                         director=self,
                         worker=self.worker,
+                        guide=self.guide_due(),
+                        on_guide_seen=self.guide_seen,
                     )
                 )
             )
@@ -242,7 +247,8 @@ class Director:
         if settings.fullscreen:
             screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         else:
-            screen = pygame.display.set_mode(settings.window_size, pygame.RESIZABLE)
+            size = fit_display(settings.window_size, display_size())
+            screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.app.screen = screen
         if self.app.scene is not None:
             self.app.scene.resize(screen.get_size())
@@ -254,6 +260,44 @@ class Director:
         if scale <= 1.0:
             return make(self.app.size)
         return Scaled(make, self.app.size, scale)
+
+    def window_resized(self, size: tuple[int, int]) -> None:
+        self.resized = size
+
+    def keep_window_size(self) -> None:
+        """The window's size as the person left it, in the settings for the next launch (not
+        in full screen; within the sizes a settings file may hold)."""
+        from game.app.settings import MAX_SIZE, MIN_SIZE
+
+        settings = self.user_settings
+        if settings is None or self.resized is None or settings.fullscreen:
+            return
+        w = max(MIN_SIZE[0], min(MAX_SIZE[0], self.resized[0]))
+        h = max(MIN_SIZE[1], min(MAX_SIZE[1], self.resized[1]))
+        self.resized = None
+        if (w, h) == settings.window_size:
+            return
+        self.user_settings = replace(settings, window_size=(w, h))
+        try:
+            self.user_settings.save(self.settings_path)
+        except OSError as exc:
+            print(f"notice: cannot keep the window's size ({exc})", file=sys.stderr)
+
+    def guide_due(self) -> bool:
+        """The first battle's guide opens by itself until the player has dismissed it once."""
+        return self.user_settings is not None and not self.user_settings.guide_seen
+
+    def guide_seen(self) -> None:
+        """The guide was dismissed: the settings remember it (a file that cannot be written
+        only means the guide shows again next time)."""
+        settings = self.user_settings
+        if settings is None or settings.guide_seen:
+            return
+        self.user_settings = replace(settings, guide_seen=True)
+        try:
+            self.user_settings.save(self.settings_path)
+        except OSError as exc:
+            print(f"notice: cannot keep the settings ({exc})", file=sys.stderr)
 
     def animation_speed(self) -> float:
         """How fast a battle's animations play: the settings', or the command line's."""
@@ -362,6 +406,7 @@ def _in_window(
             app.screenshot(window.screenshot)
     finally:
         director.close_battle()
+        director.keep_window_size()
         app.close()
     if director.failure is not None:
         print(f"error: {director.failure}", file=sys.stderr)

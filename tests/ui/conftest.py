@@ -39,10 +39,12 @@ class Window:
             self.app.step(dt)
 
     def at(self, cell: Cell) -> tuple[int, int]:
-        """The screen point at the centre of a cell, showing its level first."""
+        """The screen point at the centre of a cell, showing its level first and panning it
+        into view (the battle opens zoomed in on the acting unit)."""
         if self.scene.board.level != cell[2]:
             self.scene.board.set_level(cell[2])
             self.scene.refresh()
+        self.scene.board.show_cell(cell)
         x, y = self.scene.board.cell_centre(cell)
         return round(x), round(y)
 

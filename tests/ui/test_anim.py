@@ -63,3 +63,19 @@ def test_speed_zero_shows_everything_at_once() -> None:
     for n in range(3):
         animator.add(Beat(1.0, done=lambda n=n: landed.append(n)))
     assert landed == [0, 1, 2] and not animator.busy
+
+
+def test_an_attacks_die_lands_with_the_result_in_words_as_well_as_its_number() -> None:
+    # Issue 17: the roll's result on the board in words (hit, miss) as well as numbers.
+    for seed in (1, 2, 3, 4):
+        record = Roller(seed).d100("attack Ada", p=52)
+        event = Event("attack", {"unit": "Ada", "target": "Bo", "hit": record.outcome == "hit"},
+                      rolls=(record,))  # fmt: skip
+        beat = beat_for(event, {"Ada": (1, 1, 0), "Bo": (6, 1, 0)}, {}, (), _mine)
+        assert beat.dice[0].word == ("Hit" if record.outcome == "hit" else "Miss")
+
+
+def test_damage_floats_up_with_the_wound_it_made_in_words() -> None:
+    event = Event("damage", {"unit": "Bo", "damage": 7, "effects": ["grave_wound"]})
+    beat = beat_for(event, {"Bo": (6, 1, 0)}, {}, (), _mine)
+    assert beat.texts[0].text == "-7 grave wound"

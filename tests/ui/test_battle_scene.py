@@ -21,7 +21,9 @@ RAIDERS, SECURITY = FACTION_COLOURS[0], FACTION_COLOURS[1]  # the sides in alpha
 
 
 def _colour_in(window: Window, cell: tuple[int, int, int], colour: tuple[int, int, int]) -> int:
-    """How many pixels of `colour` the screen has inside a cell's square."""
+    """How many pixels of `colour` the screen has inside a cell's square (panned into view)."""
+    window.scene.board.show_cell(cell)
+    window.frames(1)
     screen = window.app.screen
     rect = window.scene.board.cell_rect(cell).clip(screen.get_rect())
     return sum(
@@ -85,7 +87,7 @@ def test_a_click_plans_a_move_a_second_click_makes_it_and_the_token_follows(
     w = make_window()
     to = (13, 16, 0)
     w.hover(to)
-    assert "Move to (13, 16, 0): 2 points" in w.scene.hover_text()
+    assert "Move: 2 points" in w.scene.hover_text()  # the cell only with Alt held
     w.click(to)
     assert w.battle.sheet("Kask").cell == (11, 14, 0)  # only planned
     w.click(to)

@@ -81,6 +81,7 @@ def _best_target(scene: BattleScene, director: Director) -> tuple[int, int] | No
             continue
         scene.board.set_level(u.cell[2])
         scene.refresh()
+        scene.board.show_cell(u.cell)  # the board opens zoomed in: pan it into view
         x, y = scene.board.cell_centre(u.cell)
         point = (round(x), round(y))
         post_mouse_move(point)
@@ -98,6 +99,9 @@ def _play_turn(director: Director, scene: BattleScene) -> None:
     """Whoever is asked acts: the hand-over taken, a prompt answered, or a turn played."""
     if scene.seats.waiting_for is not None:
         hold_enter_to_take(director.app, scene)
+        return
+    if scene.guide is not None:  # the first battle's guide: read, then put away
+        _press(director, pygame.K_ESCAPE)
         return
     if scene.prompts.prompt is not None:
         _press(director, pygame.K_y if scene.prompts.kind == "reaction" else pygame.K_ESCAPE)

@@ -75,6 +75,9 @@ class Input:
                 s.take_screen()
             return
         consumed = s.ui.process_events(event)
+        if s.guide is not None:
+            self._guide_event(event)
+            return  # the board waits under the guide
         if s.gm_panel is not None and s.gm_panel.handles(event):
             return
         widget = self._widget_events.get(event.type)
@@ -99,6 +102,18 @@ class Input:
         Enter, PageUp or Home were dead after "Fit map" until the board was clicked."""
         focused = self.scene.ui.get_focus_set() or ()
         return any(isinstance(e, TEXT_FIELDS) and e.alive() for e in focused)
+
+    def _guide_event(self, event: pygame.event.Event) -> None:
+        """While the guide is open only its button, Esc and `?` close it (not Enter: a press
+        meant for the guide must not end the turn)."""
+        s = self.scene
+        if event.type == pygame_gui.UI_BUTTON_PRESSED and s.guide is not None:
+            if s.guide.owns(event.ui_element):
+                s.close_guide()
+        elif event.type == pygame.KEYDOWN and (
+            event.key == pygame.K_ESCAPE or _is_guide_key(event)
+        ):
+            s.close_guide()
 
     def _track_pointer(self, event: pygame.event.Event) -> None:
         pointer = self.scene.pointer
@@ -207,6 +222,9 @@ class Input:
         if self.typing():
             return
         key = event.key
+        if _is_guide_key(event):
+            s.open_guide()
+            return
         do = next((do for action, do in self._key_actions if s.keys.matches(action, key)), None)
         if do is None and event.mod & pygame.KMOD_CTRL and key == pygame.K_z:
             do = s.undo
@@ -256,3 +274,8 @@ class Input:
                 dy += 1
         if dx or dy:
             s.board.camera.pan(dx * PAN_SPEED * dt, dy * PAN_SPEED * dt)
+
+
+def _is_guide_key(event: pygame.event.Event) -> bool:
+    """`?` (whatever the keyboard's layout puts it on) or F1."""
+    return getattr(event, "unicode", "") == "?" or event.key in (pygame.K_QUESTION, pygame.K_F1)

@@ -235,13 +235,19 @@ class Orders:
     def _at_cell(self, unit: str, cell: Cell) -> None:
         """A click on a cell where the player sees no unit."""
         kind = self.targeting
+        # The cell's coordinates only while Alt is held (docs/window.md).
+        alt = self.scene.pointer.alt
+        c = cell_text(cell)
         if kind == "attack":
-            self.aim(cmd.Attack(unit, at=cell), _("Fire at {c}").format(c=cell_text(cell)), cell)
+            text = _("Fire at {c}").format(c=c) if alt else _("Fire at the marked cell")
+            self.aim(cmd.Attack(unit, at=cell), text, cell)
         elif kind == "throw":
-            self.aim(cmd.Throw(unit, at=cell), _("Throw at {c}").format(c=cell_text(cell)), cell)
+            text = _("Throw at {c}").format(c=c) if alt else _("Throw at the marked cell")
+            self.aim(cmd.Throw(unit, at=cell), text, cell)
         elif kind in (None, "move"):
             move = cmd.Move(unit, cell, mode=self.move_mode(), stealth=self.stealth)
-            self.aim(move, _("Move to {c}").format(c=cell_text(cell)), cell)
+            text = _("Move to {c}").format(c=c) if alt else _("Move to the marked cell")
+            self.aim(move, text, cell)
 
     def action(self, kind: str) -> None:
         """A command chosen from the bar or its key."""

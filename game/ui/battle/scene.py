@@ -24,6 +24,7 @@ from game.battle.view import PlayerView, view_for
 from game.grid.model import Cell
 from game.maps import RenderMap
 from game.text import explain
+from game.text.bounds import clip as clip_text
 from game.text.explain_battle import refusal_text
 from game.text.i18n import _
 from game.ui import hud
@@ -36,6 +37,7 @@ from game.ui.battle.state import Pointer
 from game.ui.battle.worker import Worker
 from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
 from game.ui.gm_panel import GmAct, GmPanel
+from game.ui.guide import Guide
 from game.ui.keys import KeyMap
 from game.ui.log_panel import Log
 from game.ui.seats import Seats
@@ -60,6 +62,8 @@ class BattleScene:
         keys: KeyMap | None = None,
         director: object | None = None,
         worker: Worker | None = None,
+        guide: bool = False,
+        on_guide_seen: Callable[[], None] | None = None,
     ) -> None:
         #: The Director (game/ui/launch.py) that leads back to the menus; None in tests.
         self.director = director
@@ -77,7 +81,6 @@ class BattleScene:
         self.ui = hud.manager(size, self.colours)
         self.size = size
         self.board = Board(render, self._viewport(size))
-        self.board.camera.fit()
         self._build_widgets(size)
         self.animator = Animator(animation_speed)
         self.pointer = Pointer(self)
@@ -100,6 +103,43 @@ class BattleScene:
         self.log = Log(self.view.log)
         self._open_on_own_level()
         self.refresh(follow=True)
+        self.focus_start()
+        #: The first battle's guide (game/ui/guide.py) while it is open; `?` opens it again.
+        self.guide: Guide | None = None
+        self._on_guide_seen = on_guide_seen
+        if guide:
+            self.open_guide()
+
+    def open_guide(self) -> None:
+        """Show the guide over the board (again)."""
+        if self.guide is None:
+            self.guide = Guide(self.ui, self.board.viewport)
+
+    def close_guide(self) -> None:
+        """Dismiss the guide; the first time, the settings remember it was seen."""
+        if self.guide is not None:
+            self.guide.close()
+            self.guide = None
+            if self._on_guide_seen is not None:
+                self._on_guide_seen()
+                self._on_guide_seen = None
+
+    def focus_start(self) -> None:
+        """Open on the acting unit (else the selected one, else one of the player's), zoomed in
+        where a token reads at a glance — not the whole map at 16 px a cell."""
+        shown = {u.id for u in self.view.units}
+        own = [u.id for u in self.view.units if u.own]
+        candidates = [self.view.active, self.selected, *own]
+        unit = next((u for u in candidates if u is not None and u in shown), None)
+        cell = self.unit_cell(unit) if unit is not None else None
+        if cell is None:
+            self.board.camera.fit()
+            return
+        self.board.set_level(cell[2])
+        self.board.focus(cell)
+        self._show_fog()
+        self.refresh_reach()
+        self.refresh_widgets()
 
     def _open_on_own_level(self) -> None:
         """Show the level where most of the player's units stand."""
@@ -190,9 +230,12 @@ class BattleScene:
         self.ui.clear_and_reset()
         self.ui.set_window_resolution(size)
         self._build_widgets(size)
+        self.log = Log(self.log.events)  # the new log box is empty: fill it again, unfiltered
         self.orders.menu = None
         self.prompts.prompt = None
         self.board.set_viewport(self._viewport(size))
+        if self.guide is not None:  # its widgets went with the others: lay it out anew
+            self.guide = Guide(self.ui, self.board.viewport)
         self.refresh()
 
     # ------------------------------------------------------------ reading the battle
@@ -307,6 +350,7 @@ class BattleScene:
                         self.keys.label(option.kind),
                         option.allowed,
                         "" if option.refusal is None else refusal_text(option.refusal),
+                        LABELS[option.kind](),
                     )
                 )
         self.bar.show(actions)
@@ -323,6 +367,18 @@ class BattleScene:
         self.side.set_modes(modes, self.orders.mode or "auto")
         self.side.stealth.set_text(_("Stealth: on") if self.orders.stealth else _("Stealth: off"))
         self.log.show(self.side)
+
+    def turn_banner(self) -> tuple[str, tuple[int, int, int]] | None:
+        """Whose turn it is, for the top of the board, in the acting side's colour."""
+        active = self.view.active
+        if self.view.over:
+            return None
+        if active is None:
+            return _("An unseen unit is acting"), NEUTRAL_COLOUR
+        colour = self.colour_of(self.view.sides.get(active, ""))
+        if self.is_own(active) and self.player != GM:
+            return _("Your turn: {unit}").format(unit=clip_text(active, 24)), colour
+        return _("{unit}'s turn").format(unit=clip_text(active, 24)), colour
 
     def _budget_text(self) -> str:
         active = self.view.active
@@ -371,7 +427,7 @@ class BattleScene:
         """The player's situation, for the previews (game/ui/aim.py)."""
         return Aim(
             self.battle, self.player, self.view, self.session.rules, self.orders.options,
-            self.orders.move_mode(), self.orders.stealth,
+            self.orders.move_mode(), self.orders.stealth, self.pointer.alt,
         )  # fmt: skip
 
     def unit_html(self, unit: str | None) -> str:
@@ -529,6 +585,7 @@ class BattleScene:
         self.log = Log(self.view.log)
         self._open_on_own_level()
         self.refresh(follow=True)
+        self.focus_start()
 
     def gm_button(self) -> None:
         """The side panel's GM button: call the GM to the screen, or (as the GM) give it back."""
@@ -596,5 +653,8 @@ class BattleScene:
         clip = screen.get_clip()
         screen.set_clip(self.board.viewport)
         self.animator.draw(screen, self.board.cell_centre)
+        banner = self.turn_banner()
+        if banner is not None:
+            self.board.draw_banner(screen, *banner)
         screen.set_clip(clip)
         self.ui.draw_ui(screen)

@@ -125,6 +125,8 @@ class Pointer:
             )
         s.side.set_html(s.side.hover, "hover", html)
         self._details = details
+        # The unit's card shows its cell only while Alt is held.
+        s.side.set_html(s.side.unit, "unit", s.unit_html(s.selected))
 
     def tooltip(self) -> None:
         """Alt held over a target: the full breakdown beside the pointer."""
@@ -168,9 +170,11 @@ class Pointer:
                     u.own,
                     active=u.id == active,
                     selected=u.id == s.selected,
+                    side=s.side_index.get(u.faction, -1),
                 )
             )
         for unit, cell in s.view.ghosts:
             colour = s.colour_of(s.view.sides.get(unit, ""))
-            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True))
+            side = s.side_index.get(s.view.sides.get(unit, ""), -1)
+            out.append(Token(unit, cell, colour, "standing", {}, False, ghost=True, side=side))
         return out

@@ -1,0 +1,98 @@
+"""The first battle's guide (issue 17): shown on the first launch only, dismissed with its
+button or Esc (the settings remember it), opened again with `?`; it holds the board's keys."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.app.draft import DEMO_MAP
+from game.app.settings import Settings
+from game.maps import load_map
+from game.text import i18n
+from game.ui.app import App, post_click, post_key
+from game.ui.battle.scene import BattleScene
+from game.ui.launch import Director, WindowOptions, single_player_setup
+from tests.ui.conftest import MakeWindow
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[App]:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    with i18n.speaking("en"):
+        made = App((1280, 720))
+        yield made
+        pygame.quit()
+
+
+def _demo(app: App, settings: Settings, path: Path, journal: Path) -> BattleScene:
+    director = Director(app, WindowOptions(), settings=settings)
+    director.settings_path = path
+    setup = single_player_setup(load_map(DEMO_MAP))
+    director.start(setup, journal)
+    start = time.monotonic()
+    while time.monotonic() - start < 180:
+        app.step(1 / 60)
+        assert director.failure is None, director.failure
+        if isinstance(app.scene, BattleScene):
+            app.step(1 / 60)
+            return app.scene
+        time.sleep(0.005)
+    raise AssertionError("the battle did not open")
+
+
+def test_the_guide_opens_on_the_first_launch_only_and_the_settings_remember_it(
+    app: App, tmp_path: Path
+) -> None:
+    path = tmp_path / "settings.json"
+    first = _demo(app, Settings(language="en", animation_speed=0.0), path, tmp_path / "a.jsonl")
+    assert first.guide is not None
+    assert first.guide.rect.colliderect(first.board.viewport)
+    button = first.guide.close_button.get_abs_rect()
+    post_click(button.center)
+    app.step(1 / 60)
+    app.step(1 / 60)
+    assert first.guide is None
+    assert json.loads(path.read_text(encoding="utf-8"))["guide_seen"] is True
+    again = _demo(app, Settings.load(path), path, tmp_path / "b.jsonl")
+    assert again.guide is None
+
+
+def test_question_mark_opens_the_guide_again_and_escape_closes_it(
+    make_window: MakeWindow,
+) -> None:
+    w = make_window()
+    assert w.scene.guide is None  # a scene made without the first launch's guide
+    post_key(pygame.K_SLASH, pygame.KMOD_SHIFT, "?")
+    w.frames(2)
+    assert w.scene.guide is not None
+    w.key(pygame.K_ESCAPE)
+    assert w.scene.guide is None
+
+
+def test_while_the_guide_is_open_enter_does_not_end_the_turn(make_window: MakeWindow) -> None:
+    w = make_window()
+    w.scene.open_guide()
+    w.key(pygame.K_RETURN)
+    assert not any(e.kind == "turn_ended" for e in w.battle.log)
+    assert w.scene.guide is not None
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_the_guide_holds_its_text_without_scrolling_at_1280x720(
+    make_window: MakeWindow, language: str
+) -> None:
+    with i18n.speaking(language):
+        w = make_window()
+        w.scene.open_guide()
+        w.frames(1)
+        guide = w.scene.guide
+        assert guide is not None
+        assert guide.text.scroll_bar is None
+        assert w.scene.board.viewport.contains(guide.rect)
