@@ -208,7 +208,8 @@ def test_p_cov_3_cover_lines_group_samples_by_cell_and_end_with_the_rulings() ->
         assert explain.cover_lines(result)[:2] == [
             "copertura: leggera (+25%), 2 campioni nascosti su 27",
             "l'ostacolo a mezz'altezza in (8, 3, 0) nasconde 2 campioni (2 in basso): ostacolo"
-            " a mezz'altezza a 1 dal bersaglio <= ceil(7/(1+0)) - 1 = 6: copertura leggera (P-COV-3)",
+            " a mezz'altezza a 1 dal bersaglio <= ceil(7/(1+0)) - 1 = 6:"
+            " copertura leggera (P-COV-3)",
         ]
 
 
