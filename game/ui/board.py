@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from game.grid.model import Cell
 from game.maps import RenderMap
+from game.ui import fonts
 from game.ui.camera import ZOOMS, Camera
 from game.ui.tiles import PREMULTIPLIED, LevelRenderer, scratch
 
@@ -450,7 +451,7 @@ class Board:
 
     def _font(self, size: int) -> pygame.font.Font:
         if size not in self._font_cache:
-            self._font_cache[size] = pygame.font.Font(None, size)
+            self._font_cache[size] = fonts.font(max(1, size * 3 // 4), bold=True)
         return self._font_cache[size]
 
     def _draw_token(

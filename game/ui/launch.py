@@ -17,6 +17,7 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap, MapError, load_map
+from game.ui import sound
 from game.ui.app import App, Scene
 from game.ui.keys import KeyMap
 from game.ui.menus.base import Scaled, fitting_scale
@@ -96,6 +97,8 @@ class Director:
         self.settings_path: Path | None = None
         #: What the title screen tells (a damaged settings file...).
         self.notices: list[str] = list(settings.notices) if settings is not None else []
+        if settings is not None:
+            sound.effects.configure(settings.volume, settings.muted)
 
     # ------------------------------------------------------------ battles
 
@@ -222,6 +225,7 @@ class Director:
         before = self.user_settings
         self.user_settings = settings
         set_language(settings.language)
+        sound.effects.configure(settings.volume, settings.muted)
         if before is None or (before.window_size, before.fullscreen) != (
             settings.window_size,
             settings.fullscreen,

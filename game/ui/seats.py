@@ -12,6 +12,7 @@ import pygame
 from game.battle.engine import GM, Battle
 from game.text.bounds import clip, fit
 from game.text.i18n import _
+from game.ui import fonts
 
 BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)
@@ -85,7 +86,7 @@ class Seats:
         """A plain screen naming who is to take it: nothing of the battle, nothing of the last
         player's view."""
         if self._fonts is None:
-            self._fonts = (pygame.font.Font(None, 64), pygame.font.Font(None, 30))
+            self._fonts = (fonts.font(46, bold=True), fonts.font(21))
         big, small = self._fonts
         screen.fill(BACKGROUND)
         w, h = screen.get_size()
