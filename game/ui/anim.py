@@ -318,7 +318,7 @@ def _draw_effect(
     right = centre((effect.cell[0] + 1, effect.cell[1], effect.cell[2]))
     cell = max(6.0, abs(right[0] - cx))  # the cell's size on the screen now
     # A small layer around the cell, drawn in its own coordinates (x, y is the cell's centre).
-    size = round(cell * 3) + 8
+    size = round(cell * 4) + 8
     layer = pygame.Surface((size, size), pygame.SRCALPHA)
     x = y = size / 2
     fade = round(255 * (1 - p))
@@ -329,23 +329,29 @@ def _draw_effect(
     elif effect.kind == "impact":
         for i in range(10):
             angle = i * math.tau / 10 + 0.3
-            inner, outer = cell * 0.15 * (1 + p), cell * (0.25 + 0.55 * p)
+            inner, outer = cell * 0.2 * (1 + 2 * p), cell * (0.35 + 0.7 * p)
             a = (x + math.cos(angle) * inner, y + math.sin(angle) * inner)
             b = (x + math.cos(angle) * outer, y + math.sin(angle) * outer)
-            pygame.draw.line(layer, (255, 200 - i * 8, 90, fade), a, b, 2)
+            pygame.draw.line(layer, (255, 210 - i * 8, 90, fade), a, b, 3)
         pygame.draw.circle(layer, (255, 240, 200, fade // 2), (x, y), max(2, round(cell * 0.3)))
     elif effect.kind == "miss":
-        # Beside the target, across the line of fire: the shot went by, not into it.
-        dx, dy = 1.0, 0.0
+        # The round goes by the target, a little off the line of fire (on its upper side, clear
+        # of the name under the token and of the die above it), and strikes behind it.
+        ux, uy, dx, dy = 1.0, 0.0, 0.0, -1.0
         if effect.source is not None:
             sx, sy = centre(effect.source)
             length = math.hypot(cx - sx, cy - sy) or 1.0
-            dx, dy = -(cy - sy) / length, (cx - sx) / length
-        px, py = x + dx * cell * 0.55, y + dy * cell * 0.55
+            ux, uy = (cx - sx) / length, (cy - sy) / length
+            dx, dy = (-uy, ux) if ux < 0 or (ux == 0 and uy > 0) else (uy, -ux)
+        px = x + ux * cell * 0.8 + dx * cell * 0.25
+        py = y + uy * cell * 0.8 + dy * cell * 0.25
+        tail = (px - ux * cell * (1.0 - 0.6 * p), py - uy * cell * (1.0 - 0.6 * p))
+        head = (px, py)
+        pygame.draw.line(layer, (255, 240, 170, fade), tail, head, 2)
         for k in range(3):
-            r = max(2, round(cell * (0.12 + 0.25 * p) * (1 - k * 0.2)))
-            spot = (px + k * dx * cell * 0.12, py + k * dy * cell * 0.12 - p * cell * 0.2)
-            pygame.draw.circle(layer, (200, 200, 205, fade * 2 // 3), spot, r, 2)
+            r = max(2, round(cell * (0.1 + 0.22 * p) * (1 - k * 0.25)))
+            spot = (px + k * ux * cell * 0.15, py + k * uy * cell * 0.15 - p * cell * 0.15)
+            pygame.draw.circle(layer, (225, 225, 230, fade * 3 // 4), spot, r)
     elif effect.kind == "wound":
         radius = max(3, round(cell * (0.3 + 0.5 * p)))
         pygame.draw.circle(layer, (230, 40, 40, fade // 3), (x, y), max(2, round(cell * 0.45)))
