@@ -327,6 +327,7 @@ def _draw_effect(
         pygame.draw.circle(layer, (255, 244, 190, fade), (x, y), radius)
         pygame.draw.circle(layer, (255, 190, 80, fade // 2), (x, y), radius * 2, 2)
     elif effect.kind == "impact":
+        fade = round(255 * (1 - p * p))  # sparks stay bright, then go out
         for i in range(10):
             angle = i * math.tau / 10 + 0.3
             inner, outer = cell * 0.2 * (1 + 2 * p), cell * (0.35 + 0.7 * p)
