@@ -42,6 +42,10 @@ class Sounds:
         return not self.muted and self.volume > 0
 
     def _start(self) -> bool:
+        if self._ready and not pygame.mixer.get_init():
+            # pygame.quit() closed the mixer (a new window, a test): its sounds went with it.
+            self._ready = None
+            self._sounds.clear()
         if self._ready is None:
             try:
                 if not pygame.mixer.get_init():

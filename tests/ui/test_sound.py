@@ -76,3 +76,13 @@ def test_volume_and_mute_are_kept_in_the_settings_file(tmp_path: Path) -> None:
     assert (wrong.volume, wrong.muted) == (Settings().volume, False)
     assert len(wrong.notices) == 2 and all("settings.json" in n for n in wrong.notices)
     assert Settings().volume in VOLUMES
+
+
+def test_sounds_come_back_after_pygame_quit_closed_the_mixer() -> None:
+    effects = sound.Sounds()
+    effects.play("click")
+    assert pygame.mixer.get_init()
+    pygame.quit()
+    effects.play("click")  # no error: the mixer is opened again, its sounds loaded again
+    assert pygame.mixer.get_init()
+    pygame.quit()
