@@ -34,8 +34,13 @@ class Sounds:
     def configure(self, volume: float, muted: bool) -> None:
         self.volume = min(1.0, max(0.0, volume))
         self.muted = muted
+        if self._ready and not pygame.mixer.get_init():
+            # pygame.quit() closed the mixer (a new window, a test): its sounds went with it.
+            self._ready = None
+            self._sounds.clear()
         for sound in self._sounds.values():
-            sound.set_volume(self.volume)
+            with contextlib.suppress(pygame.error):
+                sound.set_volume(self.volume)
 
     @property
     def audible(self) -> bool:
@@ -43,8 +48,7 @@ class Sounds:
 
     def _start(self) -> bool:
         if self._ready and not pygame.mixer.get_init():
-            # pygame.quit() closed the mixer (a new window, a test): its sounds went with it.
-            self._ready = None
+            self._ready = None  # closed by pygame.quit(), as in `configure`
             self._sounds.clear()
         if self._ready is None:
             try:

@@ -86,3 +86,11 @@ def test_sounds_come_back_after_pygame_quit_closed_the_mixer() -> None:
     effects.play("click")  # no error: the mixer is opened again, its sounds loaded again
     assert pygame.mixer.get_init()
     pygame.quit()
+
+
+def test_the_volume_can_be_set_after_pygame_quit_closed_the_mixer() -> None:
+    effects = sound.Sounds()
+    effects.play("click")
+    pygame.quit()
+    effects.configure(0.5, False)  # the settings applied by a new window: no error
+    assert effects.volume == 0.5
