@@ -252,5 +252,5 @@ def test_sides_weapons_and_damage_types_are_named_not_given_by_id() -> None:
         assert event_text(over) == "The combat is over: Station security win."
         assert "4 piercing damage" in event_text(damage)
     with speaking("it"):
-        assert "Sicurezza della stazione" in event_text(over)
+        assert "Sicurezza stazione" in event_text(over)
         assert "perforante" in event_text(damage)

@@ -107,7 +107,7 @@ def test_the_new_battle_screen_names_the_sides(
         app.step(1 / 60)
         texts = scene.texts()
         assert _problems("new battle", texts, language) == []
-        side = "Station security" if language == "en" else "Sicurezza della stazione"
+        side = "Station security" if language == "en" else "Sicurezza stazione"
         assert any(side in t for t in texts)
     finally:
         director.close_battle()
