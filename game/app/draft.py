@@ -13,7 +13,7 @@ from game.battle.setup import BattleSetup, setup_from_map
 from game.maps import LoadedMap
 from game.rules import registry
 from game.tactics.ruleset import playable_ids
-from game.text.bounds import clip
+from game.text import names
 from game.text.i18n import _
 
 #: The repository's maps, and the demo's among them.
@@ -153,8 +153,8 @@ def shipped_maps() -> list[Path]:
 
 
 def side_name(faction: str) -> str:
-    """A side as the menus name it: the map's faction, clipped (a map may name it at length)."""
-    return clip(faction.replace("_", " "))
+    """A side as the menus name it: its display name (game/text/names.py), clipped."""
+    return names.side_name(faction)
 
 
 def problems(d: Draft) -> dict[str, str]:

@@ -23,6 +23,8 @@ LANGUAGES = ("en", "it")
 UI_SCALES = (1.0, 1.25, 1.5)
 #: Seconds of animation are divided by this; 0 shows every result at once.
 ANIMATION_SPEEDS = (0.0, 0.5, 1.0, 2.0)
+#: Sound effects' volumes offered (0 is silent, like muting).
+VOLUMES = (0.0, 0.25, 0.5, 0.75, 1.0)
 DEFAULT_SIZE = (1280, 720)
 #: The smallest window the battle screen lays out in (the command line's --size floor too).
 MIN_SIZE = (800, 560)
@@ -79,6 +81,9 @@ class Settings:
     fullscreen: bool = False
     ui_scale: float = 1.0
     animation_speed: float = 1.0
+    #: The sound effects' volume (one of VOLUMES) and whether they are muted.
+    volume: float = 0.75
+    muted: bool = False
     keys: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: The first battle's guide was dismissed once: it is not shown by itself again.
     guide_seen: bool = False
@@ -134,6 +139,8 @@ class Settings:
             "fullscreen": self.fullscreen,
             "ui_scale": self.ui_scale,
             "animation_speed": self.animation_speed,
+            "volume": self.volume,
+            "muted": self.muted,
             "keys": {action: list(names) for action, names in sorted(self.keys.items())},
             "guide_seen": self.guide_seen,
         }
@@ -266,7 +273,7 @@ def _from_json(data: dict[str, Any], path: Path, defaults: Settings) -> Settings
 
     values: dict[str, Any] = {}
     known = {"version", "language", "window_size", "fullscreen", "ui_scale", "animation_speed"}
-    known |= {"keys", "guide_seen"}
+    known |= {"keys", "guide_seen", "volume", "muted"}
     for name in sorted(set(data) - known):
         notices.append(f"{path}: unknown field '{name}' is ignored")
 
@@ -323,7 +330,17 @@ def _from_json(data: dict[str, Any], path: Path, defaults: Settings) -> Settings
                 "false",
             )
 
-    for name, allowed in (("ui_scale", UI_SCALES), ("animation_speed", ANIMATION_SPEEDS)):
+    if "muted" in data:
+        if isinstance(data["muted"], bool):
+            values["muted"] = data["muted"]
+        else:
+            wrong("muted", f"expected true or false, not {json.dumps(data['muted'])}", "false")
+
+    for name, allowed in (
+        ("ui_scale", UI_SCALES),
+        ("animation_speed", ANIMATION_SPEEDS),
+        ("volume", VOLUMES),
+    ):
         if name not in data:
             continue
         value = data[name]
@@ -387,6 +404,7 @@ __all__ = [
     "LANGUAGES",
     "MIN_SIZE",
     "UI_SCALES",
+    "VOLUMES",
     "WINDOW_SIZES",
     "Settings",
     "config_dir",

@@ -11,6 +11,9 @@ from game.rules.dice import RollRecord
 
 #: The audience of an event seen by everybody.
 EVERYONE: frozenset[str] | None = None
+#: What a player reads in place of a unit its sides have not seen, or a field they did not see
+#: (game/battle/view.py blanks them; game/text/explain_battle.py words them).
+UNSEEN = "?"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.battle.engine import GM, Battle
-from game.battle.events import Event, Withheld
+from game.battle.events import UNSEEN, Event, Withheld
 from game.ecs.components import Sheet, Turn
 from game.grid.model import Cell
 
@@ -186,10 +186,6 @@ def view_for(battle: Battle, player: str) -> PlayerView:
         battle.over,
         battle.winner,
     )
-
-
-#: What a player reads in place of a unit its sides have not seen, or a field they did not see.
-UNSEEN = "?"
 
 
 def told(event: Event, factions: frozenset[str] | None) -> Event:

@@ -18,6 +18,7 @@ from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.text import explain
 from game.text.i18n import _
+from game.text.names import side_name
 
 DEMO_MAP = Path(__file__).resolve().parents[2] / "maps" / "station_interior.tmx"
 DEMO_SEED = 1
@@ -41,8 +42,9 @@ def summary(loaded: LoadedMap, bf: Battlefield) -> list[str]:
     """The demo's text: the map, the sides, the initiative and one worked attack."""
     w, h, d = bf.grid.shape
     props = loaded.properties
+    heading = props.name if loaded.source.resolve() != DEMO_MAP.resolve() else None
     lines = [
-        _("Tessera demo battle: {name}").format(name=props.name),
+        heading or _("Tessera demo battle: {name}").format(name=props.name),
         props.description,
         _("{w}×{h} cells, {d} levels, gravity {g} g").format(w=w, h=h, d=d, g=props.gravity),
         "",
@@ -55,7 +57,7 @@ def summary(loaded: LoadedMap, bf: Battlefield) -> list[str]:
             + (_(" (arrives round {n})").format(n=u.arrives_round) if u.arrives_round else "")
             for u in units
         ]
-        lines.append(f"{faction}: {', '.join(marks)}")
+        lines.append(f"{side_name(faction)}: {', '.join(marks)}")
     hidden = {u.name for u in loaded.units if u.hidden}
     surprised = {u.name for u in loaded.units if u.surprised}
     order = Initiative.start(

@@ -29,6 +29,7 @@ from game.rules.throw import CELL_LONG_P_WEAPON
 from game.rules.turn import RefusalCode, Refused
 from game.rules.wounds import DamageOutcome
 from game.text.i18n import _
+from game.text.names import check_name, damage_type_name, purpose_text
 
 # --- names of the rules' terms (the seed's Italian names in Italian) ---------------------------
 
@@ -174,23 +175,44 @@ def cover_note_text(note: Note) -> str:
     raise _unknown(note)
 
 
+def _heights(samples: Iterable[HiddenSample]) -> str:
+    """Which of a target's samples these are, by height: "3 low, 2 middle" (the 27 samples sit
+    at a tenth, a half and nine tenths of the cell's height, nine at each)."""
+    counts = {"low": 0, "middle": 0, "high": 0}
+    for sample in samples:
+        z = sample.sample[2]
+        counts["low" if z < 0.34 else "middle" if z < 0.67 else "high"] += 1
+    words = {
+        "low": _("{n} low"),
+        "middle": _("{n} middle"),
+        "high": _("{n} high"),
+    }
+    return ", ".join(words[k].format(n=n) for k, n in counts.items() if n)
+
+
 def cover_lines(cover: CoverResult) -> list[str]:
-    """The grade, one line per hiding cell, what else decided it, and the rulings."""
-    lines = [
-        _("cover: {grade} ({percent}%)").format(
-            grade=cover_name(cover.grade), percent=f"{cover.percent:+d}"
-        )
-    ]
+    """The grade and the samples hidden in all (once), then each obstacle cell with the samples
+    it hides and why, what else decided the grade, and the rulings."""
+    grade = _("cover: {grade} ({percent}%)").format(
+        grade=cover_name(cover.grade), percent=f"{cover.percent:+d}"
+    )
+    hidden = {sample.sample for sample in cover.hidden}
+    if hidden:
+        grade += ", " + _("{n} of {total} samples hidden").format(n=len(hidden), total=SAMPLES)
+    lines = [grade]
     by_cell: dict[tuple[Cell, str, bool], list[HiddenSample]] = {}
     for sample in cover.hidden:
         by_cell.setdefault((sample.cell, sample.obstacle, sample.counted), []).append(sample)
     for (cell, obstacle, _counted), samples in by_cell.items():
+        text = (
+            _("the {obstacle} obstacle at {cell} hides 1 sample ({which}): {reason}")
+            if len(samples) == 1
+            else _("the {obstacle} obstacle at {cell} hides {n} samples ({which}): {reason}")
+        )
         lines.append(
-            _(
-                "{n} of {total} samples hidden by the {obstacle} obstacle at {cell}: {reason}"
-            ).format(
+            text.format(
                 n=len(samples),
-                total=SAMPLES,
+                which=_heights(samples),
                 obstacle=obstacle_name(obstacle),
                 cell=cell,
                 reason=cover_note_text(samples[0].reason),
@@ -214,7 +236,7 @@ def hit_lines(chance: HitChance) -> list[str]:
     """One line per factor of P-HIT-2, the formula last with its exact value."""
     if chance.b_att_check:
         attack = _("attack bonus {bonus} ({check})").format(
-            bonus=f"{chance.b_att:+d}", check=chance.b_att_check
+            bonus=f"{chance.b_att:+d}", check=check_name(chance.b_att_check)
         )
     else:
         attack = _("attack bonus {bonus}").format(bonus=f"{chance.b_att:+d}")
@@ -224,13 +246,13 @@ def hit_lines(chance: HitChance) -> list[str]:
         ).format(
             base=chance.armour_base,
             efficacy=exact_decimal(chance.armour_efficacy),
-            type=PIERCING,
+            type=damage_type_name(PIERCING),
             distance=chance.distance,
             armour=exact_decimal(chance.armour_pct),
         )
     else:
         armour = _("armour {base}% ({type})").format(
-            base=chance.armour_base, type=chance.damage_type
+            base=chance.armour_base, type=damage_type_name(chance.damage_type)
         )
     clamp = "" if floor(chance.raw) == chance.p else _(" (clamped to {low}..{high})")
     formula = (
@@ -242,7 +264,7 @@ def hit_lines(chance: HitChance) -> list[str]:
         _("weapon {p}%").format(p=chance.p_weapon),
         attack,
         _("defence bonus {bonus} ({check})").format(
-            bonus=f"{chance.b_def:+d}", check=DIVIDED_ATTENTION
+            bonus=f"{chance.b_def:+d}", check=check_name(DIVIDED_ATTENTION)
         ),
         armour,
         _("cover {grade} {percent}%").format(
@@ -396,8 +418,8 @@ def search_note_text(note: Note) -> str:
             ).format(**note.values)
         case SearchNote.JUMP:
             return _(
-                "jump: n_max {n_max} at {gravity} g; higher apexes need a gravità muscolare"
-                " (atletica) check and are not listed [P-JUMP-1]"
+                "jump: n_max {n_max} at {gravity} g; higher apexes need an athletics check"
+                " and are not listed [P-JUMP-1]"
             ).format(**note.values)
         case SearchNote.THRUSTERS_UNDER_GRAVITY:
             return _("thrusters under gravity: the flight must end on standable ground")
@@ -446,14 +468,14 @@ def part_text(part: Note) -> str:
         case CostNote.APEX:
             if "dc" in part.values:  # P-JUMP-1: above n_max, with the check
                 return _(
-                    "apex {apex} (n_max {n_max}): gravità muscolare (atletica) check DC {dc},"
+                    "apex {apex} (n_max {n_max}): athletics check DC {dc},"
                     " on a failure the jump is only {n_max} high"
                 ).format(**part.values)
             return _("apex {apex} (n_max {n_max})").format(**part.values)
         case CostNote.DROP:
             if "dc" in part.values:  # P-JUMP-3: deeper than n_max
                 return _(
-                    "drop {depth} (n_max {n_max}): gravità muscolare (atletica) check DC {dc},"
+                    "drop {depth} (n_max {n_max}): athletics check DC {dc},"
                     " on a failure it lands prone"
                 ).format(**part.values)
             return _("drop {depth} (n_max {n_max})").format(**part.values)
@@ -517,7 +539,9 @@ def jump_line(gravity: float, microgravity: bool) -> str:
 def damage_lines(steps: DamageBreakdown) -> list[str]:
     """Every step of P-DMG-1."""
     return [
-        _("rolled damage {rolled} {type}").format(rolled=steps.rolled, type=steps.damage_type),
+        _("rolled damage {rolled} {type}").format(
+            rolled=steps.rolled, type=damage_type_name(steps.damage_type)
+        ),
         _("armour {armour}%: floor({rolled} × {kept} / 100) = {after}").format(
             armour=steps.armour_pct,
             rolled=steps.rolled,
@@ -526,7 +550,7 @@ def damage_lines(steps: DamageBreakdown) -> list[str]:
         ),
         _("resistance {resistance} ({check}): {after} − {resistance} = {difference}").format(
             resistance=steps.resistance,
-            check=steps.resistance_check,
+            check=check_name(steps.resistance_check),
             after=steps.after_armour,
             difference=steps.after_armour - steps.resistance,
         ),
@@ -540,7 +564,7 @@ def vulnerability_line(table: str, damage_type: str, damage: int, outcome: Damag
         return _("no effect: damage 0")
     effects = ", ".join(effect_name(e) for e in outcome.effects) or _("no effect")
     return _("table {table}/{type} read at {value}: {effects}").format(
-        table=table, type=damage_type, value=outcome.read_at, effects=effects
+        table=table, type=damage_type_name(damage_type), value=outcome.read_at, effects=effects
     )
 
 
@@ -590,7 +614,7 @@ def refusal_text(refused: Refused) -> str:
 
 def roll_line(record: RollRecord) -> str:
     """One roll for the combat log, e.g. "to-hit ada→bo: d100 [37, 82] keep 37 ≤ 52: hit"."""
-    text = f"{record.purpose}: " if record.purpose else ""
+    text = f"{purpose_text(record.purpose)}: " if record.purpose else ""
     text += record.expression
     if record.dice:
         text += f" [{', '.join(map(str, record.dice))}]"

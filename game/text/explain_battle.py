@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from game.battle.events import Event
+from game.battle.events import UNSEEN, Event
 from game.battle.outcome import Refusal
 from game.battle.reasons import Happened, Why
 from game.text.explain import (
@@ -25,6 +25,7 @@ from game.text.explain import (
     stance_name,
 )
 from game.text.i18n import _
+from game.text.names import damage_type_name, side_name, weapon_name
 
 
 def cell_text(cell: object) -> str:
@@ -46,6 +47,48 @@ def _because(code: object) -> str:
     return condition_name(str(code))
 
 
+#: Fields of an event's data that name units (view.told blanks an unseen one to UNSEEN).
+_UNIT_FIELDS = frozenset(
+    {"unit", "target", "mover", "reactor", "by", "with", "ally", "against", "order"}
+)
+
+
+def _unseen_named(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The event's data with each unit the player did not see named "someone unseen"."""
+    unseen = _("someone unseen")
+
+    def named(value: Any) -> Any:
+        if value == UNSEEN:
+            return unseen
+        if isinstance(value, list | tuple) and not all(isinstance(v, int) for v in value):
+            return [named(v) for v in value]
+        return value
+
+    return {k: named(v) if k in _UNIT_FIELDS else v for k, v in data.items()}
+
+
+def _weapon(weapon: object) -> str:
+    return weapon_name(str(weapon))
+
+
+def _sides(factions: object) -> str:
+    if isinstance(factions, list | tuple):
+        return ", ".join(side_name(str(f)) for f in factions)
+    return side_name(str(factions))
+
+
+def _moved(d: Mapping[str, Any]) -> str:
+    if d.get("to") == UNSEEN:  # view.told: the mover went out of sight, its end is withheld
+        return _("{unit} moves out of sight.").format(unit=d["unit"])
+    return _("{unit} moves {frm} → {to}: {cost} points ({spent} this turn)").format(
+        unit=d["unit"],
+        frm=cell_text(d["from"]),
+        to=cell_text(d["to"]),
+        cost=d["cost"],
+        spent=d["spent"],
+    )
+
+
 def _hit(flag: object) -> str:
     return _("hit") if flag else _("miss")
 
@@ -54,7 +97,7 @@ def _attack(d: Mapping[str, Any]) -> str:
     if d.get("target") is None:
         return _("{unit} fires {weapon} at {at}: {p}% — {result}").format(
             unit=d["unit"],
-            weapon=d["weapon"],
+            weapon=_weapon(d["weapon"]),
             at=cell_text(d.get("at")),
             p=d["hit_chance"],
             result=_hit(d["hit"]),
@@ -63,7 +106,7 @@ def _attack(d: Mapping[str, Any]) -> str:
         text = _("{unit} attacks {target} with {weapon}: {p}% — {result}").format(
             unit=d["unit"],
             target=d["target"],
-            weapon=d["weapon"],
+            weapon=_weapon(d["weapon"]),
             p=d["hit_chance"],
             result=_hit(d["hit"]),
         )
@@ -71,7 +114,7 @@ def _attack(d: Mapping[str, Any]) -> str:
         text = _("{unit} attacks {target} with {weapon}: {chance} — {result}").format(
             unit=d["unit"],
             target=d["target"],
-            weapon=d["weapon"],
+            weapon=_weapon(d["weapon"]),
             chance=_exact(d),
             result=_hit(d["hit"]),
         )
@@ -100,7 +143,7 @@ def _exact(d: Mapping[str, Any]) -> str:
 
 
 def _throw(d: Mapping[str, Any]) -> str:
-    thing = d.get("weapon") or _object_name(str(d.get("size")))
+    thing = _weapon(d["weapon"]) if d.get("weapon") else _object_name(str(d.get("size")))
     aim = d.get("target") or cell_text(d.get("aim"))
     text = _("{unit} throws {thing} at {aim}").format(unit=d["unit"], thing=thing, aim=aim)
     if d.get("hit_chance") is not None:
@@ -122,11 +165,15 @@ def _object_name(size: str) -> str:
 def _damage(d: Mapping[str, Any]) -> str:
     effects = ", ".join(effect_name(str(e)) for e in d.get("effects", ())) or _("no effect")
     if d.get("source") == "burning":
-        return _("{unit} burns: {damage} ustione — {effects}").format(
+        return _("{unit} burns: {damage} burn damage — {effects}").format(
             unit=d["unit"], damage=d["damage"], effects=effects
         )
     return _("{unit} takes {damage} {type} damage ({rolled} rolled): {effects}").format(
-        unit=d["unit"], damage=d["damage"], type=d["type"], rolled=d["rolled"], effects=effects
+        unit=d["unit"],
+        damage=d["damage"],
+        type=damage_type_name(str(d["type"])),
+        rolled=d["rolled"],
+        effects=effects,
     )
 
 
@@ -206,6 +253,8 @@ def _reaction_offered(d: Mapping[str, Any]) -> str:
 
 
 def _drifted(d: Mapping[str, Any]) -> str:
+    if d.get("to") == UNSEEN:
+        return _("{unit} drifts out of sight.").format(unit=d["unit"])
     words = {"unit": d["unit"], "frm": cell_text(d["from"]), "to": cell_text(d["to"])}
     if d.get("landed"):
         return _("{unit} flies on {frm} → {to} and lands.").format(**words)
@@ -220,15 +269,17 @@ def _combat_over(d: Mapping[str, Any]) -> str:
             "The combat is over: a stalemate, {rounds} rounds without an attack or a wound."
         ).format(rounds=d["rounds"])
     if d.get("winner"):
-        return _("The combat is over: {winner} win.").format(winner=d["winner"])
+        return _("The combat is over: {winner} win.").format(winner=side_name(str(d["winner"])))
     return _("The combat is over.")
 
 
 _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.COMBAT_STARTED: lambda d: _("The combat begins."),
     Happened.ROUND_STARTED: lambda d: _("Round {round} begins.").format(round=d["round"]),
-    Happened.INITIATIVE: lambda d: _("{unit} rolls initiative: {total}").format(
-        unit=d["unit"], total=d["total"] if d.get("total") is not None else "?"
+    Happened.INITIATIVE: lambda d: (
+        _("{unit} rolls initiative: {total}").format(unit=d["unit"], total=d["total"])
+        if d.get("total") not in (None, UNSEEN)
+        else _("{unit} rolls initiative in secret.").format(unit=d["unit"])
     ),
     Happened.INITIATIVE_REORDERED: lambda d: _("Tied initiative ordered: {order}").format(
         order=_names(d["order"])
@@ -241,17 +292,9 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.TURN_ENDED: lambda d: _("{unit} ends its turn.").format(unit=d["unit"]),
     Happened.TURN_CUT_SHORT: lambda d: _("{unit}'s turn ends at once.").format(unit=d["unit"]),
     Happened.TURN_PASSED: lambda d: _("{unit} gives its place to {to}.").format(
-        unit=d["unit"], to=d["to"]
+        unit=d["unit"], to=_("someone unseen") if d["to"] == UNSEEN else d["to"]
     ),
-    Happened.MOVED: lambda d: _(
-        "{unit} moves {frm} → {to}: {cost} points ({spent} this turn)"
-    ).format(
-        unit=d["unit"],
-        frm=cell_text(d["from"]),
-        to=cell_text(d["to"]),
-        cost=d["cost"],
-        spent=d["spent"],
-    ),
+    Happened.MOVED: _moved,
     Happened.MOVE_STOPPED: lambda d: _("{unit} stops: {why}").format(
         unit=d["unit"], why=why_text(str(d.get("why")), {})
     ),
@@ -278,8 +321,12 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.STEPPED_ASIDE: lambda d: _("{unit} steps aside to {to}.").format(
         unit=d["unit"], to=cell_text(d["to"])
     ),
-    Happened.COASTING: lambda d: _("{unit} keeps its velocity {velocity}: dampers off.").format(
-        unit=d["unit"], velocity=cell_text(d["velocity"])
+    Happened.COASTING: lambda d: (
+        _("{unit} keeps its velocity {velocity}: dampers off.").format(
+            unit=d["unit"], velocity=cell_text(d["velocity"])
+        )
+        if d.get("velocity") != UNSEEN
+        else _("{unit} keeps its velocity out of sight: dampers off.").format(unit=d["unit"])
     ),
     Happened.JUMP_CHECK: _jump_check,
     Happened.DASHED: lambda d: _("{unit} dashes: double movement this turn.").format(
@@ -326,13 +373,13 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         unit=d["unit"], mover=d["mover"]
     ),
     Happened.SIGHTED: lambda d: _("{faction} sight {unit} at {at}.").format(
-        faction=d["faction"], unit=d["unit"], at=cell_text(d["at"])
+        faction=side_name(str(d["faction"])), unit=d["unit"], at=cell_text(d["at"])
     ),
     Happened.REVEALED: lambda d: _("{unit} is no longer hidden from {to}.").format(
-        unit=d["unit"], to=_names(d["to"])
+        unit=d["unit"], to=_sides(d["to"])
     ),
     Happened.CONCEALED: lambda d: _("GM: {unit} is hidden from {sides}.").format(
-        unit=d["unit"], sides=_names(d["from"])
+        unit=d["unit"], sides=_sides(d["from"])
     ),
     Happened.DISCOVERED: lambda d: _("{unit} is discovered by {by} and joins the combat.").format(
         unit=d["unit"], by=_names(d["by"])
@@ -352,7 +399,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         at=cell_text(d["at"])
     ),
     Happened.CONTROLLER: lambda d: _("{faction} is now played by {who}.").format(
-        faction=d["faction"],
+        faction=side_name(str(d["faction"])),
         who=_("the computer") if d["controller"] == "computer" else d["controller"],
     ),
     Happened.COMBAT_OVER: _combat_over,
@@ -360,8 +407,9 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
 
 
 def event_text(event: Event) -> str:
-    """One line for the log: what happened (its dice and rulings are `event_details`)."""
-    return _EVENTS[Happened(event.kind)](event.data)
+    """One line for the log: what happened (its dice and rulings are `event_details`). A unit
+    the player never saw reads "someone unseen", never "?"."""
+    return _EVENTS[Happened(event.kind)](_unseen_named(event.data))
 
 
 def event_details(event: Event, *, show_rules: bool = True) -> list[str]:

@@ -39,6 +39,11 @@ def speaking(language: str) -> Iterator[None]:
         _current = before
 
 
+def language() -> str:
+    """The language spoken now: "it" when the Italian catalogue answers, else "en"."""
+    return "it" if _current.info().get("language", "").startswith("it") else "en"
+
+
 def _(message: str) -> str:
     """`message` in the language in use now, so a language switch needs no re-import."""
     return _current.gettext(message)

@@ -16,7 +16,7 @@ from game.battle.view import PlayerView
 from game.grid.model import Cell
 from game.rules.data import RulesData, Weapon
 from game.tactics.answers import ThrowAnswer
-from game.text import explain
+from game.text import explain, names
 from game.text.bounds import clip
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
@@ -264,7 +264,7 @@ class Aim:
         seen = self.view.unit(unit)
         if seen is None:
             return ""
-        lines = [f"<b>{hud.esc(clip(unit))}</b> — {hud.esc(clip(seen.faction))}"]
+        lines = [f"<b>{hud.esc(clip(unit))}</b> — {hud.esc(names.side_name(seen.faction))}"]
         where = (
             _("{stance}, at {cell}").format(
                 stance=explain.stance_name(seen.stance), cell=cell_text(seen.cell)
@@ -281,16 +281,24 @@ class Aim:
         ]
         lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
         if h.get("conditions"):
-            names = ", ".join(explain.condition_name(c) for c in h["conditions"])
-            lines.append(hud.esc(_("Conditions: {c}").format(c=names)))
+            conditions = ", ".join(explain.condition_name(c) for c in h["conditions"])
+            lines.append(hud.esc(_("Conditions: {c}").format(c=conditions)))
         if h.get("mortal"):
             saves = _("Death saves: {s} successes, {f} failures").format(
                 s=h.get("death_successes", 0), f=h.get("death_failures", 0)
             )
             lines.append(hud.esc(saves))
         if seen.turn is not None:
-            weapon = self.rules.weapons[seen.weapon].name if seen.weapon else _("unarmed")
-            armour = self.rules.armour[seen.armour].name if seen.armour else _("no armour")
+            weapon = (
+                names.weapon_name(seen.weapon, self.rules.weapons[seen.weapon].name)
+                if seen.weapon
+                else _("unarmed")
+            )
+            armour = (
+                names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
+                if seen.armour
+                else _("no armour")
+            )
             lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))

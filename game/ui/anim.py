@@ -1,12 +1,16 @@
-"""Short animations of what the battle has already resolved: moves, shots, dice, damage.
+"""Short animations of what the battle has already resolved: moves, shots, dice, damage, with
+their effects (a muzzle flash, sparks on a hit, a puff where a shot went by, a wound's red
+flash) and sound effects.
 
 The rules are resolved first; the scene then turns the events into beats played one after
 another, and a beat's log lines appear when it ends. Dice faces shown while a die "rolls" come
-from a cosmetic generator of their own, never from the battle's dice.
+from a cosmetic generator of their own, never from the battle's dice. An effect and a sound tell
+only what the event tells the player: a hit's sparks land when its die does.
 """
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +22,7 @@ from game.battle.events import Event
 from game.grid.model import Cell
 from game.text.explain import effect_name
 from game.text.i18n import _
+from game.ui import fonts, sound
 
 #: Seconds for a unit to cross one cell, a die to roll, damage to float away.
 CELL_TIME = 0.09
@@ -25,6 +30,8 @@ DICE_TIME = 0.55
 HOLD_TIME = 0.45
 FLOAT_TIME = 0.8
 SHOT_TIME = 0.25
+#: Seconds an effect (a flash, sparks, a puff) lasts.
+EFFECT_TIME = 0.4
 GOOD = (140, 230, 140)
 BAD = (230, 140, 140)
 
@@ -73,25 +80,50 @@ class Shot:
     hit: bool
 
 
+#: Kinds of effect: a shooter's muzzle flash, sparks on a hit, a puff beside a missed target, a
+#: wound's red flash, a unit going down.
+EFFECT_KINDS = ("muzzle", "impact", "miss", "wound", "down")
+
+
+@dataclass
+class Effect:
+    """A short flash at a cell, `start` seconds into its beat, for `length` seconds."""
+
+    kind: str
+    cell: Cell
+    start: float = 0.0
+    length: float = EFFECT_TIME
+    #: Where the shot came from (a miss puffs beside the target, across the line of fire).
+    source: Cell | None = None
+
+
 @dataclass
 class Beat:
-    """Animations that play together, then `done` (the beat's log lines land)."""
+    """Animations that play together, then `done` (the beat's log lines land). `sounds` are
+    (seconds into the beat, effect name of game/ui/sound.py)."""
 
     duration: float
     slides: list[Slide] = field(default_factory=list)
     dice: list[Dice] = field(default_factory=list)
     texts: list[Text] = field(default_factory=list)
     shots: list[Shot] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    sounds: list[tuple[float, str]] = field(default_factory=list)
     done: Callable[[], None] | None = None
 
 
 class Animator:
     """Plays beats in order; `speed` 0 shows everything at once (tests, impatient players)."""
 
-    def __init__(self, speed: float = 1.0, seed: int | None = None) -> None:
+    def __init__(
+        self, speed: float = 1.0, seed: int | None = None, sounds: sound.Sounds | None = None
+    ) -> None:
         self.speed = speed
         self.queue: deque[Beat] = deque()
         self.time = 0.0
+        self.sounds = sounds if sounds is not None else sound.effects
+        #: How many of the current beat's sounds have played.
+        self._heard = 0
         self._cosmetic = Random(seed)
         self._font: pygame.font.Font | None = None
         self._big: pygame.font.Font | None = None
@@ -111,8 +143,9 @@ class Animator:
             self.finish()
 
     def finish(self) -> None:
+        """Everything at once, in silence (nothing is seen to happen, so nothing is heard)."""
         while self.queue:
-            self._end_beat()
+            self._end_beat(audible=False)
 
     def update(self, dt: float) -> None:
         if self.speed <= 0:
@@ -124,9 +157,20 @@ class Animator:
             self._end_beat()
         if not self.queue:
             self.time = 0.0
+        else:
+            self._hear(self.queue[0], self.time)
 
-    def _end_beat(self) -> None:
+    def _hear(self, beat: Beat, until: float) -> None:
+        due = sorted(beat.sounds)
+        while self._heard < len(due) and due[self._heard][0] <= until:
+            self.sounds.play(due[self._heard][1])
+            self._heard += 1
+
+    def _end_beat(self, audible: bool = True) -> None:
         beat = self.queue.popleft()
+        if audible:
+            self._hear(beat, math.inf)
+        self._heard = 0
         self.time = 0.0
         if beat.done is not None:
             beat.done()
@@ -149,7 +193,9 @@ class Animator:
         beat = self.queue[0]
         t = self.time / beat.duration if beat.duration else 1.0
         if self._font is None:
-            self._font = pygame.font.Font(None, 30)
+            self._font = fonts.font(22, bold=True)
+        for effect in beat.effects:
+            _draw_effect(screen, effect, self.time - effect.start, centre)
         for shot in beat.shots:
             a, b = centre(shot.start), centre(shot.end)
             reach = min(1.0, t * 2)
@@ -212,6 +258,7 @@ def beat_for(
                 cells = [start, end]
             beat.slides.append(Slide(unit, cells))
             beat.duration = CELL_TIME * max(1, len(cells) - 1)
+            beat.sounds.append((0.0, "step"))
     elif event.kind in ("attack", "reaction_attack", "throw"):
         shooter = before.get(str(d["unit"])) or after.get(str(d["unit"]))
         target = d.get("target")
@@ -220,9 +267,13 @@ def beat_for(
             if target is not None
             else _cell(d.get("landed")) or _cell(d.get("at"))
         )
+        landed = 0.0  # when the outcome is shown: at once, or when the die lands
         if shooter is not None and aim is not None:
             beat.shots.append(Shot(shooter, aim, bool(d.get("hit"))))
+            beat.effects.append(Effect("muzzle", shooter, length=EFFECT_TIME / 2))
             beat.duration = SHOT_TIME
+            landed = SHOT_TIME / 2
+        beat.sounds.append((0.0, "shot"))
         roll = next((r for r in event.rolls if r.expression.startswith("d100")), None)
         if roll is not None and aim is not None:
             result = f"{roll.total} {'<=' if roll.outcome == 'hit' else '>'} {roll.target}"
@@ -230,6 +281,12 @@ def beat_for(
             word = (_("hit") if roll.outcome == "hit" else _("miss")).capitalize()
             beat.dice.append(Dice(aim, 100, result, colour, word))
             beat.duration = DICE_TIME + HOLD_TIME
+            landed = DICE_TIME
+        if aim is not None and d.get("hit") is not None:
+            hit = bool(d.get("hit"))
+            beat.effects.append(Effect("impact" if hit else "miss", aim, landed, source=shooter))
+            beat.sounds.append((landed, "hit" if hit else "miss"))
+            beat.duration = max(beat.duration, landed + EFFECT_TIME)
     elif event.kind == "damage":
         cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
         if cell is not None:
@@ -237,6 +294,9 @@ def beat_for(
             text = f"-{d['damage']}" + (f" {effects}" if effects else "")
             beat.texts.append(Text(cell, text, (255, 110, 90)))
             beat.duration = FLOAT_TIME
+            if d.get("damage") or d.get("effects"):
+                beat.effects.append(Effect("wound", cell))
+                beat.sounds.append((0.0, "wound"))
     elif event.kind in ("death_save", "stealth_check", "hide", "search", "medkit"):
         cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
         roll = event.rolls[0] if event.rolls else None
@@ -244,10 +304,13 @@ def beat_for(
             colour = GOOD if roll.outcome in ("success", None) else BAD
             beat.dice.append(Dice(cell, 20, str(roll.total), colour))
             beat.duration = DICE_TIME + HOLD_TIME
+            beat.sounds.append((0.0, "dice"))
     elif event.kind == "died":
         cell = before.get(str(d["unit"]))
         if cell is not None:
             beat.texts.append(Text(cell, _("dead"), (230, 230, 230)))
+            beat.effects.append(Effect("down", cell, length=FLOAT_TIME))
+            beat.sounds.append((0.0, "down"))
             beat.duration = FLOAT_TIME
     return beat
 
@@ -261,3 +324,64 @@ def _cell(value: object) -> Cell | None:
     ):
         return (value[0], value[1], value[2])
     return None
+
+
+def _draw_effect(
+    screen: pygame.Surface,
+    effect: Effect,
+    elapsed: float,
+    centre: Callable[[Cell], tuple[float, float]],
+) -> None:
+    """One effect `elapsed` seconds after it began (nothing before it begins or once over)."""
+    if elapsed < 0 or elapsed > effect.length:
+        return
+    p = elapsed / effect.length
+    cx, cy = centre(effect.cell)
+    right = centre((effect.cell[0] + 1, effect.cell[1], effect.cell[2]))
+    cell = max(6.0, abs(right[0] - cx))  # the cell's size on the screen now
+    # A small layer around the cell, drawn in its own coordinates (x, y is the cell's centre).
+    size = round(cell * 4) + 8
+    layer = pygame.Surface((size, size), pygame.SRCALPHA)
+    x = y = size / 2
+    fade = round(255 * (1 - p))
+    if effect.kind == "muzzle":
+        radius = max(2, round(cell * (0.45 - 0.3 * p)))
+        pygame.draw.circle(layer, (255, 244, 190, fade), (x, y), radius)
+        pygame.draw.circle(layer, (255, 190, 80, fade // 2), (x, y), radius * 2, 2)
+    elif effect.kind == "impact":
+        fade = round(255 * (1 - p * p))  # sparks stay bright, then go out
+        for i in range(10):
+            angle = i * math.tau / 10 + 0.3
+            inner, outer = cell * 0.2 * (1 + 2 * p), cell * (0.35 + 0.7 * p)
+            a = (x + math.cos(angle) * inner, y + math.sin(angle) * inner)
+            b = (x + math.cos(angle) * outer, y + math.sin(angle) * outer)
+            pygame.draw.line(layer, (255, 210 - i * 8, 90, fade), a, b, 3)
+        pygame.draw.circle(layer, (255, 240, 200, fade // 2), (x, y), max(2, round(cell * 0.3)))
+    elif effect.kind == "miss":
+        # The round goes by the target, a little off the line of fire (on its upper side, clear
+        # of the name under the token and of the die above it), and strikes behind it.
+        ux, uy, dx, dy = 1.0, 0.0, 0.0, -1.0
+        if effect.source is not None:
+            sx, sy = centre(effect.source)
+            length = math.hypot(cx - sx, cy - sy) or 1.0
+            ux, uy = (cx - sx) / length, (cy - sy) / length
+            dx, dy = (-uy, ux) if ux < 0 or (ux == 0 and uy > 0) else (uy, -ux)
+        px = x + ux * cell * 0.8 + dx * cell * 0.25
+        py = y + uy * cell * 0.8 + dy * cell * 0.25
+        tail = (px - ux * cell * (1.0 - 0.6 * p), py - uy * cell * (1.0 - 0.6 * p))
+        head = (px, py)
+        pygame.draw.line(layer, (255, 240, 170, fade), tail, head, 2)
+        for k in range(3):
+            r = max(2, round(cell * (0.1 + 0.22 * p) * (1 - k * 0.25)))
+            spot = (px + k * ux * cell * 0.15, py + k * uy * cell * 0.15 - p * cell * 0.15)
+            pygame.draw.circle(layer, (225, 225, 230, fade * 3 // 4), spot, r)
+    elif effect.kind == "wound":
+        radius = max(3, round(cell * (0.3 + 0.5 * p)))
+        pygame.draw.circle(layer, (230, 40, 40, fade // 3), (x, y), max(2, round(cell * 0.45)))
+        pygame.draw.circle(layer, (255, 60, 60, fade), (x, y), radius, 3)
+    elif effect.kind == "down":
+        arm = cell * 0.35
+        colour = (235, 235, 240, fade)
+        pygame.draw.line(layer, colour, (x - arm, y - arm), (x + arm, y + arm), 3)
+        pygame.draw.line(layer, colour, (x - arm, y + arm), (x + arm, y - arm), 3)
+    screen.blit(layer, (round(cx - x), round(cy - y)))

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from game.grid.model import Cell
 from game.maps import RenderMap
 from game.text.bounds import clip
+from game.ui import fonts
 from game.ui.camera import ZOOMS, Camera, readable_zoom
 from game.ui.tiles import PREMULTIPLIED, LevelRenderer, scratch
 
@@ -567,7 +568,7 @@ class Board:
 
     def _font(self, size: int) -> pygame.font.Font:
         if size not in self._font_cache:
-            self._font_cache[size] = pygame.font.Font(None, size)
+            self._font_cache[size] = fonts.font(max(1, size * 3 // 4), bold=True)
         return self._font_cache[size]
 
     def _draw_token(

@@ -27,6 +27,7 @@ from game.rules.wounds import CONDITIONS
 from game.text.bounds import clip
 from game.text.explain import condition_name
 from game.text.i18n import _
+from game.text.names import check_name, side_name
 
 OBSTACLES = ("none", "half", "full", "thin")
 WIDTH = 330
@@ -150,7 +151,10 @@ class GmPanel:
         self.controllers: dict[str, UIDropDownMenu] = {}
         for faction, controller in table.controllers:
             UILabel(
-                pygame.Rect(6, y, half, 28), faction, manager=self.manager, container=self.window
+                pygame.Rect(6, y, half, 28),
+                side_name(faction),
+                manager=self.manager,
+                container=self.window,
             )
             options = [(p, p) for p in players] + [(_("computer"), "computer")]
             if controller not in [o[1] for o in options]:
@@ -274,5 +278,5 @@ def _chosen(menu: UIDropDownMenu) -> str:
 
 
 def checks() -> list[tuple[str, str]]:
-    """The check names a GM may resolve an improvised action with (the seed's Italian names)."""
-    return [(c, c) for c in CHECKS]
+    """The checks a GM may resolve an improvised action with: (shown name, the seed's id)."""
+    return [(check_name(c), c) for c in CHECKS]

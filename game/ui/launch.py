@@ -17,6 +17,7 @@ from game.battle.journal import JournalError
 from game.battle.session import Session
 from game.battle.setup import BattleSetup, setup_from_map, with_ruleset
 from game.maps import LoadedMap, MapError, load_map
+from game.ui import sound
 from game.ui.app import App, NoDisplay, Scene, display_size, fit_display
 from game.ui.battle.worker import Worker
 from game.ui.keys import KeyMap
@@ -103,6 +104,8 @@ class Director:
         #: The size the person last gave the window, kept in the settings when it closes.
         self.resized: tuple[int, int] | None = None
         app.on_resize = self.window_resized
+        if settings is not None:
+            sound.effects.configure(settings.volume, settings.muted)
 
     # ------------------------------------------------------------ battles
 
@@ -233,6 +236,7 @@ class Director:
         before = self.user_settings
         self.user_settings = settings
         set_language(settings.language)
+        sound.effects.configure(settings.volume, settings.muted)
         if before is None or (before.window_size, before.fullscreen) != (
             settings.window_size,
             settings.fullscreen,

@@ -11,6 +11,7 @@ import pygame
 
 from game.text.bounds import NAME, fit, wrap
 from game.text.i18n import _
+from game.ui import fonts
 
 #: Lines a failure's message is shown in at most (each fitted to the window).
 ERROR_LINES = 4
@@ -62,7 +63,7 @@ class ProgressScene:
         self._spin = 0.0
         self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
         self._thread.start()
-        self._fonts = (pygame.font.Font(None, 56), pygame.font.Font(None, 26))
+        self._fonts = (fonts.font(40, bold=True), fonts.font(19))
 
     def _run(self, work: Callable[[Loading], object]) -> None:
         try:

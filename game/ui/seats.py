@@ -15,6 +15,7 @@ import pygame
 from game.battle.engine import GM, Battle
 from game.text.bounds import clip, fit
 from game.text.i18n import _
+from game.ui import fonts
 
 BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)
@@ -170,11 +171,7 @@ class Seats:
         """A plain screen naming who is to take it, and the button they take it with: nothing
         of the battle, nothing of the last player's view."""
         if self._fonts is None:
-            self._fonts = (
-                pygame.font.Font(None, 64),
-                pygame.font.Font(None, 30),
-                pygame.font.Font(None, 24),
-            )
+            self._fonts = (fonts.font(46, bold=True), fonts.font(21), fonts.font(17))
         big, small, hint_font = self._fonts
         screen.fill(BACKGROUND)
         w, h = screen.get_size()

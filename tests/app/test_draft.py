@@ -121,7 +121,7 @@ def test_a_split_side_with_a_unit_nobody_plays_is_named() -> None:
     draft = _demo("Anna")
     draft.set_controller("raiders", SPLIT)
     draft.unit_controllers["Sable"] = COMPUTER
-    assert problems(draft) == {"sides": "Nobody plays raiders."}
+    assert problems(draft) == {"sides": "Nobody plays Raiders."}
 
 
 @pytest.mark.parametrize("seed", ["", "x", "-1", str(2**63), "1.5"])

@@ -129,7 +129,11 @@ def test_p_cov_2_thin_column_gives_light_cover_and_names_the_hidden_samples(
     )
     assert {(s.cell, s.obstacle, s.counted) for s in result.hidden} == {((5, 0, 0), "thin", True)}
     with speaking("en"):
-        assert explain.cover_lines(result)[0] == "cover: light (+25%)"
+        assert explain.cover_lines(result)[:2] == [
+            "cover: light (+25%), 9 of 27 samples hidden",
+            "the thin obstacle at (5, 0, 0) hides 9 samples (3 low, 3 middle, 3 high):"
+            " thin obstacle: light cover (P-COV-2)",
+        ]
 
 
 def test_p_cov_5_crouching_behind_a_thin_column_stays_light(ascii_grid: AsciiGrid) -> None:

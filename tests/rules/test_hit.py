@@ -88,9 +88,9 @@ def test_p_hit_2_breakdown_lines_of_piercing_shot_at_8_cells() -> None:
     chance = hit_chance(70, 3, 1, 10, "light", "perforante", 8, RANGED)
     assert explain.hit_lines(chance) == [
         "weapon 70%",
-        "attack bonus +3 (precisione (armi a distanza))",
-        "defence bonus +1 (multitasking (attenzione suddivisa))",
-        "armour 10% × efficacy 0.9625 (perforante at 8 cells) = 9.625%",
+        "attack bonus +3 (precision (ranged weapons))",
+        "defence bonus +1 (multitasking (divided attention))",
+        "armour 10% × efficacy 0.9625 (piercing at 8 cells) = 9.625%",
         "cover light 25%",
         "P = 70 × (100 + (3 − 1)×5 − 9.625 − 25)/100 = 52.7625 → 52",
     ]

@@ -72,3 +72,18 @@ def test_the_compiled_italian_catalogue_matches_its_source() -> None:
         compiled = gettext.GNUTranslations(mo)
     assert pairs
     assert all(compiled.gettext(msgid) == msgstr for msgid, msgstr in pairs)
+
+
+def test_summary_heads_another_map_with_its_own_name_and_names_its_sides() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "summary", "maps/surface_outpost.tmx"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TESSERA_LANG": "en"},
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == "Vesta-9 crater: the Ostrava claim"  # the map's `name` property
+    assert "demo" not in first
+    assert "Claim jumpers: " in done.stdout and "claim_jumpers" not in done.stdout

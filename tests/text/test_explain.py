@@ -184,7 +184,7 @@ def test_p_hit_2_an_attack_bonus_without_a_named_check_is_shown_alone() -> None:
     # 60 × (100 + 2×5)/100 = 66
     chance = hit_chance(60, 2, 0, 0, "none", "impatto", 3)
     assert explain.hit_lines(chance)[1] == "attack bonus +2"
-    assert explain.hit_lines(chance)[3] == "armour 0% (impatto)"
+    assert explain.hit_lines(chance)[3] == "armour 0% (impact)"
 
 
 # --- cover and sight ---------------------------------------------------------------------------
@@ -197,14 +197,37 @@ def test_p_cov_3_cover_lines_group_samples_by_cell_and_end_with_the_rulings() ->
         HiddenSample((0.1, 0.5, 0.1), (8, 3, 0), "half", True, half),
     )
     result = CoverResult("light", 25, hidden, ("P-COV-2", "P-COV-3", "P-COV-1"))
+    # The total is said once, at the grade; each hiding cell says which samples it hides.
     assert explain.cover_lines(result) == [
-        "cover: light (+25%)",
-        "2 of 27 samples hidden by the half obstacle at (8, 3, 0): half obstacle 1 from the"
+        "cover: light (+25%), 2 of 27 samples hidden",
+        "the half obstacle at (8, 3, 0) hides 2 samples (2 low): half obstacle 1 from the"
         " target <= ceil(7/(1+0)) - 1 = 6: light cover (P-COV-3)",
         "rulings: P-COV-2, P-COV-3, P-COV-1",
     ]
     with speaking("it"):
-        assert explain.cover_lines(result)[0] == "copertura: leggera (+25%)"
+        assert explain.cover_lines(result)[:2] == [
+            "copertura: leggera (+25%), 2 campioni nascosti su 27",
+            "l'ostacolo a mezz'altezza in (8, 3, 0) nasconde 2 campioni (2 in basso): ostacolo"
+            " a mezz'altezza a 1 dal bersaglio <= ceil(7/(1+0)) - 1 = 6:"
+            " copertura leggera (P-COV-3)",
+        ]
+
+
+def test_p_cov_1_each_obstacle_says_which_samples_it_hides_by_height() -> None:
+    full = Note(CoverNote.FULL)
+    hidden = (
+        HiddenSample((0.1, 0.1, 0.1), (8, 3, 0), "full", True, full),
+        HiddenSample((0.1, 0.1, 0.5), (8, 3, 0), "full", True, full),
+        HiddenSample((0.1, 0.1, 0.9), (8, 3, 0), "full", True, full),
+        HiddenSample((0.5, 0.5, 0.1), (8, 4, 0), "full", True, full),
+    )
+    lines = explain.cover_lines(CoverResult("heavy", 40, hidden, ("P-COV-2",)))
+    assert lines[0].endswith("4 of 27 samples hidden")
+    assert lines[1].startswith(
+        "the full obstacle at (8, 3, 0) hides 3 samples (1 low, 1 middle, 1 high)"
+    )
+    assert lines[2].startswith("the full obstacle at (8, 4, 0) hides 1 sample (1 low)")
+    assert sum("of 27" in line for line in lines) == 1
 
 
 def test_p_cov_4_a_target_next_to_an_obstacle_is_said_not_highly_exposed() -> None:
@@ -303,7 +326,7 @@ def test_p_dmg_1_and_p_vul_1_damage_why_reads_the_table_with_readable_effect_nam
     # floor(12 × 80/100) − 1 = 8 → perforante 6–9: grave wound
     outcome = take_hit(Health(), rules.vulnerabilities["human"], "perforante", steps.damage)
     line = explain.vulnerability_line("human", "perforante", steps.damage, outcome)
-    assert line == "table human/perforante read at 8: grave wound"
+    assert line == "table human/piercing read at 8: grave wound"
     with speaking("it"):
         assert explain.vulnerability_line("human", "perforante", steps.damage, outcome) == (
             "tabella human/perforante letta a 8: ferita grave"

@@ -142,10 +142,10 @@ def test_a_move_reads_with_its_cells_and_points() -> None:
 
 def test_an_attack_reads_with_its_chance_result_and_cover() -> None:
     text = event_text(Event(Happened.ATTACK, SAMPLES[Happened.ATTACK]))
-    assert text == "Ada attacks Bo with pistol: 52% — hit (cover: light)"
+    assert text == "Ada attacks Bo with Sidearm pistol: 52% — hit (cover: light)"
     with speaking("it"):
         italian = event_text(Event(Happened.ATTACK, SAMPLES[Happened.ATTACK]))
-    assert italian == "Ada attacca Bo con pistol: 52% — colpito (copertura: leggera)"
+    assert italian == "Ada attacca Bo con Pistola d'ordinanza: 52% — colpito (copertura: leggera)"
 
 
 def test_p_mov_8_a_landing_on_a_unit_reads_with_both_saves() -> None:
@@ -175,3 +175,82 @@ def test_an_events_details_are_its_dice_then_its_rulings() -> None:
     details = event_details(event)
     assert details[0].startswith("attack Ada: d100")
     assert details[-1] == "[P-HIT-1]"
+
+
+# --- unseen events (issue 17: words for players, never "?") ---------------------------------
+
+
+def _told(kind: Happened, data: dict[str, object], units=(), fields=()) -> str:
+    """The event as game/battle/view.py gives it to side "red", then worded."""
+    from game.battle.events import Withheld
+    from game.battle.view import told
+
+    event = Event(kind, data, withheld={"red": Withheld(frozenset(units), frozenset(fields))})
+    return event_text(told(event, frozenset({"red"})))
+
+
+def test_a_move_that_ends_out_of_sight_reads_moves_out_of_sight_not_question_marks() -> None:
+    data = {"unit": "Vidal", "from": [1, 2, 0], "to": [3, 4, 0], "cost": 2, "spent": 2}
+    fields = ("to", "cost", "spent", "velocity")
+    with speaking("en"):
+        text = _told(Happened.MOVED, data, fields=fields)
+        assert text == "Vidal moves out of sight."
+    with speaking("it"):
+        assert _told(Happened.MOVED, data, fields=fields) == "Vidal si muove fuori dalla vista."
+
+
+def test_an_attack_by_an_unseen_unit_names_someone_unseen_in_the_line_and_its_dice() -> None:
+    from game.battle.view import told
+
+    roller = Roller(3)
+    roll = roller.d100("attack Ada", p=52)
+    data = {"unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True}
+    from game.battle.events import Withheld
+
+    event = Event(
+        Happened.ATTACK, data, rolls=(roll,), withheld={"blue": Withheld(frozenset({"Ada"}))}
+    )
+    seen = told(event, frozenset({"blue"}))
+    with speaking("en"):
+        text = event_text(seen)
+        details = event_details(seen)
+    assert text.startswith("someone unseen attacks Bo with Sidearm pistol: 52%")
+    assert details[0].startswith("attack someone unseen: d100")
+    assert "?" not in text + " ".join(details)
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+def test_no_unseen_event_is_worded_with_a_question_mark(language: str) -> None:
+    """Every kind, with each unit blanked and a move's end withheld, reads without "?"."""
+    from game.battle.events import Withheld
+    from game.battle.view import told
+
+    with speaking(language):
+        for kind, data in SAMPLES.items():
+            names = {v for v in data.values() if isinstance(v, str) and v[:1].isupper()}
+            withheld = Withheld(frozenset(names), frozenset({"to", "cost", "spent", "velocity"}))
+            if kind not in (Happened.MOVED, Happened.DRIFTED, Happened.COASTING):
+                withheld = Withheld(frozenset(names))
+            event = told(Event(kind, data, withheld={"red": withheld}), frozenset({"red"}))
+            text = event_text(event)
+            assert "?" not in text, (kind, text)
+
+
+def test_a_hidden_units_initiative_reads_rolled_in_secret() -> None:
+    with speaking("en"):
+        text = event_text(Event(Happened.INITIATIVE, {"unit": "Wisp", "total": None}))
+    assert text == "Wisp rolls initiative in secret."
+
+
+def test_sides_weapons_and_damage_types_are_named_not_given_by_id() -> None:
+    over = Event(Happened.COMBAT_OVER, {"winner": "station_security"})
+    damage = Event(
+        Happened.DAMAGE,
+        {"unit": "Bo", "damage": 4, "type": "perforante", "rolled": 7, "effects": []},
+    )
+    with speaking("en"):
+        assert event_text(over) == "The combat is over: Station security win."
+        assert "4 piercing damage" in event_text(damage)
+    with speaking("it"):
+        assert "Sicurezza stazione" in event_text(over)
+        assert "perforante" in event_text(damage)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from game.battle.events import Event
 from game.rules.dice import Roller
-from game.ui.anim import CELL_TIME, Animator, Beat, beat_for
+from game.ui.anim import (
+    CELL_TIME,
+    DICE_TIME,
+    EFFECT_KINDS,
+    EFFECT_TIME,
+    Animator,
+    Beat,
+    Effect,
+    beat_for,
+)
 
 
 def _mine(unit: str) -> bool:
@@ -79,3 +88,88 @@ def test_damage_floats_up_with_the_wound_it_made_in_words() -> None:
     event = Event("damage", {"unit": "Bo", "damage": 7, "effects": ["grave_wound"]})
     beat = beat_for(event, {"Bo": (6, 1, 0)}, {}, (), _mine)
     assert beat.texts[0].text == "-7 grave wound"
+
+
+# --- effects and sounds (issue 17: look and sound) ----------------------------------------
+
+
+class _Heard:
+    """A stand-in for game/ui/sound.py's Sounds that keeps what was asked."""
+
+    def __init__(self) -> None:
+        self.played: list[str] = []
+
+    def play(self, name: str) -> None:
+        self.played.append(name)
+
+
+def _attack(hit: bool) -> Event:
+    record = Roller(5).d100("attack Ada", p=1 if not hit else 99)
+    assert (record.outcome == "hit") == hit
+    return Event("attack", {"unit": "Ada", "target": "Bo", "hit": hit}, rolls=(record,))
+
+
+def test_a_hit_flashes_at_the_muzzle_and_sparks_on_the_target_when_the_die_lands() -> None:
+    beat = beat_for(_attack(True), {"Ada": (1, 1, 0), "Bo": (6, 1, 0)}, {}, (), _mine)
+    kinds = {e.kind: e for e in beat.effects}
+    assert kinds["muzzle"].cell == (1, 1, 0) and kinds["muzzle"].start == 0
+    assert kinds["impact"].cell == (6, 1, 0)
+    assert kinds["impact"].start == DICE_TIME  # not before the die tells the result
+    assert "miss" not in kinds
+    assert sorted(beat.sounds) == [(0.0, "shot"), (DICE_TIME, "hit")]
+    assert beat.duration >= DICE_TIME + EFFECT_TIME
+
+
+def test_a_miss_puffs_beside_the_target_from_the_shooters_side_and_sounds_a_miss() -> None:
+    beat = beat_for(_attack(False), {"Ada": (1, 1, 0), "Bo": (6, 1, 0)}, {}, (), _mine)
+    miss = next(e for e in beat.effects if e.kind == "miss")
+    assert miss.cell == (6, 1, 0) and miss.source == (1, 1, 0)
+    assert "impact" not in {e.kind for e in beat.effects}
+    assert (DICE_TIME, "miss") in beat.sounds
+
+
+def test_a_wound_flashes_red_and_a_death_marks_the_unit_down() -> None:
+    damage = Event("damage", {"unit": "Bo", "damage": 6, "effects": ["grave_wound"]})
+    beat = beat_for(damage, {"Bo": (6, 1, 0)}, {}, (), _mine)
+    assert [e.kind for e in beat.effects] == ["wound"] and (0.0, "wound") in beat.sounds
+    died = beat_for(Event("died", {"unit": "Bo"}), {"Bo": (6, 1, 0)}, {}, (), _mine)
+    assert [e.kind for e in died.effects] == ["down"]
+
+
+def test_beats_sound_their_effects_in_time_and_instant_speed_stays_silent() -> None:
+    heard = _Heard()
+    animator = Animator(speed=1.0, sounds=heard)  # type: ignore[arg-type]
+    animator.add(beat_for(_attack(True), {"Ada": (1, 1, 0), "Bo": (6, 1, 0)}, {}, (), _mine))
+    animator.update(0.01)
+    assert heard.played == ["shot"]
+    animator.update(DICE_TIME)
+    assert heard.played == ["shot", "hit"]
+    quiet = _Heard()
+    instant = Animator(speed=0, sounds=quiet)  # type: ignore[arg-type]
+    instant.add(beat_for(_attack(True), {"Ada": (1, 1, 0), "Bo": (6, 1, 0)}, {}, (), _mine))
+    assert quiet.played == []
+
+
+def test_every_effect_draws_on_the_board_while_it_lasts_and_not_after() -> None:
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        screen = pygame.Surface((320, 240))
+        for kind in EFFECT_KINDS:
+            animator = Animator(speed=1.0, sounds=_Heard())  # type: ignore[arg-type]
+            effect = Effect(kind, (3, 3, 0), source=(0, 3, 0))
+            animator.add(Beat(1.0, effects=[effect]))
+            animator.update(0.05)
+            screen.fill((0, 0, 0))
+            animator.draw(screen, lambda c: (c[0] * 32.0 + 16, c[1] * 32.0 + 16))
+            drawn = pygame.mask.from_threshold(screen, (0, 0, 0), (1, 1, 1, 255)).count()
+            assert drawn < 320 * 240, kind  # some pixels are no longer black
+            animator.update(EFFECT_TIME)
+            screen.fill((0, 0, 0))
+            animator.draw(screen, lambda c: (c[0] * 32.0 + 16, c[1] * 32.0 + 16))
+            left = pygame.mask.from_threshold(screen, (0, 0, 0), (1, 1, 1, 255)).count()
+            assert left == 320 * 240, kind
+    finally:
+        pygame.quit()

@@ -360,7 +360,7 @@ def test_a_damaged_save_is_listed_with_its_reason_and_cannot_be_loaded(menus: Me
     # The good one loads.
     menus.click(scene.rows[1][1][0])
     scene = menus.menu()  # type: ignore[assignment]
-    assert scene.load_button.is_enabled and "Ada plays raiders" in scene.details.html_text
+    assert scene.load_button.is_enabled and "Ada plays Raiders" in scene.details.html_text
     menus.click(scene.load_button)
     battle = menus.wait_for_battle()
     assert battle.session.writer is not None and battle.session.writer.path == good

@@ -23,7 +23,7 @@ from game.battle.session import Session
 from game.battle.view import PlayerView, view_for
 from game.grid.model import Cell
 from game.maps import RenderMap
-from game.text import explain
+from game.text import explain, names
 from game.text.bounds import clip as clip_text
 from game.text.explain_battle import refusal_text
 from game.text.i18n import _
@@ -357,9 +357,7 @@ class BattleScene:
         self.bar.set_status(self.status_line())
         self.side.set_html(self.side.unit, "unit", self.unit_html(self.selected))
         self.side.level_label.set_text(
-            _("Level {n} of {count}").format(
-                n=self.board.level, count=self.board.levels.level_count
-            )
+            names.level_name(self.board.level, self.board.levels.level_count)
         )
         modes = [(_("Auto"), "auto")]
         if self.reach is not None:

@@ -16,7 +16,7 @@ from pygame_gui.elements import UIButton, UIDropDownMenu, UILabel, UITextEntryLi
 from game.app.settings import MIN_SIZE, Settings
 from game.battle.setup import BattleSetup
 from game.text.bounds import MESSAGE, clip
-from game.ui import hud
+from game.ui import hud, sound
 
 if TYPE_CHECKING:
     from game.ui.app import Scene
@@ -192,6 +192,7 @@ class MenuScene:
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             action = self._buttons.get(event.ui_element)
             if action is not None:
+                sound.effects.play("click")
                 action()
         elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             choose = self._choices.get(event.ui_element)

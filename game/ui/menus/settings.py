@@ -1,4 +1,4 @@
-"""The settings screen: language, window, UI scale, animation speed, keys."""
+"""The settings screen: language, window, UI scale, animation speed, sound, keys."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from game.app.settings import (
     ANIMATION_SPEEDS,
     LANGUAGES,
     UI_SCALES,
+    VOLUMES,
     WINDOW_SIZES,
     Settings,
     key_conflict,
@@ -132,6 +133,18 @@ class SettingsScene(MenuScene):
                 [(_speed_names()[s], f"{s:g}") for s in ANIMATION_SPEEDS],
                 f"{d.animation_speed:g}",
                 lambda v: self._set(animation_speed=float(v)),
+            ),
+            (
+                _("Sound volume"),
+                [(f"{round(v * 100)}%", f"{v:g}") for v in VOLUMES],
+                f"{d.volume:g}",
+                lambda v: self._set(volume=float(v)),
+            ),
+            (
+                _("Sound"),
+                [(_("On"), "on"), (_("Muted"), "muted")],
+                "muted" if d.muted else "on",
+                lambda v: self._set(muted=v == "muted"),
             ),
         ]
         self.menus: dict[str, UIDropDownMenu] = {}

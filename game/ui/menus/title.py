@@ -9,6 +9,7 @@ from game.app import saves
 from game.text.bounds import MESSAGE, clip
 from game.text.i18n import _
 from game.ui import hud
+from game.ui.backdrop import mosaic
 from game.ui.menus.base import NOTICES, MenuScene
 
 # ---------------------------------------------------------------- the title screen
@@ -19,10 +20,11 @@ class TitleScene(MenuScene):
 
     def build(self) -> None:
         w, h = self.size
+        self.backdrop = mosaic(self.size)
         self.saves = saves.list_saves(self.director.saves_folder())
         self.last = saves.latest(self.saves)
         top = max(40, h // 6)
-        self.label(pygame.Rect(0, top, w, 56), "Tessera", "#title")
+        self.label(pygame.Rect(0, top - 6, w, 62), "Tessera", "#title")
         self.label(
             pygame.Rect(0, top + 56, w, 26),
             _("Tactical battles around one table"),
@@ -60,6 +62,7 @@ class TitleScene(MenuScene):
             pygame.Rect(x, y + 182, bw, 44), _("Settings"), self.director.settings
         )
         self.quit_button = self.button(pygame.Rect(x, y + 236, bw, 44), _("Quit"), self._quit)
+        self.pane = pygame.Rect(x - 40, top - 24, bw + 80, y + 236 + 44 + 28 - (top - 24))
         notices = [hud.esc(clip(n, MESSAGE)) for n in self.director.notices[:NOTICES]]
         if len(self.director.notices) > NOTICES:
             more = len(self.director.notices) - NOTICES
@@ -71,6 +74,17 @@ class TitleScene(MenuScene):
                 pygame.Rect(20, box_top, w - 40, max(60, h - box_top - 16)),
                 manager=self.ui,
             )
+
+    def draw(self, screen: pygame.Surface) -> None:
+        if self.backdrop.get_size() != screen.get_size():
+            self.backdrop = mosaic(screen.get_size())
+        screen.blit(self.backdrop, (0, 0))
+        # A dark pane behind the title and the buttons, so that they read over the mosaic.
+        pane = pygame.Surface(self.pane.size, pygame.SRCALPHA)
+        pygame.draw.rect(pane, (10, 12, 16, 215), pane.get_rect(), border_radius=10)
+        pygame.draw.rect(pane, (90, 130, 190, 150), pane.get_rect(), 1, border_radius=10)
+        screen.blit(pane, self.pane.topleft)
+        self.ui.draw_ui(screen)
 
     def _new(self) -> None:
         self.director.new_battle()

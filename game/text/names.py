@@ -1,0 +1,177 @@
+"""Display names of what the rules data and the maps call by id — sides, weapons, armour,
+templates, damage types, checks, dice purposes, levels — in the language spoken now.
+
+The ids (`station_security`, `perforante`, `combat_knife`) are the journal's and the query's
+words and never change; players read these names instead. They go through gettext like every
+other sentence (one catalogue, game/text/locale/it), so that the English interface shows no
+Italian rule term and the Italian one no English item name. An id this catalogue does not know
+(a new map's side, a new ruleset's weapon) is shown by the record's own `name` when there is one,
+else humanised ("red_team" -> "Red team"): never as a raw id. Rulesets add their words in their
+own block below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from game.text.bounds import clip
+from game.text.i18n import _
+
+Words = Mapping[str, Callable[[], str]]
+
+
+def humanised(name: str) -> str:
+    """An id made readable: underscores as spaces, the first letter upper case."""
+    text = " ".join(name.replace("_", " ").split())
+    return text[:1].upper() + text[1:] if text else name
+
+
+def _named(words: Words, key: str, fallback: str | None = None) -> str:
+    word = words.get(key)
+    if word is not None:
+        return word()
+    return fallback if fallback else humanised(key)
+
+
+# ---------------------------------------------------------------- periferie (seed 001)
+
+_SIDES: dict[str, Callable[[], str]] = {
+    "raiders": lambda: _("Raiders"),
+    "station_security": lambda: _("Station security"),
+    "miners": lambda: _("Miners"),
+    "claim_jumpers": lambda: _("Claim jumpers"),
+}
+
+_WEAPONS: dict[str, Callable[[], str]] = {
+    "pistol": lambda: _("Sidearm pistol"),
+    "smg": lambda: _("Submachine gun"),
+    "carbine": lambda: _("Carbine"),
+    "shotgun": lambda: _("Shotgun"),
+    "stun_baton": lambda: _("Stun baton"),
+    "combat_knife": lambda: _("Combat knife"),
+    "frag_grenade": lambda: _("Frag grenade"),
+    "incendiary_grenade": lambda: _("Incendiary grenade"),
+    "flash_grenade": lambda: _("Flash grenade"),
+    "flamethrower": lambda: _("Flamethrower"),
+    "rad_emitter": lambda: _("Rad emitter"),
+}
+
+_ARMOUR: dict[str, Callable[[], str]] = {
+    "padded_vest": lambda: _("Padded vest"),
+    "void_suit": lambda: _("Void suit"),
+    "riot_armour": lambda: _("Riot armour"),
+    "marine_plate": lambda: _("Void marine plate"),
+}
+
+_TEMPLATES: dict[str, Callable[[], str]] = {
+    "human": lambda: _("Human"),
+    "station_guard": lambda: _("Station guard"),
+    "void_marine": lambda: _("Void marine"),
+    "scavenger": lambda: _("Scavenger"),
+    "maintenance_drone": lambda: _("Maintenance drone"),
+}
+
+#: P-DMG-1's damage types: their ids are the seed's Italian names, which the Italian interface
+#: keeps; the English one reads them in English.
+_DAMAGE_TYPES: dict[str, Callable[[], str]] = {
+    "taglio": lambda: _("cutting"),
+    "perforante": lambda: _("piercing"),
+    "impatto": lambda: _("impact"),
+    "elettrico": lambda: _("electric"),
+    "ustione": lambda: _("burn"),
+    "radiazione": lambda: _("radiation"),
+}
+
+#: P-CHK-1's checks (game/rules/checknames.py): the seed's Italian names in Italian.
+_CHECKS: dict[str, Callable[[], str]] = {
+    "multitasking (iniziativa)": lambda: _("multitasking (initiative)"),
+    "multitasking (percezione)": lambda: _("multitasking (perception)"),
+    "multitasking (attenzione suddivisa)": lambda: _("multitasking (divided attention)"),
+    "precisione (armi a distanza)": lambda: _("precision (ranged weapons)"),
+    "precisione (furtività)": lambda: _("precision (stealth)"),
+    "gravità muscolare (atletica)": lambda: _("muscle gravity (athletics)"),
+    "ossatura (sopravvivenza)": lambda: _("frame (survival)"),
+    "ossatura (radiazione)": lambda: _("frame (radiation)"),
+    "applicazione (medicina)": lambda: _("application (medicine)"),
+    "acrobatica": lambda: _("acrobatics"),
+}
+
+#: The first words of a roll's purpose (game/battle, game/rules): "attack ada", "death save bo".
+_PURPOSES: dict[str, Callable[[], str]] = {
+    "attack": lambda: _("attack"),
+    "reaction_attack": lambda: _("reaction attack"),
+    "damage": lambda: _("damage"),
+    "throw": lambda: _("throw"),
+    "death_save": lambda: _("death save"),
+    "burning": lambda: _("burning"),
+    "collision": lambda: _("collision"),
+    "stealth": lambda: _("stealth"),
+    "vs": lambda: _("vs"),
+    "hide": lambda: _("hide"),
+    "search": lambda: _("search"),
+    "medicine": lambda: _("medicine"),
+    "improvise": lambda: _("improvise"),
+    "initiative": lambda: _("initiative"),
+    "jump": lambda: _("jump"),
+    "drop": lambda: _("drop"),
+}
+
+# ---------------------------------------------------------------- (other rulesets add theirs here)
+
+
+# ---------------------------------------------------------------- the names
+
+
+def side_name(faction: str) -> str:
+    """A side as players read it ("Station security"), clipped like every map-given name."""
+    return clip(_named(_SIDES, faction))
+
+
+def weapon_name(weapon: str, fallback: str | None = None) -> str:
+    """A weapon by its id; `fallback` (the record's own name) for an id not listed here."""
+    return _named(_WEAPONS, weapon, fallback)
+
+
+def armour_name(armour: str, fallback: str | None = None) -> str:
+    return _named(_ARMOUR, armour, fallback)
+
+
+def template_name(template: str, fallback: str | None = None) -> str:
+    return _named(_TEMPLATES, template, fallback)
+
+
+def damage_type_name(damage_type: str) -> str:
+    """A damage type of P-DMG-1 ("piercing"; "perforante" in Italian)."""
+    return _named(_DAMAGE_TYPES, damage_type, damage_type)
+
+
+def check_name(check: str) -> str:
+    """A check of P-CHK-1 ("precision (ranged weapons)"; the seed's name in Italian)."""
+    return _named(_CHECKS, check, check)
+
+
+def purpose_text(purpose: str) -> str:
+    """A roll's purpose with its words translated and weapon ids named; unit ids kept."""
+    words = []
+    for word in purpose.replace("death save", "death_save").split():
+        if word in _PURPOSES:
+            words.append(_PURPOSES[word]())
+        elif word in _WEAPONS:
+            words.append(_WEAPONS[word]())
+        elif word == "?":  # game.battle.events.UNSEEN: a unit the player never saw
+            words.append(_("someone unseen"))
+        else:
+            words.append(word)
+    return " ".join(words)
+
+
+def level_name(level: int, count: int) -> str:
+    """A level as players count it: from 1, the ground first."""
+    return _("Level {n} of {count}").format(n=level + 1, count=count)
+
+
+def known_ids() -> frozenset[str]:
+    """Every id this catalogue names (tests look for them left raw on screen)."""
+    return frozenset(
+        {*_SIDES, *_WEAPONS, *_ARMOUR, *_TEMPLATES, *_DAMAGE_TYPES, *_CHECKS} - {"human"}
+    )
