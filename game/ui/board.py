@@ -504,10 +504,13 @@ class Board:
             pygame.draw.rect(screen, (255, 255, 255), self.cell_rect(o.marked), 1)
 
     def draw_banner(self, screen: pygame.Surface, text: str, colour: RGB) -> pygame.Rect:
-        """Whose turn it is, in a plate at the top of the board in that side's colour."""
+        """Whose turn it is, in a plate at the top of the board in that side's colour; at the
+        bottom while a badge (a hit chance, a cost) sits where it would hide it."""
         words = self._font(BANNER_FONT).render(text, True, (255, 255, 255))
         box = words.get_rect().inflate(24, 10)
         box.midtop = (self.viewport.centerx, self.viewport.top + 6)
+        if box.collidelist([shown for shown, _badge in self._badges]) >= 0:
+            box.midbottom = (self.viewport.centerx, self.viewport.bottom - 6)
         panel = pygame.Surface(box.size, pygame.SRCALPHA)
         panel.fill((10, 12, 18, 215))
         screen.blit(panel, box)

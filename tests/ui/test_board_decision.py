@@ -26,6 +26,7 @@ from game.ui.board import (
     Token,
     plate,
 )
+from game.ui.app import post_mouse_move
 from game.ui.camera import READABLE_CELL
 from tests.ui.conftest import REPO, MakeWindow
 
@@ -209,3 +210,25 @@ def test_a_cell_out_of_reach_is_called_this_cell_and_named_by_coordinates_only_w
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_LALT, mod=0, unicode=""))
     w.frames(2)
     assert "(21, 14, 0)" in w.scene.hover_text()
+
+
+def test_the_turn_banner_moves_to_the_boards_foot_when_a_badge_sits_under_it(
+    make_window: MakeWindow,
+) -> None:
+    # Seen in play on the keep: the hit-chance badge of a target near the top of the board was
+    # drawn under "Your turn: ..." and could not be read.
+    w = make_window()
+    board = w.scene.board
+    vidal = w.battle.sheet("Vidal").cell
+    w.at(vidal)
+    x, y = board.cell_centre(vidal)
+    view = board.viewport
+    # Pan so that Vidal's cell sits right under the banner's place, top centre, and point at it.
+    board.camera.pan(x - view.centerx, y - view.top - 135)
+    post_mouse_move(tuple(round(v) for v in board.cell_centre(vidal)))  # type: ignore[arg-type]
+    w.frames(2)
+    shown = [rect for rect, badge in board.badges_shown() if badge.cell == vidal]
+    assert len(shown) == 1 and shown[0].top < view.top + 50  # the badge is where the banner was
+    banner = board.draw_banner(pygame.Surface(w.scene.size), "Your turn: Kask", FACTION_COLOURS[0])
+    assert not banner.colliderect(shown[0])
+    assert banner.bottom > view.centery  # moved to the foot of the board
