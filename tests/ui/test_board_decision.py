@@ -15,6 +15,7 @@ from game.battle import preview
 from game.grid.model import Cell
 from game.text import explain
 from game.ui.aim import plain
+from game.ui.app import post_mouse_move
 from game.ui.board import (
     DASH,
     FACTION_COLOURS,
@@ -26,7 +27,6 @@ from game.ui.board import (
     Token,
     plate,
 )
-from game.ui.app import post_mouse_move
 from game.ui.camera import READABLE_CELL
 from tests.ui.conftest import REPO, MakeWindow
 
