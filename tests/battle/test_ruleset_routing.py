@@ -96,7 +96,7 @@ def test_the_preview_and_the_battle_take_the_chance_and_the_roll_from_the_rulese
         assert any(e.kind == "damage" for e in outcome.events)
         with speaking("en"):
             assert event_text(attack) == (
-                "ada attacks foe with pistol: 1/3 ≈ 33.3% — hit (cover: high exposure)"
+                "ada attacks foe with Sidearm pistol: 1/3 ≈ 33.3% — hit (cover: high exposure)"
             )
     finally:
         fake.close()
