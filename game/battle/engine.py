@@ -1104,10 +1104,14 @@ class Battle:
             if path.cost is None:
                 raise self._unreachable(known, start_sheet, request, leg_end, totals[-1], waypoint)
             step_totals = [s.total for s in path.steps]
-            if len(step_totals) != len(path.cells) - 1:  # a jump: one step for the whole flight
+            walked = [s.end for s in path.steps]  # a drop is one hop, edge to landing (P-JUMP-3)
+            flight = (StepKind.JUMP, StepKind.MICROGRAVITY_JUMP)
+            if len(path.steps) == 1 and path.steps[0].move in flight:
+                # a jump: one step for the whole flight, which goes through every cell
                 step_totals = [path.cost] * (len(path.cells) - 1)
+                walked = list(path.cells[1:])
             checks.update(_leap_checks(path, len(cells) - 1))
-            cells.extend(path.cells[1:])
+            cells.extend(walked)
             totals.extend(step_totals)
             leg_ends.append(len(cells) - 1)
         # A leap is one straight line: a jump through waypoints is hops, each landing.

@@ -516,8 +516,22 @@ def find_path(
         chain = _straightest(found, plan, j) if plan.kind == mk.KIND_FLY else _chain(found, j)
         cells = tuple(found.cell(i) for i in reversed(chain))
         steps = _explain_walk(grid, occupancy, mover, plan, found, cells)
+        cells = _passed(plan.start, steps)
     rules = tuple(dict.fromkeys([*info.rules, *(r for s in steps for r in s.rules)]))
     return PathResult(cost, cells, steps, info.notes, rules)
+
+
+def _passed(start: Cell, steps: Sequence[Step]) -> tuple[Cell, ...]:
+    """Every cell a walking path passes, each adjacent to the one before (G-4): the steps' ends,
+    and before a drop's landing each level of its fall (P-JUMP-3). The search records a drop as
+    one hop, edge to landing, which skips the levels between when it is 2 or more deep."""
+    cells = [start]
+    for step in steps:
+        if step.move is StepKind.DROP:
+            x, y, _ = step.end
+            cells += [(x, y, z) for z in range(step.start[2] - 1, step.end[2], -1)]
+        cells.append(step.end)
+    return tuple(cells)
 
 
 def _ends_at(found: _Found, plan: _Plan, j: int, *, waypoint: bool = False) -> bool:

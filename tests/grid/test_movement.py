@@ -626,9 +626,13 @@ def test_p_mov_paths_cost_what_the_reachable_set_says_within_the_largest_budget(
         assert all(chebyshev(a, b) == 1 for a, b in zip(path.cells, path.cells[1:], strict=False))
         assert sum(s.points for s in path.steps) == cost - request.spent
         if request.mode not in ("jump",):
-            # The explanation names every extra point: 1 + one "+1" per extra (P-MOV-2/3/4).
+            # The explanation names every extra point: 1 + one "+1" per extra (P-MOV-2/3/4);
+            # a drop is a jump down, costing its levels only (P-JUMP-3).
             with speaking("en"):
                 for s in path.steps:
+                    if s.move is StepKind.DROP:
+                        assert s.points == s.start[2] - s.end[2]
+                        continue
                     assert s.points == 1 + sum(explain.part_text(p).count("+1") for p in s.parts)
 
 
@@ -754,6 +758,44 @@ def test_p_jump_3_a_unit_on_a_one_level_platform_steps_off_its_edge_for_1_point(
     assert (drop.move, drop.mode, drop.points) == (StepKind.DROP, "jump", 1)
     assert "P-JUMP-3" in drop.rules
     assert drop.parts[0].values == {"depth": 1, "n_max": 2}  # no dc: no check
+
+
+@KERNELS
+def test_p_jump_3_a_two_level_drop_path_lists_each_level_of_its_fall_so_every_step_is_adjacent(
+    kernel: Kernel,
+) -> None:
+    # The property test's stored example: a walk-mode request with only a jump budget of 2, on a
+    # floor at the top of a (3, 5, 3) map under 0.2 g, nothing standable below but the ground.
+    # P-JUMP-3: "stepping off an edge to a standable cell up to n_max levels below is a jump
+    # down: only its vertical cells cost movement, no check"; n_max = floor(2 × 0.2/0.2) = 2, so
+    # each of the 8 cells around the start's column at z=0 costs the 2 levels, all the budget.
+    # A path lists every cell passed (G-4: each one cell from the last): the level between,
+    # (0,1,1), comes before the landing (0,1,0), as a jump's path lists its flight cells.
+    grid = make_grid((3, 5, 3), floors=((1, 2, 2),))
+    me = me_at((1, 2, 2))
+    occ = Occupancy(grid.shape, [me])
+    request = MoveRequest({"jump": 2}, mode="walk")
+    cells = reachable(grid, occ, me, request, kernel=kernel)
+    ring = [(x, y, 0) for x in (0, 1, 2) for y in (1, 2, 3) if (x, y) != (1, 2)]
+    assert cells == dict.fromkeys(ring, 2)
+    path = find_path(grid, occ, me, request, (0, 1, 0), kernel=kernel)
+    assert path.cost == 2
+    assert path.cells == ((1, 2, 2), (0, 1, 1), (0, 1, 0))
+    # One step explains the whole drop, 2 points in the jump budget (P-MOV-1), no check.
+    assert len(path.steps) == 1
+    drop = path.steps[0]
+    assert (drop.start, drop.end, drop.move, drop.mode) == (
+        (1, 2, 2), (0, 1, 0), StepKind.DROP, "jump",
+    )  # fmt: skip
+    assert (drop.points, drop.total) == (2, 2)
+    assert drop.parts[0].values == {"depth": 2, "n_max": 2}
+    # A 3-level drop with the check (DC 12, as below) lists both levels between.
+    deep = platform_grid(3)
+    me3 = me_at((2, 0, 3))
+    occ3 = Occupancy(deep.shape, [me3])
+    fall = find_path(deep, occ3, me3, stand(checked=True), (1, 0, 0), kernel=kernel)
+    assert fall.cells == ((2, 0, 3), (1, 0, 2), (1, 0, 1), (1, 0, 0))
+    assert all(chebyshev(a, b) == 1 for a, b in zip(fall.cells, fall.cells[1:], strict=False))
 
 
 @KERNELS
