@@ -359,12 +359,14 @@ class Battle:
         return reader.read_entity(fields, f"unit {spec.id!r}", base, self.rules).sheet
 
     def _combatant(self, spec: UnitSpec) -> Combatant:
+        own = self.world.try_get(spec.id, RulesetSheet)
         return Combatant(
             spec.id,
             spec.faction,
             checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
             hidden=bool(self.world.get(spec.id, Visibility).hidden_from),
             surprised=spec.surprised,
+            sheet=None if own is None else own.sheet,
         )
 
     def close(self) -> None:
