@@ -245,6 +245,11 @@ def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command
     return None
 
 
+def _offered(b: Battle, kind: str) -> bool:
+    """The command exists under the battle's ruleset (its turn budget lists it)."""
+    return kind in b.ruleset.turn_budget().commands
+
+
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
@@ -255,7 +260,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     action_free = turn.action is None
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
     steers = me.thrusters or not (me.in_flight or any(me.velocity))
-    if action_free and b.world.get(unit, Sheet).medkits > 0:
+    if action_free and b.world.get(unit, Sheet).medkits > 0 and _offered(b, "use_object"):
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
@@ -280,7 +285,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if can_move and action_free and armed:
         # No shot: close in, running when it knows where to (an enemy, unseen ground); what a
         # run cannot get nearer, a walk cannot either. Patrolling, it walks and looks.
-        if _seek(b, me, enemies, dash=True, patrol=False) is not None:
+        if _offered(b, "dash") and _seek(b, me, enemies, dash=True, patrol=False) is not None:
             return cmd.Dash(unit)
         cell = _seek(b, me, enemies, dash=False)
         if cell is not None:
@@ -290,12 +295,12 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         cell = _choose_cell(b, me, enemies, want_shot=False)
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
-    if action_free and enemies:
+    if action_free and enemies and _offered(b, "dodge"):
         return cmd.Dodge(unit)
-    if action_free and not armed:
+    if action_free and not armed and _offered(b, "hide"):
         others = {f for f in b.setup.factions if f != me.faction}
         if not others <= b.world.get(unit, Visibility).hidden_from:
             return cmd.Hide(unit)
-    if action_free and armed and not _targets(b, me, enemies):
+    if action_free and armed and not _targets(b, me, enemies) and _offered(b, "search"):
         return cmd.Search(unit)  # no enemy known: one may be hiding in sight
     return cmd.EndTurn(unit)

@@ -53,6 +53,11 @@ class Why(StrEnum):
     NO_LOS = "no_los"
     OUT_OF_REACH = "out_of_reach"
     OUT_OF_RANGE = "out_of_range"
+    # Cepheus's own (C-2, C-3, 000:l.343, C-5)
+    OUT_OF_BAND = "out_of_band"
+    CANNOT_BE_HIT = "cannot_be_hit"
+    PRONE_NO_MELEE = "prone_no_melee"
+    UNCONSCIOUS = "unconscious"
     UNKNOWN_TARGET = "unknown_target"
     NO_TARGET = "no_target"
     NEEDS_TARGET = "needs_target"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, Literal
 
@@ -24,6 +24,9 @@ class Combatant:
     bonus: int
     hidden: bool = False
     surprised: bool = False
+    #: Another ruleset's own sheet, for an initiative that reads it (Cepheus: DEX DM, ties by
+    #: DEX); not saved, since only the opening roll reads it and the order is what is kept.
+    sheet: object = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

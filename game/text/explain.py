@@ -75,6 +75,10 @@ def condition_name(condition: str) -> str:
         "out_of_combat": _("out of combat"),
         "dead": _("dead"),
         "stabilised": _("stabilised"),
+        # Cepheus's wound states (C-5)
+        "wounded": _("wounded"),
+        "seriously_wounded": _("seriously wounded"),
+        "unconscious": _("unconscious"),
     }
     return names.get(condition, condition)
 
@@ -319,6 +323,14 @@ def modifier_line(modifier: Modifier) -> str:
         "defence_bonus": lambda: _("defence bonus {bonus}").format(bonus=_signed(value)),
         "armour": lambda: _("armour {points} points").format(points=_signed(value)),
         "cover": lambda: _("cover {points} points").format(points=_signed(value)),
+        # Cepheus's DMs on 2d6 (C-1, C-2, C-3, C-5)
+        "dm_skill": lambda: _("skill DM {dm}").format(dm=_signed(value)),
+        "dm_characteristic": lambda: _("characteristic DM {dm}").format(dm=_signed(value)),
+        "dm_difficulty": lambda: _("difficulty DM {dm}").format(dm=_signed(value)),
+        "dm_cover": lambda: _("cover DM {dm}").format(dm=_signed(value)),
+        "dm_prone": lambda: _("prone target DM {dm}").format(dm=_signed(value)),
+        "dm_into_melee": lambda: _("firing into melee DM {dm}").format(dm=_signed(value)),
+        "dm_zero_g_recoil": lambda: _("recoil in zero-G DM {dm}").format(dm=_signed(value)),
     }
     text = texts[modifier.code]() if modifier.code in texts else f"{modifier.code} {_signed(value)}"
     return f"{text} ({', '.join(modifier.rules)})" if modifier.rules else text

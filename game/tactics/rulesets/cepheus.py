@@ -12,20 +12,17 @@ from collections.abc import Mapping
 from dataclasses import replace
 from types import MappingProxyType
 
-from game.grid.cover import hiding_kinds
 from game.grid.geometry import chebyshev
 from game.grid.movement import MoveRequest, reachable
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus.checks import CELL_METRES
-from game.rules.cepheus.cover import CoverGrade, cover_grade, grade_from_obstacles
+from game.rules.cepheus.cover import CoverGrade, cover_grade
 from game.rules.cepheus.damage import (
     DEAD,
     UNCONSCIOUS,
-    UNINJURED,
     apply_damage,
     damage_amount,
-    wound_state,
 )
 from game.rules.cepheus.data import CepheusData, default_data
 from game.rules.cepheus.initiative import Contender, order
@@ -44,7 +41,14 @@ from game.rules.reader import (
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import Json, Query, entity_arg
+from game.tactics.ruleset import BattleRules, Json, Query, entity_arg
+from game.tactics.rulesets.cepheus_battle import (
+    BATTLE,
+    beside_target,
+    grid_cover,
+    sheet_of,
+    state_of,
+)
 
 ENTITY_FIELDS = ("sheet",)
 #: The `situation` keys of the attack query (RULESETS.md section 4, plus `suppressed` and
@@ -58,11 +62,6 @@ SITUATION_KEYS = (
 
 def _data() -> CepheusData:
     return default_data()
-
-
-def sheet_of(entity: EntitySheet) -> Sheet:
-    """The entity's Cepheus sheet (an entity read by another ruleset has an empty one)."""
-    return entity.sheet if isinstance(entity.sheet, Sheet) else Sheet()
 
 
 def read_sheet(value: object, where: str) -> Sheet:
@@ -100,13 +99,6 @@ def unit_fields(template: str | None, weapon: str | None, armour: str | None) ->
             fail("armour", f"{armour!r} has no Cepheus armour value (known: {known})")
         sheet["armour"] = samples.armour[armour]
     return {"sheet": sheet}
-
-
-def state_of(sheet: Sheet) -> str:
-    """The wound state (C-5); a sheet without all three characteristics counts as uninjured."""
-    if any(c not in sheet.chars for c in CHARS):
-        return UNINJURED
-    return wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
 
 
 def _steps_text(steps: tuple[Step, ...]) -> str:
@@ -155,24 +147,6 @@ def _situation(spec: Mapping[str, object], where: str) -> rules_attack.Situation
         suppressed=flag("suppressed"),
         extreme_range=flag("extreme_range"),
     )
-
-
-def grid_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> str:
-    """C-3's base grade from the obstacles that hide the target (P-COV-2/3 samples)."""
-    return grade_from_obstacles(hiding_kinds(bf.grid, attacker.cell, target.cell))
-
-
-def beside_target(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> bool:
-    """000:l.287: another combatant (not neutral, not out of the fight) at Personale range of
-    the target, i.e. in its cell or one of the 26 around it (C-2)."""
-    for other in bf.entities:
-        if other.id in (attacker.id, target.id) or other.neutral:
-            continue
-        if state_of(sheet_of(other)) in (UNCONSCIOUS, DEAD):
-            continue
-        if chebyshev(other.cell, target.cell) <= 1:
-            return True
-    return False
 
 
 def _low(entity: EntitySheet) -> bool:
@@ -469,6 +443,10 @@ class Cepheus:
         self, template: str | None, weapon: str | None, armour: str | None
     ) -> dict[str, object]:
         return unit_fields(template, weapon, armour)
+
+    @property
+    def battle(self) -> BattleRules:
+        return BATTLE
 
 
 RULESET = Cepheus()

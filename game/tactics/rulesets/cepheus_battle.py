@@ -1,0 +1,405 @@
+"""Cepheus Engine (seed 000, RULINGS C-1..C-5) in battle: its answers to the battle's questions
+from the pure rules of game/rules/cepheus, over the shared grid (sight, G-4 distances, the
+obstacles that give C-3 cover, the path search).
+
+What the battle cannot say yet, and how it is approximated (docs/rules.md, "Cepheus in the
+battle"): the C-4 turn is mapped onto the battle's slots — a movement of one minor action (4
+cells), the significant action (an attack), or the significant action spent on two more minor
+actions of movement (the `dash`: three minor actions, 12 cells); a change of stance takes the
+interaction slot, where C-4 counts it as a minor action. No situation the grid does not know
+(aiming, dodging, bursts, darkness...) is offered: every attack is the plain one. There are no
+reactions (no attacks of opportunity, no readied shots).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from game.grid.cover import hiding_kinds
+from game.grid.geometry import chebyshev
+from game.grid.los import LosResult
+from game.grid.model import Cell
+from game.grid.movement import MoveRequest
+from game.rules import exact
+from game.rules.cepheus import attack as rules_attack
+from game.rules.cepheus.checks import CELL_METRES
+from game.rules.cepheus.cover import grade_from_obstacles
+from game.rules.cepheus.damage import (
+    DEAD,
+    SERIOUSLY_WOUNDED,
+    UNCONSCIOUS,
+    UNINJURED,
+    hit_sheet,
+    wound_state,
+)
+from game.rules.cepheus.data import CepheusData, default_data
+from game.rules.cepheus.initiative import Contender, order
+from game.rules.cepheus.sheet import CHARS, Sheet
+from game.rules.cepheus.turn import movement_allowance
+from game.rules.data import Weapon
+from game.rules.dice import Advantage, Roller
+from game.rules.initiative import Combatant, Initiative, InitiativeEntry
+from game.rules.movement import MoveAllowance
+from game.rules.ruleset_answers import (
+    Attack,
+    AttackRoll,
+    ConditionEffects,
+    DamageRoll,
+    Harm,
+    Modifier,
+    TurnBudget,
+)
+from game.tactics import answers as tactics
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules
+
+#: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
+NO_LOS = "no_los"
+OUT_OF_BAND = "out_of_band"  # C-2: "--" in the difficulty table at this band
+REASONS = {
+    rules_attack.OUT_OF_RANGE: OUT_OF_BAND,
+    rules_attack.CANNOT_BE_HIT: "cannot_be_hit",  # C-3
+    rules_attack.PRONE_NO_MELEE: "prone_no_melee",  # 000:l.343
+    rules_attack.NO_WEAPON: "no_weapon",
+}
+
+#: C-4 mapped onto the battle's slots (module docstring): one minor action of movement, the
+#: significant action (an attack, or two more minor actions of movement: `dash`), and a change
+#: of stance in the interaction slot.
+BUDGET = TurnBudget(
+    slots=("movement", "action", "interaction"),
+    costs=MappingProxyType(
+        {
+            "move": "movement",
+            "attack": "action",
+            "dash": "action",
+            "crouch": "interaction",
+            "prone": "interaction",
+            "stand": "interaction",
+            "end_turn": "",
+        }
+    ),
+)
+#: A dash is the significant action spent as two minor actions: three minor actions of
+#: movement in the turn (C-4: "three minor actions").
+MINOR_WALKING = 1
+MINOR_DASHING = 3
+
+
+def data() -> CepheusData:
+    return default_data()
+
+
+def sheet_of(entity: EntitySheet) -> Sheet:
+    """The entity's Cepheus sheet (an entity read by another ruleset has an empty one)."""
+    return entity.sheet if isinstance(entity.sheet, Sheet) else Sheet()
+
+
+def state_of(sheet: Sheet) -> str:
+    """The wound state (C-5); a sheet without all three characteristics counts as uninjured."""
+    if any(c not in sheet.chars for c in CHARS):
+        return UNINJURED
+    return wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
+
+
+def grid_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> str:
+    """C-3's base grade from the obstacles that hide the target (P-COV-2/3 samples)."""
+    return grade_from_obstacles(hiding_kinds(bf.grid, attacker.cell, target.cell))
+
+
+def beside_target(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> bool:
+    """000:l.287: another combatant (not neutral, not out of the fight) at Personale range of
+    the target, i.e. in its cell or one of the 26 around it (C-2)."""
+    for other in bf.entities:
+        if other.id in (attacker.id, target.id) or other.neutral:
+            continue
+        if state_of(sheet_of(other)) in (UNCONSCIOUS, DEAD):
+            continue
+        if chebyshev(other.cell, target.cell) <= 1:
+            return True
+    return False
+
+
+def modifiers(result: rules_attack.Attack) -> tuple[Modifier, ...]:
+    """C-1's DMs as notes, each under its code with a `dm_` prefix (explain.modifier_line)."""
+    return tuple(Modifier(f"dm_{s.code}", s.value, s.rules) for s in result.modifiers)
+
+
+def _why(result: rules_attack.Attack, cells: int) -> tuple[str, ...]:
+    # The query's own words (RULESETS.md section 4), kept short: the band, the DMs, the roll.
+    head = f"{cells} cells ({cells * CELL_METRES:g} m): {result.band}"
+    if result.chance is None:
+        return (head, *result.notes)
+    steps = ", ".join(f"{s.code} {s.value:+d}" for s in result.modifiers)
+    return (
+        f"{head}, {result.difficulty}",
+        steps,
+        f"2d6 {result.total_dm:+d} >= {result.target}",
+        *result.notes,
+    )
+
+
+@cache
+def _nd6(count: int) -> Mapping[int, Fraction]:
+    return exact.distribution(exact.parse(f"{count}d6")) if count else {0: Fraction(1)}
+
+
+@cache
+def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
+    """C-1 and C-5 exactly: the mean damage of an attack, 0 on a miss; on a hit the weapon's
+    dice + its bonus + the Effect - armour, at least 0, at least 1 from an Effect of 6+."""
+    tables = data().tables
+    check = _nd6(tables.check_dice)
+    minimum = tables.mod("effect_minimum")
+    total = Fraction(0)
+    for roll, p_roll in check.items():
+        effect = roll + total_dm - tables.check_target
+        if effect < 0:
+            continue
+        for rolled, p in _nd6(dice).items():
+            damage = max(rolled + bonus + effect - armour, 0)
+            if effect >= minimum:
+                damage = max(damage, 1)
+            total += p_roll * p * damage
+    return total
+
+
+class CepheusBattle:
+    """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
+
+    #: No attacks of opportunity nor readied shots: the seed's reactions (dodge, parry) are
+    #: situations of an attack, not offered by the battle yet.
+    reactions: frozenset[str] = frozenset()
+    #: The computer shoots at once when it expects half a characteristic point of damage.
+    worth_attacking = Fraction(1, 2)
+
+    def attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        weapon: Weapon | None = None,
+        los: LosResult | None = None,
+        *,
+        worded: bool = True,
+    ) -> Attack:
+        """C-1/C-2/C-3 with the plain situation; the weapon is the Cepheus sheet's (the map
+        unit's periferie weapon became it in `unit_fields`), whatever `weapon` names."""
+        a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
+        state = state_of(a_sheet)
+        if attacker.id == target.id:
+            return Attack(None, "self_target", (), (), values={"attacker": attacker.id})
+        if state in (UNCONSCIOUS, DEAD):
+            why: tuple[str, ...] = (f"{attacker.id} is {state}",) if worded else ()
+            return Attack(None, state, (), ("C-5",), why, values={"attacker": attacker.id})
+        sight = los if los is not None else tactics.sight(bf, attacker, target)
+        if not sight.clear:
+            why = tuple(tactics.sight_why(sight)) if worded else ()
+            return Attack(None, NO_LOS, (), sight.rules, why)
+        cells = chebyshev(attacker.cell, target.cell)
+        geometry = rules_attack.Geometry(
+            cells=cells,
+            cover=grid_cover(bf, attacker, target),
+            attacker_stance=attacker.stance.value,
+            target_stance=target.stance.value,
+            zero_g=bf.grid.gravity == 0,  # C-5
+            beside_target=beside_target(bf, attacker, target),
+        )
+        result = rules_attack.attack(
+            a_sheet, t_sheet, a_sheet.weapon, geometry, rules_attack.Situation(), data().tables
+        )
+        rules = tactics.merge_rules(sight.rules, ("G-4",), result.rules)
+        return Attack(
+            chance=result.chance,
+            reason=None if result.reason is None else REASONS.get(result.reason, result.reason),
+            modifiers=modifiers(result),
+            rules=rules,
+            why=_why(result, cells) if worded else (),
+            cover=None if result.cover is None else result.cover.grade,
+            detail=result,
+            values={"band": result.band},
+        )
+
+    def roll_attack(
+        self, roller: Roller, attack: Attack, advantage: Advantage, purpose: str
+    ) -> AttackRoll:
+        """C-1: 2d6 + DMs >= 8 with the battle's roller; the Effect goes to the damage.
+        Cepheus has no advantage: `advantage` (periferie's help, dodge) is not read."""
+        result: rules_attack.Attack = attack.detail
+        record = roller.roll(f"{data().tables.check_dice}d6", purpose)
+        check = rules_attack.resolve(result, record.dice, data().tables)
+        logged = {
+            "chance": exact.fraction_text(result.chance or Fraction(0)),
+            "total": check.total,
+            "effect": check.effect,
+        }
+        return AttackRoll(check.success, record, logged, check)
+
+    def expected_harm(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
+    ) -> Fraction:
+        """The exact mean of the characteristic points the attack takes off (C-1, C-5)."""
+        result = attack.detail
+        weapon = sheet_of(attacker).weapon
+        if attack.chance is None or not isinstance(result, rules_attack.Attack) or weapon is None:
+            return Fraction(0)
+        return _expected(result.total_dm, weapon.dice, weapon.bonus, sheet_of(target).armour)
+
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: Weapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """C-5: the Cepheus weapon's Nd6 (+ its bonus) + the attack's Effect; armour comes off
+        for each victim in `damage`. Without an attack roll (none in this battle yet) the
+        Effect is 0."""
+        own = None if attacker is None else sheet_of(attacker).weapon
+        effect = roll.detail.effect if roll is not None and roll.detail is not None else 0
+        if own is None:
+            record = roller.roll("1d6", f"damage {weapon.id}")
+            return DamageRoll(record, record.total + effect)
+        record = roller.roll(f"{own.dice}d6", f"damage {own.name or weapon.id}")
+        return DamageRoll(record, record.total + own.bonus + effect)
+
+    def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
+        """C-5: `rolled` (dice + bonus + Effect) - armour, END first, then the higher of STR
+        and DEX (the computer's choice for every target, C-5), then the other. The Effect-6
+        minimum of 000:l.372 is not applied here: the damage step is given one number."""
+        sheet = sheet_of(target)
+        after, result = hit_sheet(sheet, rolled, 0, data().tables)
+        before = state_of(sheet)
+        went = ", ".join(f"{n} {c.upper()}" for c, n in result.applied) or "-"
+        why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {result.state}",)
+        effects = (result.state,) if result.state != before else ()
+        return Harm(result.damage, after, effects, result.rules, why)
+
+    def condition_effects(self, health: Any) -> ConditionEffects:
+        """C-5's wound states: unconscious and dead lose every turn (and are out of the
+        fight); seriously wounded moves 1 cell a round (the allowance says it)."""
+        state = state_of(health) if isinstance(health, Sheet) else UNINJURED
+        if state in (UNCONSCIOUS, DEAD):
+            return ConditionEffects(
+                turn_lost=state,
+                attack_barred=state,
+                no_movement=True,
+                no_reaction=True,
+                dead=state == DEAD,
+                out_of_combat=True,
+            )
+        if state == SERIOUSLY_WOUNDED:
+            cells = data().tables.turn["seriously_wounded_cells_per_round"]
+            return ConditionEffects(speed_cap=cells)
+        return ConditionEffects()
+
+    def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
+        """C-1: 2d6 + DEX DM each with the battle's roller; ties by the higher DEX, then in
+        the order listed (C-1's simultaneous groups act one after another)."""
+        entries = []
+        for listed, c in enumerate(combatants):
+            sheet = c.sheet if isinstance(c.sheet, Sheet) else Sheet()
+            record = roller.roll(
+                f"{data().tables.initiative['dice']}d6",
+                f"initiative {c.entity_id}",
+                secret=c.hidden,
+            )
+            total = record.total + sheet.char_dm("dex")
+            entries.append((total, sheet.chars.get("dex", 0), listed, c, record))
+        entries.sort(key=lambda e: (-e[0], -e[1], e[2]))
+        order_data = [
+            InitiativeEntry(c, record.total, total, listed, record).to_dict()
+            for total, _dex, listed, c, record in entries
+        ]
+        return Initiative.from_dict(
+            {
+                "order": order_data,
+                "pending": [],
+                "round": 1,
+                "started": False,
+                "reached": 0,
+                "active": None,
+                "skip": sorted(c.entity_id for c in combatants if c.surprised),
+                "next_listed": len(combatants),
+            }
+        )
+
+    def initiative_order(self, bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
+        """The order of given 2d6 rolls (C-1): + DEX DM, ties by DEX."""
+        contenders = []
+        for entity_id, roll in rolls.items():
+            sheet = sheet_of(bf.entity(entity_id))
+            contenders.append(
+                Contender(entity_id, roll, sheet.char_dm("dex"), sheet.chars.get("dex", 0))
+            )
+        result = order(contenders, data().tables)
+        listed = {entity_id: i for i, entity_id in enumerate(rolls)}
+        return [
+            InitiativeEntry(
+                Combatant(i, bf.entity(i).faction, 0),
+                rolls[i],
+                result.scores[i],
+                listed[i],
+            )
+            for i in result.order
+        ]
+
+    def turn_budget(self) -> TurnBudget:
+        return BUDGET
+
+    def move_request(
+        self,
+        bf: Battlefield,
+        entity: EntitySheet,
+        mode: str | None,
+        *,
+        dash: bool,
+        stealth: bool,
+        helped: bool = False,
+    ) -> tuple[MoveRequest, MoveAllowance]:
+        """C-4: 4 cells a minor action (crouched 2, prone 1), one minor action walking, three
+        dashing; seriously wounded 1 cell a round, unconscious or dead none (C-5). The shared
+        search's terrain costs halve it on rough ground. The request's other fields (the mode,
+        microgravity) are the shared ones."""
+        request, allow = tactics.move_request(bf, entity, mode, dash=False, stealth=False)
+        minor = MINOR_DASHING if dash else MINOR_WALKING
+        state = state_of(sheet_of(entity))
+        cells = movement_allowance(minor, entity.stance.value, state, data().tables).cells
+        budgets = {m: cells for m in request.budgets} if request.budgets else {}
+        if budgets and request.mode not in budgets:
+            budgets[request.mode] = cells
+        cepheus_request = MoveRequest(
+            budgets=budgets,
+            mode="walk" if request.mode == "crawl" else request.mode,
+            crawling=False,  # C-4's prone allowance is already the crawl
+            athletics=request.athletics,
+            velocity=request.velocity,
+            has_thrusters=request.has_thrusters,
+            max_cells=None,
+        )
+        if "walk" not in budgets and budgets and cepheus_request.mode == "walk":
+            budgets["walk"] = cells
+        allowance = MoveAllowance(
+            budgets=dict(budgets),
+            crawling=False,
+            max_cells=None,
+            drift=allow.drift,
+            rules=("C-4", "C-5") if state != UNINJURED else ("C-4",),
+            explanation=(),
+        )
+        return cepheus_request, allowance
+
+    def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
+        # P-LOS-3 as in every ruleset: enemies block, allies do not (the shared kernel's rule).
+        return tactics.sight(bf, frm, to)
+
+
+BATTLE = CepheusBattle()
+#: mypy checks here that the object implements the whole protocol.
+_CHECKED: BattleRules = BATTLE
