@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
+from game.grid.geometry import chebyshev
 from game.grid.los import LosResult, explain_line_of_sight
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
@@ -26,7 +27,7 @@ from game.rules.d20 import attack as d20_attack
 from game.rules.d20.data import Weapon as D20Weapon
 from game.rules.d20.health import HpState, hp_state, take_damage
 from game.rules.d20.initiative import initiative_order as d20_initiative_order
-from game.rules.d20.sheet import Sheet
+from game.rules.d20.sheet import BARE_HANDED, Sheet
 from game.rules.d20.turn import provokes_opportunity
 from game.rules.data import Weapon
 from game.rules.dice import Advantage, Roller
@@ -42,6 +43,7 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageRoll,
     Harm,
     Modifier,
     TurnBudget,
@@ -68,6 +70,10 @@ BUDGET = TurnBudget(
         }
     ),
 )
+
+#: The damage of a weapon that gives no dice (the bare sheet's "melee"): the 3.5 SRD's unarmed
+#: strike of a Medium creature, as the sample sheets' "unarmed" weapon (weapons.toml).
+UNARMED_DICE = "1d3"
 
 #: The reason an entity cannot attack itself (the query refuses it the same way).
 SELF_TARGET = "self_target"
@@ -168,7 +174,12 @@ class D20Battle:
                     rules,
                     cover=out.cover,
                     detail=detail,
-                    values={"attacker": attacker.id, "target": target.id},
+                    # The shared codes (no_los, out_of_reach) are worded as periferie's.
+                    values={
+                        "attacker": attacker.id,
+                        "target": target.id,
+                        "distance": chebyshev(attacker.cell, target.cell),
+                    },
                 )
             else:
                 found = Attack(
@@ -223,14 +234,36 @@ class D20Battle:
             logged["concealed"] = rolled.concealed
         return AttackRoll(rolled.hit, record, MappingProxyType(logged))
 
-    def damage_dice(self, attack: Attack, rolled: AttackRoll) -> str | None:
-        """The damage to roll for a hit: the weapon's dice, doubled on a critical (D-2:
-        "criticals double the weapon dice"); None for a weapon without dice."""
-        detail: Detail = attack.detail
-        dice = detail.answer.weapon.damage
-        if dice is None or not rolled.hit:
-            return None
-        return d20_attack.critical_dice(d20.data(), dice) if rolled.logged.get("critical") else dice
+    def damage_dice(
+        self, attacker: EntitySheet | None, attack: Attack | None, roll: AttackRoll | None
+    ) -> str:
+        """The damage a hit rolls: the weapon's dice (the attack's, else the attacker's sheet's),
+        doubled on a critical (D-2: "criticals double the weapon dice"). A weapon without dice
+        strikes for UNARMED_DICE."""
+        if attack is not None:
+            detail: Detail = attack.detail
+            weapon = detail.answer.weapon
+        else:
+            weapon = sheet_of(attacker).weapon if attacker is not None else BARE_HANDED
+        dice = weapon.damage or UNARMED_DICE
+        critical = roll is not None and bool(roll.logged.get("critical"))
+        return d20_attack.critical_dice(d20.data(), dice) if critical else dice
+
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: Weapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """The hit's damage (damage_dice) with the battle's roller; the battle's periferie
+        `weapon` is not read: a d20 unit strikes with its sheet's weapon."""
+        dice = self.damage_dice(attacker, attack, roll)
+        name = "" if attack is None else cast(Detail, attack.detail).answer.weapon.id
+        record = roller.roll(dice, f"damage {name or weapon.id}")
+        return DamageRoll(record, max(record.total, 0))
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -241,9 +274,7 @@ class D20Battle:
         if attack.chance is None:
             return Fraction(0)
         detail: Detail = attack.detail
-        dice = detail.answer.weapon.damage
-        if dice is None:
-            return Fraction(0)
+        dice = detail.answer.weapon.damage or UNARMED_DICE
         mean = mean_damage(dice)
         harm = attack.chance * mean
         if not detail.crit_immune:
@@ -272,7 +303,12 @@ class D20Battle:
         if state in (HpState.DEAD, HpState.DYING):
             code = str(state)
             return ConditionEffects(
-                turn_lost=code, attack_barred=code, no_movement=True, no_reaction=True
+                turn_lost=code,
+                attack_barred=code,
+                no_movement=True,
+                no_reaction=True,
+                dead=state is HpState.DEAD,
+                out_of_combat=True,
             )
         if state is HpState.DISABLED:
             return ConditionEffects(speed_cap=d20.data().base.five_foot_step)
