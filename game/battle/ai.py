@@ -255,7 +255,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     action_free = turn.action is None
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
     steers = me.thrusters or not (me.in_flight or any(me.velocity))
-    if action_free and b.world.get(unit, Sheet).medkits > 0:
+    offered = b.ruleset.turn_budget().commands  # the ruleset's commands only
+    if action_free and "use_object" in offered and b.world.get(unit, Sheet).medkits > 0:
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
@@ -290,12 +291,12 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         cell = _choose_cell(b, me, enemies, want_shot=False)
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
-    if action_free and enemies:
+    if action_free and enemies and "dodge" in offered:
         return cmd.Dodge(unit)
-    if action_free and not armed:
+    if action_free and not armed and "hide" in offered:
         others = {f for f in b.setup.factions if f != me.faction}
         if not others <= b.world.get(unit, Visibility).hidden_from:
             return cmd.Hide(unit)
-    if action_free and armed and not _targets(b, me, enemies):
+    if action_free and armed and not _targets(b, me, enemies) and "search" in offered:
         return cmd.Search(unit)  # no enemy known: one may be hiding in sight
     return cmd.EndTurn(unit)
