@@ -79,6 +79,8 @@ def condition_name(condition: str) -> str:
         "wounded": _("wounded"),
         "seriously_wounded": _("seriously wounded"),
         "unconscious": _("unconscious"),
+        "disabled": _("disabled"),  # d20, D-2: 0 hit points
+        "dying": _("dying"),  # d20, D-2: -1 to -9 hit points
     }
     return names.get(condition, condition)
 
@@ -332,7 +334,12 @@ def modifier_line(modifier: Modifier) -> str:
         "dm_into_melee": lambda: _("firing into melee DM {dm}").format(dm=_signed(value)),
         "dm_zero_g_recoil": lambda: _("recoil in zero-G DM {dm}").format(dm=_signed(value)),
     }
-    text = texts[modifier.code]() if modifier.code in texts else f"{modifier.code} {_signed(value)}"
+    if modifier.code in texts:
+        text = texts[modifier.code]()
+    elif modifier.code.startswith("d20_"):
+        text = d20_modifier_text(modifier.code, value)
+    else:
+        text = f"{modifier.code} {_signed(value)}"
     return f"{text} ({', '.join(modifier.rules)})" if modifier.rules else text
 
 
@@ -342,9 +349,116 @@ def attack_lines(attack: Attack) -> list[str]:
         reason = attack.reason or ""
         if reason in NoChance.__members__.values():
             return [no_chance_text(NoChance(reason), dict(attack.values))]  # type: ignore[arg-type]
+        if reason in D20_REASONS:
+            return [d20_reason_text(reason)]
         return [attack.why[0] if attack.why else reason]
     lines = [_("Chance to hit {chance}").format(chance=chance_text(attack.chance))]
     return lines + [modifier_line(m) for m in attack.modifiers]
+
+
+# --- d20 (seed 004): its modifier and refusal codes (game/tactics/rulesets/d20_battle.py) ---------
+
+#: The d20 refusal codes (game.rules.d20.attack.Reason, and the battle object's self_target).
+D20_REASONS = (
+    "self_target",
+    "no_los",
+    "out_of_reach",
+    "cannot_attack_prone",
+    "not_helpless",
+    "weapon_cannot_coup_de_grace",
+    "immune_to_critical",
+    "cover_blocks_opportunity",
+    "concealment_blocks_opportunity",
+)
+
+
+def d20_reason_text(reason: str) -> str:
+    """Why a d20 attack has no roll (004:l.23, l.58, l.68, l.84-86, l.114-120)."""
+    texts = {
+        "self_target": _("an entity cannot attack itself"),
+        "no_los": _("no line of sight: the target has total cover (004:l.68)"),
+        "out_of_reach": _("the target is beyond the attacker's reach"),
+        "cannot_attack_prone": _(
+            "a prone attacker uses no ranged weapon but a crossbow or shuriken (004:l.23)"
+        ),
+        "not_helpless": _("a coup de grâce needs a helpless target (004:l.114)"),
+        "weapon_cannot_coup_de_grace": _(
+            "a coup de grâce needs a melee weapon, a bow or a crossbow (004:l.114)"
+        ),
+        "immune_to_critical": _("no coup de grâce on a creature immune to critical hits"),
+        "cover_blocks_opportunity": _(
+            "no attack of opportunity against a target with cover (004:l.58)"
+        ),
+        "concealment_blocks_opportunity": _(
+            "no attack of opportunity against a target with total concealment (004:l.86)"
+        ),
+    }
+    return texts.get(reason, reason)
+
+
+def _d20_row_name(name: str) -> str:
+    """A row of seed 004's tables by its sheet or grid code."""
+    names = {
+        "abbagliato": _("dazzled"),
+        "flanking": _("flanking"),
+        "higher_ground": _("higher ground"),
+        "intralciato": _("entangled"),
+        "intralciato_dex": _("entangled (Dex)"),
+        "invisibile": _("invisible"),
+        "invisibile_dex": _("invisible (Dex)"),
+        "prone": _("prone"),
+        "ristretto": _("squeezing"),
+        "scosso": _("shaken"),
+        "spaventato": _("frightened"),
+        "accecato": _("blinded"),
+        "colto_alla_sprovvista": _("flat-footed"),
+        "immobilizzato": _("pinned"),
+        "in_lotta": _("grappling"),
+        "indifeso": _("helpless"),
+        "kneeling": _("kneeling"),
+        "cover": _("cover"),
+        "dex_lost": _("Dex bonus lost"),
+        "dex_zero": _("Dex 0"),
+        "stordito": _("stunned"),
+        "tremante": _("cowering"),
+    }
+    return names.get(name, name)
+
+
+def d20_modifier_text(code: str, value: int | Fraction) -> str:
+    """One term of a d20 attack (D-2): the attack bonus and rows to it, the AC and rows to it,
+    the natural face needed, concealment's miss chance."""
+    if code == "d20_attack_bonus":
+        return _("attack bonus {bonus}").format(bonus=_signed(value))
+    if code == "d20_ac":
+        return _("armour class {ac}").format(ac=exact_decimal(Fraction(value)))
+    if code == "d20_needed":
+        return _("d20 needs {face} or more (a 1 misses, a 20 hits)").format(
+            face=exact_decimal(Fraction(value))
+        )
+    if code == "d20_concealment":
+        return _("concealment: {percent}% miss chance").format(
+            percent=exact_decimal(Fraction(value))
+        )
+    kind, _dot, name = code.partition(".")
+    if kind == "d20_attack":
+        return _("to hit {bonus}: {row}").format(bonus=_signed(value), row=_d20_row_name(name))
+    if kind == "d20_ac":
+        return _("AC {bonus}: {row}").format(bonus=_signed(value), row=_d20_row_name(name))
+    return f"{code} {_signed(value)}"
+
+
+def d20_damage_line(before: int, damage: int, after: int, state: str) -> str:
+    """Damage off d20 hit points and the state reached (D-2)."""
+    names = {
+        "ok": _("fighting"),
+        "disabled": _("disabled"),
+        "dying": _("dying"),
+        "dead": _("dead"),
+    }
+    return _("{before} - {damage} = {after} hit points: {state}").format(
+        before=before, damage=damage, after=after, state=names.get(state, state)
+    )
 
 
 def throw_line(size: str, distance: int, band: str, *, b_att: int = 0, p: int | None = None) -> str:

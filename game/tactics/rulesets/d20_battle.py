@@ -1,0 +1,422 @@
+"""d20 3.5 (seed 004) in battle: its answers to the battle's questions (BattleRules) from the
+pure rules of game/rules/d20 and the geometry of game/tactics/rulesets/d20.py (D-1..D-3).
+
+Approximations of D-2's action economy on the battle's slots (docs/rules.md, "d20 in battle"):
+the move action is the battle's movement (speed in cells, which may be split around the
+standard action), the standard action is the battle's action (an attack; a dash is the double
+move, the standard action spent as a second move action), a change of stance is the battle's
+interaction, and a full-round action is not a command of its own (with one attack a round at
+the sample sheets' base attack bonus, a full attack is the standard attack). A disabled
+creature keeps the standard action and a 5-foot step (1 cell), the 3.5 choice of a full move
+action instead being left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Any, cast
+
+from game.grid.geometry import chebyshev
+from game.grid.los import LosResult, explain_line_of_sight
+from game.grid.model import Cell
+from game.grid.movement import MoveRequest
+from game.rules.d20 import attack as d20_attack
+from game.rules.d20.data import Weapon as D20Weapon
+from game.rules.d20.health import HpState, hp_state, take_damage
+from game.rules.d20.initiative import initiative_order as d20_initiative_order
+from game.rules.d20.sheet import BARE_HANDED, Sheet
+from game.rules.d20.turn import provokes_opportunity
+from game.rules.data import Weapon
+from game.rules.dice import Advantage, Roller
+from game.rules.exact import distribution, fraction_text, parse
+from game.rules.initiative import (
+    Combatant,
+    Initiative,
+    InitiativeEntry,
+    TieScope,
+)
+from game.rules.movement import MoveAllowance
+from game.rules.ruleset_answers import (
+    Attack,
+    AttackRoll,
+    ConditionEffects,
+    DamageRoll,
+    Harm,
+    Modifier,
+    TurnBudget,
+)
+from game.rules.stance import Stance
+from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import BattleRules
+from game.tactics.rulesets import d20_geometry as d20
+from game.text import explain
+
+#: D-2: a standard and a move action, or one full-round action; mapped onto the battle's slots
+#: (the module's docstring). The commands that exist under d20: those below.
+BUDGET = TurnBudget(
+    slots=("movement", "action", "interaction", "reaction"),
+    costs=MappingProxyType(
+        {
+            "move": "movement",  # the move action (D-2: speed in cells)
+            "attack": "action",  # the standard action
+            "dash": "action",  # the double move: the standard action as a second move
+            "crouch": "interaction",  # D-3: crouched is the table's "kneeling"
+            "prone": "interaction",
+            "stand": "interaction",
+            "end_turn": "",
+        }
+    ),
+)
+
+#: The damage of a weapon that gives no dice (the bare sheet's "melee"): the 3.5 SRD's unarmed
+#: strike of a Medium creature, as the sample sheets' "unarmed" weapon (weapons.toml).
+UNARMED_DICE = "1d3"
+
+#: The reason an entity cannot attack itself (the query refuses it the same way).
+SELF_TARGET = "self_target"
+
+
+def sheet_of(entity: EntitySheet) -> Sheet:
+    """The entity's d20 sheet (d20.sheet_of: the bare sheet for one read under another ruleset)."""
+    return d20.sheet_of(entity)
+
+
+def health_of(health: Any) -> Sheet:
+    """The d20 health value is the whole sheet (Harm.after): its hit points and conditions."""
+    if not isinstance(health, Sheet):
+        raise TypeError(f"a d20 health value is a d20 Sheet, not {type(health).__name__}")
+    return health
+
+
+def state_of(sheet: Sheet) -> HpState:
+    """D-2: ok, disabled (0), dying (-1..-9) or dead (-10 or lower)."""
+    return hp_state(d20.data(), sheet.hit_points)
+
+
+def mean_damage(dice: str) -> Fraction:
+    """The exact mean of a damage expression ("1d8+2" -> 13/2)."""
+    return sum((v * p for v, p in distribution(parse(dice)).items()), Fraction(0))
+
+
+def _weapon_of(attacker: EntitySheet, weapon: Weapon | D20Weapon | None) -> D20Weapon:
+    # The battle hands the periferie weapon of its units; a d20 unit fights with its sheet's.
+    return weapon if isinstance(weapon, D20Weapon) else sheet_of(attacker).weapon
+
+
+def modifiers(
+    outcome: d20_attack.AttackOutcome, attacker: Sheet, melee: bool
+) -> tuple[Modifier, ...]:
+    """D-2's terms as notes: the sheet's attack bonus and the seed's rows to it (004:l.7-23),
+    the sheet's AC and the rows to it (l.25-48, cover l.52-70), then concealment's miss
+    chance in percent (l.80, l.84). Attack terms add to the roll, AC terms to the AC."""
+    notes = [Modifier("d20_attack_bonus", attacker.attack_bonus(melee), ("D-2",))]
+    for code, value in outcome.attack_modifiers.items():
+        rules = ("D-1", "D-3") if code == "higher_ground" else ("D-1",)
+        notes.append(Modifier(f"d20_attack.{code}", value, rules))
+    notes.append(Modifier("d20_ac", outcome.ac - sum(outcome.ac_modifiers.values()), ("D-2",)))
+    for code, value in outcome.ac_modifiers.items():
+        rules = ("D-1", "D-3") if code in ("kneeling", "cover") else ("D-1",)
+        notes.append(Modifier(f"d20_ac.{code}", value, rules))
+    assert outcome.needed is not None
+    notes.append(Modifier("d20_needed", outcome.needed, ("D-2",)))
+    if outcome.concealment:
+        notes.append(Modifier("d20_concealment", outcome.concealment, ("D-1",)))
+    return tuple(notes)
+
+
+@dataclass(frozen=True)
+class Detail:
+    """The d20 answer behind an Attack (`Attack.detail`): the geometry's and the pure rules'
+    numbers, and whether the target is immune to critical hits (004:l.120)."""
+
+    answer: d20.AttackAnswer
+    crit_immune: bool
+
+
+class D20Battle:
+    """The battle side of seed 004 (game.tactics.ruleset.BattleRules)."""
+
+    #: D-2: attacks of opportunity only (no readied attack in the seed or D-2's base).
+    reactions = frozenset({"opportunity_attack"})
+    #: The computer attacks at once from an expected 1/2 hit point up (a third of a first-level
+    #: sample sheet's unarmed mean, 1d3 = 2): the d20 measure is hit points.
+    worth_attacking = Fraction(1, 2)
+
+    # ---------------------------------------------------------------- the attack
+    def attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        weapon: Weapon | None = None,
+        los: LosResult | None = None,
+        *,
+        worded: bool = True,
+    ) -> Attack:
+        """D-1..D-3 on the grid (d20.attack_answer) into the shared record: the chance after
+        concealment's miss chance; `detail` is the d20 AttackAnswer."""
+        chosen = _weapon_of(attacker, weapon)
+        if attacker.id == target.id:
+            found = Attack(None, SELF_TARGET, (), ("D-2",), values={"attacker": attacker.id})
+        else:
+            answer = d20.attack_answer(bf, attacker, target, chosen, {})
+            out = answer.outcome
+            rules = _merge(out.rules, answer.cover.rules)
+            detail = Detail(answer, sheet_of(target).crit_immune)
+            if out.reason is not None:
+                found = Attack(
+                    None,
+                    str(out.reason),
+                    (),
+                    rules,
+                    cover=out.cover,
+                    detail=detail,
+                    # The shared codes (no_los, out_of_reach) are worded as periferie's.
+                    values={
+                        "attacker": attacker.id,
+                        "target": target.id,
+                        "distance": chebyshev(attacker.cell, target.cell),
+                    },
+                )
+            else:
+                found = Attack(
+                    out.chance,
+                    None,
+                    modifiers(out, sheet_of(attacker), chosen.melee),
+                    rules,
+                    cover=out.cover,
+                    detail=detail,
+                )
+        if worded:
+            found = replace(found, why=tuple(explain.attack_lines(found)))
+        return found
+
+    def roll_attack(
+        self, roller: Roller, attack: Attack, advantage: Advantage, purpose: str
+    ) -> AttackRoll:
+        """D-2: d20 + attack bonus >= AC, a natural 1 misses, a natural 20 hits and is a
+        critical; after a hit, concealment's d100 (004:l.80: a miss at or below its percent).
+        D-2 has no advantage: `advantage` is not read."""
+        detail: Detail = attack.detail
+        out = detail.answer.outcome
+        assert out.needed is not None and out.chance is not None, "an attack with a chance"
+        record = roller.d20(purpose, bonus=out.attack_bonus)
+        natural = record.kept[0]
+        rules = d20.data()
+        rolled = d20_attack.resolve(
+            rules, out.attack_bonus, out.ac, natural, crit_immune=detail.crit_immune
+        )
+        if rolled.hit_ac and out.concealment:
+            # 004:l.80: the miss chance is rolled only after a hit.
+            percentile = roller.d100(f"{purpose} concealment").total
+            rolled = d20_attack.resolve(
+                rules,
+                out.attack_bonus,
+                out.ac,
+                natural,
+                concealment=out.concealment,
+                percentile=percentile,
+                crit_immune=detail.crit_immune,
+            )
+        logged: dict[str, object] = {
+            "hit_chance": fraction_text(out.chance),
+            "attack_bonus": out.attack_bonus,
+            "ac": out.ac,
+            "needed": out.needed,
+            "natural": natural,
+            "critical": rolled.critical,
+        }
+        if out.concealment:
+            logged["concealment"] = out.concealment
+            logged["concealed"] = rolled.concealed
+        return AttackRoll(rolled.hit, record, MappingProxyType(logged))
+
+    def damage_dice(
+        self, attacker: EntitySheet | None, attack: Attack | None, roll: AttackRoll | None
+    ) -> str:
+        """The damage a hit rolls: the weapon's dice (the attack's, else the attacker's sheet's),
+        doubled on a critical (D-2: "criticals double the weapon dice"). A weapon without dice
+        strikes for UNARMED_DICE."""
+        if attack is not None:
+            detail: Detail = attack.detail
+            weapon = detail.answer.weapon
+        else:
+            weapon = sheet_of(attacker).weapon if attacker is not None else BARE_HANDED
+        dice = weapon.damage or UNARMED_DICE
+        critical = roll is not None and bool(roll.logged.get("critical"))
+        return d20_attack.critical_dice(d20.data(), dice) if critical else dice
+
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: Weapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """The hit's damage (damage_dice) with the battle's roller; the battle's periferie
+        `weapon` is not read: a d20 unit strikes with its sheet's weapon."""
+        dice = self.damage_dice(attacker, attack, roll)
+        name = "" if attack is None else cast(Detail, attack.detail).answer.weapon.id
+        record = roller.roll(dice, f"damage {name or weapon.id}")
+        return DamageRoll(record, max(record.total, 0))
+
+    def expected_harm(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
+    ) -> Fraction:
+        """Hit points the attack is worth: the chance times the weapon's mean damage, plus the
+        natural 20's extra dice (D-2: a 20 hits and doubles the dice; concealment may still
+        make it miss) unless the target is immune to critical hits."""
+        if attack.chance is None:
+            return Fraction(0)
+        detail: Detail = attack.detail
+        dice = detail.answer.weapon.damage or UNARMED_DICE
+        mean = mean_damage(dice)
+        harm = attack.chance * mean
+        if not detail.crit_immune:
+            extra = mean_damage(d20_attack.critical_dice(d20.data(), dice)) - mean
+            natural_20 = Fraction(1, 20) * Fraction(100 - detail.answer.outcome.concealment, 100)
+            harm += natural_20 * extra
+        return harm
+
+    # ---------------------------------------------------------------- damage and health
+    def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
+        """D-2: the damage off the hit points (no reduction in the seed); the new sheet is the
+        health value; the effect is the state reached when it changes."""
+        before = sheet_of(target)
+        result = take_damage(d20.data(), before.hit_points, rolled)
+        after = replace(before, hit_points=result.hit_points)
+        effects = () if result.state is state_of(before) else (str(result.state),)
+        state = str(result.state)
+        why = (explain.d20_damage_line(before.hit_points, rolled, after.hit_points, state),)
+        return Harm(result.damage, after, effects, ("D-2",), why)
+
+    def condition_effects(self, health: Any) -> ConditionEffects:
+        """D-2: dead and dying creatures take no turn and no reaction (a dying one is
+        unconscious); a disabled one takes one action: here its standard action and a 5-foot
+        step (the module's docstring)."""
+        state = state_of(health_of(health))
+        if state in (HpState.DEAD, HpState.DYING):
+            code = str(state)
+            return ConditionEffects(
+                turn_lost=code,
+                attack_barred=code,
+                no_movement=True,
+                no_reaction=True,
+                dead=state is HpState.DEAD,
+                out_of_combat=True,
+            )
+        if state is HpState.DISABLED:
+            return ConditionEffects(speed_cap=d20.data().base.five_foot_step)
+        return ConditionEffects()
+
+    # ---------------------------------------------------------------- initiative
+    def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
+        """D-2: d20 + Dex modifier (each combatant's `bonus` is its Dex modifier), ties by the
+        Dex modifier, then by a roll-off of a d20 each (rolled once, equal faces keeping the
+        order of listing)."""
+        offs: dict[str, int] = {}
+
+        def tie_break(tied: Sequence[InitiativeEntry], scope: TieScope) -> list[InitiativeEntry]:
+            for entry in tied:
+                if (
+                    entry.entity_id not in offs
+                    and sum(1 for e in tied if e.combatant.bonus == entry.combatant.bonus) > 1
+                ):
+                    offs[entry.entity_id] = roller.die(20, f"initiative roll-off {entry.entity_id}")
+            return sorted(
+                tied,
+                key=lambda e: (-e.combatant.bonus, -offs.get(e.entity_id, 0), e.listed),
+            )
+
+        return Initiative.start(roller, combatants, tie_break)
+
+    def initiative_order(self, bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
+        """Given d20 faces in listing order: D-2's order; a tie not settled by the Dex modifier
+        keeps the listing order (the query's roll_off settles it)."""
+        listed = [(i, roll, sheet_of(bf.by_id[i]).dex) for i, roll in rolls.items()]
+        order = d20_initiative_order(listed)
+        index = {i: n for n, (i, _, _) in enumerate(listed)}
+        return [
+            InitiativeEntry(
+                Combatant(e.id, bf.by_id[e.id].faction, e.dex), e.roll, e.score, index[e.id]
+            )
+            for e in order.order
+        ]
+
+    # ---------------------------------------------------------------- the turn
+    def turn_budget(self) -> TurnBudget:
+        return BUDGET
+
+    def move_request(
+        self,
+        bf: Battlefield,
+        entity: EntitySheet,
+        mode: str | None,
+        *,
+        dash: bool,
+        stealth: bool,
+        helped: bool = False,
+    ) -> tuple[MoveRequest, MoveAllowance]:
+        """D-2: the sheet's speed in cells (diagonals as G-4, the shared search), twice with
+        the double move; prone crawls (+1 a cell, the shared search); dying and dead creatures
+        do not move; a disabled one takes a 5-foot step (1 cell). Walking only (the d20 sheet
+        has no other mode)."""
+        sheet = sheet_of(entity)
+        state = state_of(sheet)
+        speed = sheet.speed * (2 if dash else 1)
+        budgets = {} if state in (HpState.DEAD, HpState.DYING) else {"walk": speed}
+        cap = d20.data().base.five_foot_step if state is HpState.DISABLED else None
+        crawling = entity.stance is Stance.PRONE or mode == "crawl"
+        allow = MoveAllowance(
+            budgets=budgets,
+            crawling=crawling,
+            max_cells=cap,
+            drift=0,
+            rules=("D-2",),
+            explanation=(),
+        )
+        request = MoveRequest(
+            budgets=dict(budgets),
+            mode="crawl" if crawling else "walk",
+            crawling=crawling,
+            max_cells=cap,
+        )
+        return request, allow
+
+    # ---------------------------------------------------------------- sight and reactions
+    def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
+        """D-3: creatures never block sight; terrain alone over the shared 3D kernel."""
+        a = frm.cell if isinstance(frm, EntitySheet) else frm
+        b = to.cell if isinstance(to, EntitySheet) else to
+        return explain_line_of_sight(bf.grid, a, b)
+
+    def threatens(self, entity: EntitySheet, cell: Cell) -> bool:
+        """D-1: the cells within the entity's reach (not when helpless, dying or dead)."""
+        return d20.threatens(entity, cell)
+
+    def provokes(
+        self,
+        attacker: EntitySheet,
+        left: Cell,
+        *,
+        five_foot_step: bool,
+        attacker_used_one: bool,
+    ) -> bool:
+        """D-2: leaving `left`, a cell `attacker` threatens, other than by a 5-foot step
+        provokes its attack of opportunity, once per round per attacker."""
+        threatened = d20.threatens(attacker, left)
+        return provokes_opportunity(threatened, five_foot_step, attacker_used_one)
+
+
+def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(r for group in groups for r in group))
+
+
+BATTLE = D20Battle()
+#: mypy checks here that the object implements the whole protocol.
+_CHECKED: BattleRules = BATTLE
