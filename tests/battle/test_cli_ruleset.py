@@ -88,8 +88,9 @@ def _run(
 
 @pytest.mark.usefixtures("listed")
 def test_a_ruleset_without_a_battle_side_is_query_only_and_named_in_the_refusal() -> None:
-    assert playable_ids() == ("periferie", "twin")
-    with pytest.raises(NotPlayable, match=r"'quiet' answers queries only.*periferie, twin"):
+    assert playable_ids()[0] == "periferie" and playable_ids()[-1] == "twin"
+    assert "quiet" not in playable_ids()
+    with pytest.raises(NotPlayable, match=r"'quiet' answers queries only.*periferie, .*twin"):
         battle_rules("quiet")
     with pytest.raises(registry.UnknownRuleset, match="gurps"):
         battle_rules("gurps")
@@ -99,7 +100,9 @@ def test_a_ruleset_without_a_battle_side_is_query_only_and_named_in_the_refusal(
 def test_the_new_battle_screen_lists_the_playable_rulesets_and_leaves_out_a_query_only_one() -> (
     None
 ):
-    assert rulesets() == {"periferie": "Le Periferie del Vuoto", "twin": "Twin"}
+    listed = rulesets()
+    assert listed["periferie"] == "Le Periferie del Vuoto" and listed["twin"] == "Twin"
+    assert "quiet" not in listed
 
 
 @pytest.mark.usefixtures("listed")
