@@ -38,7 +38,7 @@ def warm_kernels(progress: Callable[[str, float], None] | None = None) -> None:
     )
     setup = BattleSetup(map_path="<warm-up>", map_sha256="", seed=1, units=units)
     step("sight", 0)
-    battle = Battle(setup, grid, load_rules(setup.ruleset))  # fog: cells in view, visibility matrix
+    battle = Battle(setup, grid, load_rules())  # fog: cells in view, visibility matrix
     try:
         step("cover", 1)
         for attacker, target in (("a", "b"), ("b", "a"), ("a", "c")):

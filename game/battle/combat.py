@@ -10,7 +10,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
-from game.ecs.components import Crowded, Position, Wounds
+from game.ecs.components import Crowded, Position, RulesetSheet, Wounds
+from game.rules.wounds import Health
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -18,7 +19,6 @@ if TYPE_CHECKING:
     from game.rules.data import Weapon
     from game.rules.dice import RollRecord
     from game.rules.ruleset_answers import Attack, AttackRoll
-    from game.rules.wounds import Health
     from game.tactics.battlefield import EntitySheet
 
 
@@ -34,10 +34,19 @@ def hurt(
     """A hit lands: the ruleset's damage and health value (periferie: P-DMG-1, the table
     P-VUL-1/2, death saves P-DEATH-1), then the weapon's on-hit effects."""
     answer = b.ruleset.damage(b.bf, b.sheet(target), damage_type, rolled)
-    after: Health = answer.after  # the ruleset's health value (periferie's Health today)
-    extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
-    if extra:
-        after = replace(after, conditions=after.conditions | frozenset(extra))
+    if b.world.has(target, RulesetSheet):
+        # A ruleset's own health lives in its sheet; the shared Wounds keeps the battle's two
+        # facts about it (dead, out of the fight). Periferie's on-hit conditions are its own.
+        b.set(target, RulesetSheet(answer.after))
+        effects = b.ruleset.condition_effects(answer.after)
+        facts = {"dead": effects.dead, "out_of_combat": effects.out_of_combat and not effects.dead}
+        after = Health(conditions=frozenset(name for name, held in facts.items() if held))
+        extra: list[str] = []
+    else:
+        after = answer.after  # periferie's wound ladder
+        extra = [e for e in on_hit if not after.has("dead") and e not in after.conditions]
+        if extra:
+            after = replace(after, conditions=after.conditions | frozenset(extra))
     b.set(target, Wounds(after))
     b.emit(
         "damage",
@@ -107,7 +116,7 @@ def resolve_attack(
         rules=answer.rules,
     )
     if rolled.hit:
-        damage_area(b, attacker, weapon, target.cell, target.id)
+        damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled)
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
         return  # an area weapon has hit the whole cell already
@@ -120,7 +129,13 @@ def resolve_attack(
 
 
 def damage_area(
-    b: BattleContext, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None
+    b: BattleContext,
+    attacker: str,
+    weapon: Weapon,
+    origin: Cell,
+    aimed: str | None,
+    attack: Attack | None = None,
+    hit: AttackRoll | None = None,
 ) -> None:
     """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
     its own armour and table); a one-target weapon hits only the aimed entity."""
@@ -133,7 +148,8 @@ def damage_area(
         victims = [aimed] if aimed is not None else []
     if not victims:
         return
-    roll = b.roller.roll(weapon.damage, f"damage {weapon.id}")
+    by = b.bf.by_id.get(attacker)
+    roll = b.ruleset.roll_damage(b.roller, b.bf, by, weapon, attack, hit)
     on_hit = weapon.on_hit
     for victim in victims:
-        hurt(b, victim, weapon.damage_type, roll.total, attacker, roll, on_hit)
+        hurt(b, victim, weapon.damage_type, roll.rolled, attacker, roll.record, on_hit)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from game.rules.data import RulesData, Weapon
     from game.rules.dice import Advantage, Roller, RollRecord
     from game.rules.initiative import Initiative
+    from game.rules.ruleset_answers import ConditionEffects
     from game.rules.turn import TurnState
     from game.rules.wounds import Health
     from game.tactics.battlefield import Battlefield, EntitySheet
@@ -65,6 +66,10 @@ class BattleState(Protocol):
         ...
 
     def health(self, unit_id: str) -> Health: ...
+    def condition_effects(self, unit_id: str) -> ConditionEffects:
+        """What the unit's health (the ruleset's own value) does to its turn."""
+        ...
+
     def can_react(self, unit: str, *, melee: bool) -> bool:
         """The unit may take a reaction now (P-OA-1: melee; P-OA-2: a readied ranged one)."""
         ...

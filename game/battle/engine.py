@@ -36,6 +36,7 @@ from game.ecs.components import (
     Outsider,
     Position,
     Posture,
+    RulesetSheet,
     Sheet,
     Status,
     Turn,
@@ -76,6 +77,7 @@ from game.rules.death import death_save
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative
 from game.rules.movement import Speeds
+from game.rules.ruleset_answers import ConditionEffects
 from game.rules.stance import Stance
 from game.rules.turn import TurnState
 from game.rules.wounds import (
@@ -88,7 +90,7 @@ from game.rules.wounds import (
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, battle_rules
+from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 
@@ -342,7 +344,19 @@ class Battle:
                 components.append(Outsider(spec.surprised))
         else:
             components.append(Waiting(spec.arrives_round or 1, spec.cell, spec.surprised))
+        own = self._ruleset_sheet(spec)
+        if own is not None:
+            components.append(RulesetSheet(own))
         self.world.add_unit(spec.id, *components)
+
+    def _ruleset_sheet(self, spec: UnitSpec) -> object:
+        """The unit's own sheet under the battle's ruleset, read as the scenario reads a map's
+        unit (`unit_fields` from its template, weapon and armour, then `read_entity`); None
+        for periferie's, whose sheet is the components above."""
+        reader = ruleset_for(self.setup.ruleset)
+        fields = reader.unit_fields(spec.template, spec.weapon, spec.armour)
+        base = EntitySheet(spec.id, spec.faction, spec.cell)
+        return reader.read_entity(fields, f"unit {spec.id!r}", base, self.rules).sheet
 
     def _combatant(self, spec: UnitSpec) -> Combatant:
         return Combatant(
@@ -637,6 +651,12 @@ class Battle:
         if isinstance(component, Controller):
             self._controllers = None
 
+    def condition_effects(self, unit_id: str) -> ConditionEffects:
+        """What the unit's health does to its turn, asked of the ruleset with its own health
+        value: the ruleset sheet when the unit has one, else periferie's wound ladder."""
+        own = self.world.try_get(unit_id, RulesetSheet)
+        return self.ruleset.condition_effects(self.health(unit_id) if own is None else own.sheet)
+
     def health(self, unit_id: str) -> Health:
         """The unit's wounds and conditions."""
         return self.world.get(unit_id, Wounds).health
@@ -835,7 +855,7 @@ class Battle:
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
         lost = (
-            self.ruleset.condition_effects(self.health(unit)).turn_lost
+            self.condition_effects(unit).turn_lost
             or (start.ended[0] if start.ended else None)
             or drift_lost
         )
@@ -1583,7 +1603,7 @@ class Battle:
         stand (in microgravity, a surface). Empty when it may not step (no shared cell, a
         failed save, stunned)."""
         crowded = self.world.try_get(unit, Crowded)
-        lost = self.ruleset.condition_effects(self.health(unit)).turn_lost
+        lost = self.condition_effects(unit).turn_lost
         if crowded is None or not crowded.saved or lost:
             return []
         me = self.sheet(unit)
@@ -1654,7 +1674,7 @@ class Battle:
 
     def can_react(self, unit: str, *, melee: bool) -> bool:
         """The unit may take a reaction now (P-OA-1 in melee; P-OA-2 a readied ranged one)."""
-        effects = self.ruleset.condition_effects(self.health(unit))
+        effects = self.condition_effects(unit)
         if effects.turn_lost or effects.attack_barred or effects.no_reaction:
             return False
         kind = "opportunity_attack" if melee else "readied_attack"
@@ -1958,6 +1978,9 @@ class _Context:
 
     def health(self, unit_id: str) -> Health:
         return self._b.health(unit_id)
+
+    def condition_effects(self, unit_id: str) -> ConditionEffects:
+        return self._b.condition_effects(unit_id)
 
     def can_react(self, unit: str, *, melee: bool) -> bool:
         return self._b.can_react(unit, melee=melee)

@@ -710,13 +710,12 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     turn = b.turn(unit)
     if kind in budget.spending("action") and turn.action is not None:
         return Refusal("action_used", used=turn.action)
-    health = b.health(unit)
     weapon_id = b.world.get(unit, Armed).weapon
     weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
     if kind == "attack" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind in ("attack", "throw"):
-        barred = b.ruleset.condition_effects(health).attack_barred
+        barred = b.condition_effects(unit).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
     if kind == "ready" and weapon is None:

@@ -212,7 +212,8 @@ class Session:
         know are refused naming `where` (the map, or the journal's header)."""
         try:
             battle_rules(setup.ruleset)  # a query-only ruleset is refused before its data is read
-            return cls(setup, grid, load_rules(setup.ruleset), None)
+            # periferie's data is the shared base (the maps name its templates)
+            return cls(setup, grid, load_rules(), None)
         except ValueError as exc:
             raise JournalError(f"{where}: {exc}") from None
 
@@ -840,7 +841,7 @@ def _restored(
 def _rules(ruleset: str, where: str) -> RulesData:
     try:
         battle_rules(ruleset)  # unknown, or query only: refused by name before its data is read
-        return load_rules(ruleset)
+        return load_rules()  # periferie's data: the shared base (the maps name its templates)
     except ValueError as exc:
         raise JournalError(f"{where}: {exc}") from None
 

@@ -116,7 +116,7 @@ def fog_after_moves(moves: int, seed: int = SEED) -> list[float]:
     cell it can reach (as its side knows the map), then ends its turn."""
     grid, setup = battle_setup(seed)
     gen = np.random.default_rng(seed)
-    session = Session(setup, grid, load_rules(setup.ruleset), None)
+    session = Session(setup, grid, load_rules(), None)
     timer = FogTimer(session)
     try:
         b = session.battle
@@ -154,7 +154,7 @@ def computer_battle(
     session = Session(
         setup,
         grid,
-        load_rules(setup.ruleset),
+        load_rules(),
         JournalWriter.create(journal, setup),
         snapshot_every=snapshot_every,
     )

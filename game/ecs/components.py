@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
@@ -174,6 +178,16 @@ class Crowded:
     saved: bool
 
 
+@dataclass(frozen=True)
+class RulesetSheet:
+    """The unit's own sheet under a ruleset that is not periferie-shaped (its object's
+    `read_entity` gives it: Cepheus characteristics, a d20 sheet...), with its health state:
+    the battle stores `Harm.after` back into it. Periferie's units have none (its sheet is
+    `Sheet`, `Wounds`...), so its state and hashes are as they were."""
+
+    sheet: object
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -193,6 +207,7 @@ COMPONENTS: tuple[type, ...] = (
     Fallen,
     Disengaged,
     Crowded,
+    RulesetSheet,
 )
 
 
@@ -226,6 +241,8 @@ def component_to_json(component: object) -> dict[str, Any]:
         }
     if isinstance(component, Visibility):
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
+    if isinstance(component, RulesetSheet):
+        return {"sheet": sheet_to_json(component.sheet)}
     if isinstance(component, Waiting | Fallen | Disengaged):
         data = dict(vars(component))
         data["cell"] = list(component.cell)
@@ -300,6 +317,8 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Waiting(_int(data["round"]), json_cell(data["cell"]), _bool(data["surprised"]))
     if kind is Fallen:
         return Fallen(json_cell(data["cell"]))
+    if kind is RulesetSheet:
+        return RulesetSheet(sheet_from_json(data["sheet"]))
     if kind is Disengaged:
         return Disengaged(json_cell(data["cell"]))
     # The rest are written as their fields (vars): read them back the same way.
@@ -331,3 +350,82 @@ def json_text(value: object) -> str:
     if not isinstance(value, str):
         raise TypeError(f"{value!r} is not text")
     return value
+
+
+# A ruleset's sheet is a frozen dataclass of its pure rules (game/rules/<id>/) holding plain
+# values; it is written with its type named, every collection in a fixed order, so that the
+# same sheet gives the same bytes and a snapshot reads it back without knowing the ruleset.
+_SHEET_MODULES = "game.rules."
+
+
+def sheet_to_json(value: object) -> Any:
+    """A ruleset sheet (or a value in it) as plain JSON data: `sheet_from_json` reads it back."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return {"float": repr(value)}
+    if isinstance(value, enum.Enum):
+        return {"enum": _type_name(type(value)), "value": sheet_to_json(value.value)}
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: sheet_to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {"type": _type_name(type(value)), "fields": fields}
+    if isinstance(value, Mapping):
+        items = sorted(value.items(), key=lambda kv: (type(kv[0]).__name__, kv[0]))
+        return {"map": [[sheet_to_json(k), sheet_to_json(v)] for k, v in items]}
+    if isinstance(value, frozenset):
+        return {"set": sorted((sheet_to_json(v) for v in value), key=repr)}
+    if isinstance(value, tuple):
+        return {"tuple": [sheet_to_json(v) for v in value]}
+    raise TypeError(f"a ruleset sheet holds {type(value).__name__}, which a battle cannot write")
+
+
+def _type_name(kind: type) -> str:
+    if not kind.__module__.startswith(_SHEET_MODULES):
+        raise TypeError(f"{kind.__module__}.{kind.__qualname__} is not a pure rules type")
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def _named_type(name: object) -> type:
+    module, _, qualname = json_text(name).partition(":")
+    if not module.startswith(_SHEET_MODULES) or not qualname:
+        raise ValueError(f"{name!r} is not a pure rules type")
+    found: object = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    if not isinstance(found, type):
+        raise TypeError(f"{name!r} is not a type")
+    return found
+
+
+def sheet_from_json(data: object) -> Any:
+    """The inverse of `sheet_to_json`; data it could not have written raises an error."""
+    if data is None or isinstance(data, bool | int | str):
+        return data
+    if not isinstance(data, dict) or not data:
+        raise TypeError(f"{data!r} is not a ruleset sheet's value")
+    if "type" in data:
+        kind = _named_type(data["type"])
+        if not dataclasses.is_dataclass(kind):
+            raise TypeError(f"{data['type']!r} is not a record")
+        fields = data["fields"]
+        if not isinstance(fields, dict):
+            raise TypeError("fields is an object")
+        return kind(**{str(k): sheet_from_json(v) for k, v in fields.items()})
+    if "enum" in data:
+        enum_kind = _named_type(data["enum"])
+        if not issubclass(enum_kind, enum.Enum):
+            raise TypeError(f"{data['enum']!r} is not an enumeration")
+        return enum_kind(sheet_from_json(data["value"]))
+    if "map" in data:
+        return MappingProxyType({sheet_from_json(k): sheet_from_json(v) for k, v in data["map"]})
+    if "set" in data:
+        return frozenset(sheet_from_json(v) for v in data["set"])
+    if "tuple" in data:
+        return tuple(sheet_from_json(v) for v in data["tuple"])
+    if "fraction" in data:
+        return Fraction(json_text(data["fraction"]))
+    if "float" in data:
+        return float(json_text(data["float"]))
+    raise TypeError(f"{data!r} is not a ruleset sheet's value")

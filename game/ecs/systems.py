@@ -21,6 +21,7 @@ from game.ecs.components import (
     Motion,
     Position,
     Posture,
+    RulesetSheet,
     Sheet,
     Visibility,
     Wounds,
@@ -40,6 +41,7 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
     weapon = world.get(unit_id, Armed).weapon
     armour = world.get(unit_id, Armoured).armour
     motion = world.get(unit_id, Motion)
+    own = world.try_get(unit_id, RulesetSheet)  # a ruleset's own sheet (none: periferie's)
     return EntitySheet(
         id=unit_id,
         faction=faction.name,
@@ -56,6 +58,7 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
         vulnerability=sheet.vulnerability,
         in_flight=motion.in_flight,
         velocity=motion.velocity,
+        sheet=None if own is None else own.sheet,
     )
 
 

@@ -50,6 +50,19 @@ class AttackRoll:
     hit: bool
     record: RollRecord
     logged: Mapping[str, object]
+    #: The ruleset's own resolution (Cepheus: the roll's Effect), for its damage step
+    #: (BattleRules.roll_damage); the battle never reads it.
+    detail: Any = None
+
+
+@dataclass(frozen=True)
+class DamageRoll:
+    """A hit's damage as rolled with the battle's roller (BattleRules.roll_damage): the roll
+    the `damage` event records and the amount `BattleRules.damage` is given (periferie: the
+    weapon's dice; Cepheus: Nd6 + the attack's Effect, armour coming off in `damage`)."""
+
+    record: RollRecord
+    rolled: int
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,12 @@ class ConditionEffects:
     speed_cap: int | None = None
     #: May not take a reaction.
     no_reaction: bool = False
+    #: The battle's own two facts about a health value that is not periferie's wound ladder
+    #: (a ruleset sheet in the `RulesetSheet` component): dead (the unit falls) and out of
+    #: the fight. The battle keeps them in the shared `Wounds` as periferie's "dead" and
+    #: "out_of_combat", which the order, the victory and the computer read.
+    dead: bool = False
+    out_of_combat: bool = False
 
 
 @dataclass(frozen=True)

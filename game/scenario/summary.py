@@ -26,7 +26,7 @@ DEMO_SEED = 1
 def run_demo(map_path: Path = DEMO_MAP) -> int:
     try:
         loaded = load_map(map_path)
-        rules = load_rules(loaded.properties.ruleset)
+        rules = load_rules()  # periferie's data: the shared base, as parse_scenario
         units = entities_from_map(loaded, rules, f"{map_path.name}: units")
         battlefield = Battlefield(loaded.grid, units, rules, loaded.properties.ruleset)
     except (MapError, ScenarioError) as exc:

@@ -25,7 +25,14 @@ from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
-from game.rules.ruleset_answers import Attack, AttackRoll, ConditionEffects, Harm, TurnBudget
+from game.rules.ruleset_answers import (
+    Attack,
+    AttackRoll,
+    ConditionEffects,
+    DamageRoll,
+    Harm,
+    TurnBudget,
+)
 from game.tactics.battlefield import Battlefield, EntitySheet
 
 Json = dict[str, Any]
@@ -83,6 +90,20 @@ class BattleRules(Protocol):
         ...
 
     # ---------------------------------------------------------------- damage and health
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: Weapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """A hit's damage rolled with the battle's roller, once for every victim of it:
+        `attack` and `roll` are the attack that hit (None for an area at a cell or a throw),
+        for a ruleset whose damage depends on the roll (Cepheus: Nd6 + Effect)."""
+        ...
+
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
         """`rolled` damage of `damage_type` reaching `target`: its health value after."""
         ...

@@ -21,6 +21,7 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageRoll,
     Harm,
     Modifier,
     TurnBudget,
@@ -118,6 +119,20 @@ class PeriferieBattle:
         # A hit is a step down the wound ladder whatever its damage (P-VUL-1/2): the chance
         # to hit is the expected harm, which keeps the computer's choices as they were.
         return attack.chance or Fraction(0)
+
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: Weapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """P-DMG-1: the weapon's dice, whatever the attack roll (the roll and its purpose as
+        the battle made them before the interface)."""
+        record = roller.roll(weapon.damage, f"damage {weapon.id}")
+        return DamageRoll(record, record.total)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
         answer = tactics.damage_to(bf, target, damage_type, rolled)
