@@ -36,6 +36,7 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageRoll,
     Harm,
     Modifier,
     TurnBudget,
@@ -96,15 +97,7 @@ class FantasyAttack:
     attacker: Sheet
     target: Sheet
     weapon: Weapon
-
-
-@dataclass(frozen=True)
-class DamageRoll:
-    """A hit's damage: the weapon's dice and the location the d100 chose (F-3)."""
-
-    damage: int
-    location: str
-    record: RollRecord
+    target_id: str
 
 
 def roll_exploding(roller: Roller, die: str, purpose: str) -> list[int]:
@@ -148,6 +141,13 @@ class FantasyBattle:
     reactions: frozenset[str] = frozenset()
     #: The computer attacks at once from an expected half body point.
     worth_attacking = Fraction(1, 2)
+
+    def __init__(self) -> None:
+        # The location of the hit just rolled, by target, until `damage` takes it: the one
+        # piece of a hit the battle's damage step does not carry (its damage type is the
+        # periferie weapon's). Rolled and taken within the same command, so a replay makes
+        # the same hand-offs.
+        self._locations: dict[str, str] = {}
 
     def attack(
         self,
@@ -218,7 +218,7 @@ class FantasyBattle:
             rules=tuple(dict.fromkeys((*rule_ids, *plan.rules, *sight.rules))),
             why=why,
             cover=grade,
-            detail=FantasyAttack(plan, odds, a_sheet, t_sheet, arm),
+            detail=FantasyAttack(plan, odds, a_sheet, t_sheet, arm, target.id),
             values=values,
         )
 
@@ -265,14 +265,28 @@ class FantasyBattle:
         }
         return AttackRoll(done.outcome == "hit", record, MappingProxyType(logged))
 
-    def roll_damage(self, roller: Roller, attack: Attack, rolled: AttackRoll) -> DamageRoll:
-        """003:l.174: the weapon's dice (not exploding: 003:l.123 is the combat dice), at the
-        location the hit's d100 chose."""
-        detail: FantasyAttack = attack.detail
-        record = roller.roll(detail.weapon.damage, f"damage {detail.weapon.name}")
-        location = rolled.logged.get("location")
-        where = location if isinstance(location, str) else DEFAULT_LOCATION
-        return DamageRoll(record.total, where, record)
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: PeriferieWeapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """003:l.174: the sheet weapon's dice (not exploding: 003:l.123 is the combat dice).
+        The location the hit's d100 chose is handed to `damage` for the attack's target (the
+        battle gives `damage` the periferie weapon's damage type, not a location)."""
+        detail: FantasyAttack | None = None if attack is None else attack.detail
+        if detail is not None:
+            arm = detail.weapon
+        else:
+            arm = (rules().defaults if attacker is None else sheet_of(attacker)).weapon
+        record = roller.roll(arm.damage, f"damage {arm.name}")
+        location = None if roll is None else roll.logged.get("location")
+        if detail is not None and isinstance(location, str):
+            self._locations[detail.target_id] = location
+        return DamageRoll(record, record.total)
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -286,13 +300,15 @@ class FantasyBattle:
         return attack.chance * mean_body_damage(detail.weapon.damage, armour)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
-        """003:l.174-184: `rolled` points at the location `damage_type` names (the torso when
-        it names none): the armour there first, the rest blackens body boxes from Lieve down;
-        the health value after is the sheet itself."""
+        """003:l.174-184: `rolled` points at the location the hit's d100 chose (`roll_damage`),
+        else the one `damage_type` names, else the torso: the armour there first, the rest
+        blackens body boxes from Lieve down; the health value after is the sheet itself."""
         data = rules()
         sheet = sheet_of(target)
         names = [name for name, _ in data.locations]
-        location = damage_type if damage_type in names else DEFAULT_LOCATION
+        location = self._locations.pop(target.id, None)
+        if location is None:
+            location = damage_type if damage_type in names else DEFAULT_LOCATION
         wound = combat.take_damage(data, sheet, rolled, location)
         after = combat.wounded(sheet, location, wound)
         effects = tuple(
@@ -310,7 +326,11 @@ class FantasyBattle:
         sheet: Sheet = health
         if sheet.dead:
             return ConditionEffects(
-                turn_lost=DEAD, attack_barred=DEAD, no_movement=True, no_reaction=True
+                turn_lost=DEAD,
+                attack_barred=DEAD,
+                no_movement=True,
+                no_reaction=True,
+                dead=True,
             )
         return ConditionEffects()
 

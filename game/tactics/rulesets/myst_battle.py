@@ -36,6 +36,7 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageRoll,
     Harm,
     Modifier,
     TurnBudget,
@@ -73,14 +74,25 @@ class MystAttack:
     in_line: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class DamageRoll:
-    """The damage of a won exchange: the weapon's die, the margin spent by default (M-1)."""
-
-    damage: int
-    damage_type: str
-    spend: combat.Spend
-    record: RollRecord | None
+def _weapon_roll(roller: Roller, weapon: Weapon) -> RollRecord:
+    """The weapon's damage dice rolled with the battle's roller; a fixed damage ("1", a punch:
+    002:l.91) is a roll of no dice, logged all the same."""
+    if weapon.damage_min != weapon.damage_max:
+        return roller.roll(weapon.damage, f"damage {weapon.id}")
+    return RollRecord(
+        purpose=f"damage {weapon.id}",
+        expression=weapon.damage,
+        dice=(),
+        kept=(),
+        dropped=(),
+        modifier=weapon.damage_min,
+        total=weapon.damage_min,
+        target=None,
+        target_kind=None,
+        outcome=None,
+        source="random",
+        advantage=Advantage.NONE,
+    )
 
 
 def default_spend(data: MystRules, margin: int, strength: int, weapon: Weapon) -> combat.Spend:
@@ -230,22 +242,31 @@ class MystBattle:
         }
         return AttackRoll(result.winner == "attack", a, MappingProxyType(logged))
 
-    def roll_damage(self, roller: Roller, attack: Attack, rolled: AttackRoll) -> DamageRoll:
-        """A won exchange's damage: the weapon's dice rolled with the battle's roller, the
-        margin spent by default (M-1; `default_spend`)."""
-        detail: MystAttack = attack.detail
-        weapon = detail.attacker.weapon
-        margin = int(str(rolled.logged["margin"]))
-        record: RollRecord | None = None
-        if weapon.damage_min == weapon.damage_max:
-            face = weapon.damage_min  # "1": a fixed 1 (002:l.91)
-        else:
-            record = roller.roll(weapon.damage, f"damage {weapon.id}")
-            face = record.total
+    def roll_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet | None,
+        weapon: PeriferieWeapon,
+        attack: Attack | None,
+        roll: AttackRoll | None,
+    ) -> DamageRoll:
+        """A won exchange's damage: the sheet weapon's dice rolled with the battle's roller,
+        the margin spent by default (M-1, `default_spend`); without an exchange (an area or
+        a throw, periferie's) the dice alone."""
+        detail: MystAttack | None = None if attack is None else attack.detail
+        sheet = detail.attacker if detail is not None else rules().defaults
+        if detail is None and attacker is not None:
+            sheet = sheet_of(attacker)
+        arm = sheet.weapon
+        record = _weapon_roll(roller, arm)
+        if detail is None or roll is None:
+            return DamageRoll(record, record.total)
+        margin = int(str(roll.logged["margin"]))
         data = rules()
-        spend = default_spend(data, margin, detail.attacker.strength, weapon)
-        dealt = combat.spend_margin(data, margin, face, spend, detail.attacker.strength, weapon)
-        return DamageRoll(dealt.damage, weapon.type, spend, record)
+        spend = default_spend(data, margin, sheet.strength, arm)
+        dealt = combat.spend_margin(data, margin, record.total, spend, sheet.strength, arm)
+        return DamageRoll(record, dealt.damage)
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -270,7 +291,11 @@ class MystBattle:
         sheet: Sheet = health
         if sheet.out:
             return ConditionEffects(
-                turn_lost=OUT, attack_barred=OUT, no_movement=True, no_reaction=True
+                turn_lost=OUT,
+                attack_barred=OUT,
+                no_movement=True,
+                no_reaction=True,
+                out_of_combat=True,
             )
         return ConditionEffects()
 

@@ -67,8 +67,12 @@ def test_f1_f3_a_surprised_hit_rolls_exploding_dice_then_the_location() -> None:
     assert rolled.hit and rolled.record.dice == (4, 4, 2) and rolled.record.total == 10
     assert rolled.logged["outcome"] == "hit" and rolled.logged["location"] == "torso"
     assert rolled.logged["critical"] is False
-    damage = BATTLE.roll_damage(roller, attack, rolled)
-    assert (damage.damage, damage.location) == (5, "torso")
+    weapon = bf.rules.weapons["pistol"]  # periferie's, as the battle passes it: not used
+    damage = BATTLE.roll_damage(roller, bf, bf.entity("archer"), weapon, attack, rolled)
+    assert damage.rolled == 5 and damage.record.dice == (5,)
+    # The d100's torso reaches `damage` whatever damage type the battle names.
+    harm = BATTLE.damage(bf, bf.entity("mark"), "piercing", damage.rolled)
+    assert harm.damage == 3 and "torso" not in harm.after.armour
 
 
 def test_f3_armour_takes_the_points_first_and_is_destroyed_by_as_many() -> None:

@@ -109,8 +109,10 @@ def test_m1_an_exchange_rolled_with_the_battles_roller_wins_and_spends_its_margi
     rolled = BATTLE.roll_attack(roller, attack, Advantage.NONE, "attack a")
     assert rolled.hit and rolled.logged["margin"] == 27 and rolled.logged["winner"] == "attack"
     assert (rolled.logged["attack_total"], rolled.logged["defence_total"]) == (70, 43)
-    damage = BATTLE.roll_damage(roller, attack, rolled)
-    assert damage.damage == 5 and damage.damage_type == "taglio"
+    damage = BATTLE.roll_damage(
+        roller, bf, bf.entity("a"), bf.rules.weapons["pistol"], attack, rolled
+    )
+    assert damage.rolled == 5 and damage.record.dice == (2,)
 
 
 def test_m1_a_tie_is_nobodys_exchange() -> None:
