@@ -253,6 +253,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     turn = b.turn(unit)
     enemies = _enemies(b, me)
     action_free = turn.action is None
+    # Only the commands the ruleset has (its turn budget): a Myst fighter neither runs nor hides.
+    offered = b.ruleset.turn_budget().commands
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
     steers = me.thrusters or not (me.in_flight or any(me.velocity))
     if action_free and b.world.get(unit, Sheet).medkits > 0:
@@ -280,7 +282,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if can_move and action_free and armed:
         # No shot: close in, running when it knows where to (an enemy, unseen ground); what a
         # run cannot get nearer, a walk cannot either. Patrolling, it walks and looks.
-        if _seek(b, me, enemies, dash=True, patrol=False) is not None:
+        if "dash" in offered and _seek(b, me, enemies, dash=True, patrol=False) is not None:
             return cmd.Dash(unit)
         cell = _seek(b, me, enemies, dash=False)
         if cell is not None:
@@ -290,12 +292,12 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         cell = _choose_cell(b, me, enemies, want_shot=False)
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
-    if action_free and enemies:
+    if action_free and enemies and "dodge" in offered:
         return cmd.Dodge(unit)
-    if action_free and not armed:
+    if action_free and not armed and "hide" in offered:
         others = {f for f in b.setup.factions if f != me.faction}
         if not others <= b.world.get(unit, Visibility).hidden_from:
             return cmd.Hide(unit)
-    if action_free and armed and not _targets(b, me, enemies):
+    if action_free and armed and not _targets(b, me, enemies) and "search" in offered:
         return cmd.Search(unit)  # no enemy known: one may be hiding in sight
     return cmd.EndTurn(unit)

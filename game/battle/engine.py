@@ -359,10 +359,15 @@ class Battle:
         return reader.read_entity(fields, f"unit {spec.id!r}", base, self.rules).sheet
 
     def _combatant(self, spec: UnitSpec) -> Combatant:
+        # A ruleset whose order is not periferie's d20 + bonus names its own bonus (Myst's
+        # sheet priority, fantasy's AGI and DES dice); the others keep P-INIT-1's check.
+        own = getattr(self.ruleset, "initiative_bonus", None)
         return Combatant(
             spec.id,
             spec.faction,
-            checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
+            own(self.sheet(spec.id))
+            if own is not None
+            else checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
             hidden=bool(self.world.get(spec.id, Visibility).hidden_from),
             surprised=spec.surprised,
         )
