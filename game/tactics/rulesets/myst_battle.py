@@ -50,8 +50,11 @@ BUDGET = TurnBudget(
     slots=("movement", "action"),
     costs=MappingProxyType({"move": "movement", "attack": "action", "end_turn": ""}),
 )
-#: The condition code of a fighter whose Status Globale is 0 (M-2: out of the fight).
-OUT = "out_of_fight"
+#: The condition code of a fighter whose Status Globale is 0 (M-2: out of the fight): the
+#: battle's shared "out of combat".
+OUT = "out_of_combat"
+#: An attack on a fighter out of the fight already.
+TARGET_OUT = "target_out_of_combat"
 
 
 def rules() -> MystRules:
@@ -177,7 +180,9 @@ class MystBattle:
                 NoChance.OUT_OF_COMBAT, ("M-2",), f"{attacker.id} is out of the fight", **values
             )
         if t_sheet.out:
-            return _no_attack(OUT, ("M-2",), f"{target.id} is out of the fight already", **values)
+            return _no_attack(
+                TARGET_OUT, ("M-2",), f"{target.id} is out of the fight already", **values
+            )
         melee = a_sheet.weapon.melee
         distance = chebyshev(attacker.cell, target.cell)
         if melee and distance > data.melee_cells:

@@ -179,3 +179,13 @@ def test_f3_six_cells_of_movement_a_turn() -> None:
     bf = _field([_fighter("a", "x", 0)])
     request, allowance = BATTLE.move_request(bf, bf.entity("a"), None, dash=False, stealth=False)
     assert request.budgets["walk"] == 6 and allowance.rules == ("F-3",)
+
+
+def test_the_new_codes_are_worded_for_players() -> None:
+    from game.rules.ruleset_answers import Modifier
+    from game.text.explain import attack_lines, modifier_line
+
+    bf = _field([_fighter("archer", "x", 0, weapon=BOW), _fighter("thug", "y", 1)])
+    attack = BATTLE.attack(bf, bf.entity("archer"), bf.entity("thug"))
+    assert attack_lines(attack) == ["archer is engaged in melee: no ranged attack"]
+    assert modifier_line(Modifier("fantasy_dp", 8, ("F-2",))) == "protection difficulty 8 (F-2)"

@@ -15,6 +15,7 @@ from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for
 from game.tactics.rulesets.myst_battle import (
     BATTLE,
     OUT,
+    TARGET_OUT,
     damage_from,
     default_spend,
     in_line,
@@ -140,7 +141,7 @@ def test_m2_a_fighter_out_of_the_fight_cannot_attack_nor_be_attacked() -> None:
     bf = _field([_fighter("a", "x", 0, status=0), _fighter("b", "y", 1, status=0)])
     assert BATTLE.attack(bf, bf.entity("a"), bf.entity("b")).reason == "out_of_combat"
     bf = _field([_fighter("a", "x", 0), _fighter("b", "y", 1, status=0)])
-    assert BATTLE.attack(bf, bf.entity("a"), bf.entity("b")).reason == OUT
+    assert BATTLE.attack(bf, bf.entity("a"), bf.entity("b")).reason == TARGET_OUT
 
 
 def test_m1_expected_harm_is_the_chance_of_each_margin_times_its_mean_damage() -> None:
