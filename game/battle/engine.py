@@ -360,10 +360,15 @@ class Battle:
 
     def _combatant(self, spec: UnitSpec) -> Combatant:
         own = self.world.try_get(spec.id, RulesetSheet)
+        # A ruleset whose order is not periferie's d20 + bonus names its own bonus (Myst's
+        # sheet priority, fantasy's AGI and DES dice); the others keep P-INIT-1's check.
+        bonus_of = getattr(self.ruleset, "initiative_bonus", None)
         return Combatant(
             spec.id,
             spec.faction,
-            checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
+            bonus_of(self.sheet(spec.id))
+            if bonus_of is not None
+            else checknames.bonus(self.world.get(spec.id, Sheet).checks, checknames.INITIATIVE),
             hidden=bool(self.world.get(spec.id, Visibility).hidden_from),
             surprised=spec.surprised,
             sheet=None if own is None else own.sheet,

@@ -64,6 +64,8 @@ class Why(StrEnum):
     UNKNOWN_SIZE = "unknown_size"
     NEEDS_RANGED_WEAPON = "needs_ranged_weapon"
     UNKNOWN_TRIGGER = "unknown_trigger"
+    ENGAGED = "engaged"  # a ranged attack from a fighter engaged in melee (fantasy, 003:l.61)
+    TARGET_OUT_OF_COMBAT = "target_out_of_combat"  # Myst: Status Globale 0 already (M-2)
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"

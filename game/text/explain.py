@@ -8,7 +8,7 @@ call it, so a sentence is written once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import floor
 
@@ -91,6 +91,7 @@ def effect_name(effect: str) -> str:
         "light_wound": _("light wound"),
         "grave_wound": _("grave wound"),
         "mortal_wound": _("mortal wound"),
+        "armour_destroyed": _("armour destroyed"),
     }
     return wounds.get(effect) or condition_name(effect)
 
@@ -333,6 +334,11 @@ def modifier_line(modifier: Modifier) -> str:
         "dm_prone": lambda: _("prone target DM {dm}").format(dm=_signed(value)),
         "dm_into_melee": lambda: _("firing into melee DM {dm}").format(dm=_signed(value)),
         "dm_zero_g_recoil": lambda: _("recoil in zero-G DM {dm}").format(dm=_signed(value)),
+        "myst_attack": lambda: _("attack total {total} + 3d10").format(total=value),
+        "myst_defence": lambda: _("defence total {total} + 3d10").format(total=-value),
+        "fantasy_dp": lambda: _("protection difficulty {dp}").format(dp=value),
+        "fantasy_attack_modifier": lambda: _("attack {points}").format(points=_signed(value)),
+        "fantasy_defence_modifier": lambda: _("defence {points}").format(points=_signed(-value)),
     }
     if modifier.code in texts:
         text = texts[modifier.code]()
@@ -343,6 +349,14 @@ def modifier_line(modifier: Modifier) -> str:
     return f"{text} ({', '.join(modifier.rules)})" if modifier.rules else text
 
 
+#: Other rulesets' reasons for no chance (Myst M-2, fantasy F-2), worded with the attack's values.
+_RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
+    "engaged": lambda: _("{attacker} is engaged in melee: no ranged attack"),
+    "target_out_of_combat": lambda: _("{target} is out of the fight already"),
+    "target_dead": lambda: _("{target} is dead already"),
+}
+
+
 def attack_lines(attack: Attack) -> list[str]:
     """Any ruleset's attack in words: its chance and a line a modifier, or why it has none."""
     if attack.chance is None:
@@ -351,6 +365,8 @@ def attack_lines(attack: Attack) -> list[str]:
             return [no_chance_text(NoChance(reason), dict(attack.values))]  # type: ignore[arg-type]
         if reason in D20_REASONS:
             return [d20_reason_text(reason)]
+        if reason in _RULESET_NO_CHANCE:
+            return [_RULESET_NO_CHANCE[reason]().format(**dict(attack.values))]
         return [attack.why[0] if attack.why else reason]
     lines = [_("Chance to hit {chance}").format(chance=chance_text(attack.chance))]
     return lines + [modifier_line(m) for m in attack.modifiers]

@@ -485,6 +485,8 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.UNKNOWN_SIZE: lambda: _("No such object size."),
     Why.NEEDS_RANGED_WEAPON: lambda: _("Ready needs a ranged weapon (P-OA-2)."),
     Why.UNKNOWN_TRIGGER: lambda: _("No such trigger."),
+    Why.ENGAGED: lambda: _("Engaged in melee: no ranged attack."),
+    Why.TARGET_OUT_OF_COMBAT: lambda: _("The target is out of the fight already."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),

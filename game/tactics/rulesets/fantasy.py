@@ -28,7 +28,8 @@ from game.rules.reader import (
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import Json, Query, entity_arg
+from game.tactics.ruleset import BattleRules, Json, Query, entity_arg
+from game.tactics.rulesets.fantasy_battle import BATTLE
 
 SITUATION_KEYS = (
     "unaware",
@@ -302,6 +303,7 @@ class Fantasy:
     id = "fantasy"
     entity_fields = ("sheet",)
     queries = QUERIES
+    battle: BattleRules | None = BATTLE
 
     def read_entity(
         self, spec: Mapping[str, object], where: str, base: EntitySheet, rules: RulesData

@@ -21,7 +21,8 @@ from game.rules.myst import combat
 from game.rules.myst.data import MystDataError, MystRules, Sheet, Weapon, load, parse_weapon
 from game.rules.reader import ScenarioError, as_bool, as_int, as_list, as_object, choice, fail
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import Json, Query, entity_arg
+from game.tactics.ruleset import BattleRules, Json, Query, entity_arg
+from game.tactics.rulesets.myst_battle import BATTLE
 
 SITUATION_KEYS = (
     "mounted",
@@ -364,6 +365,7 @@ class Myst:
     id = "myst"
     entity_fields = ("sheet",)
     queries = QUERIES
+    battle: BattleRules | None = BATTLE
 
     def read_entity(
         self, spec: Mapping[str, object], where: str, base: EntitySheet, rules: RulesData
