@@ -15,7 +15,8 @@ from game.battle.options import Option
 from game.battle.view import PlayerView
 from game.grid.model import Cell
 from game.rules.data import RulesData, Weapon
-from game.tactics.answers import ThrowAnswer
+from game.rules.ruleset_answers import Attack
+from game.tactics.answers import HitAnswer, ThrowAnswer
 from game.text import explain, names
 from game.text.bounds import clip
 from game.text.explain_battle import cell_text, refusal_text, why_text
@@ -150,6 +151,9 @@ class Aim:
             Overlay(sight=(here, there), sight_clear=los.clear, blocked_at=los.blocked_by),
             [f"<b>{hud.esc(_('Attack {t}').format(t=target))}</b>"],
         )
+        if not isinstance(answer, HitAnswer):
+            # Another ruleset: its own numbers, from the answer every ruleset gives.
+            return self._ruleset_attack(shown, shot.attack, here, there)
         if answer.hit is not None:
             chance = _("Hit chance {p}%").format(p=answer.hit.p)
             shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
@@ -187,6 +191,33 @@ class Aim:
             shown.lines.append(hud.esc(blocked))
         words = explain.hit_lines(answer.hit) if answer.hit is not None else answer.why
         shown.details += [*words, explain.rulings_line(answer.rules)]
+        return shown
+
+    def _ruleset_attack(self, shown: Preview, attack: Attack, here: Cell, there: Cell) -> Preview:
+        """Any ruleset's attack as its answer states it: the exact chance (its percentage on the
+        badge), or why there is none; its cover grade; its modifiers and rulings behind Alt."""
+        words = explain.attack_lines(attack)
+        if attack.chance is not None:
+            percent = attack.chance * 100
+            shown_p = (
+                str(percent.numerator) if percent.denominator == 1 else f"{float(percent):.1f}"
+            )
+            chance = _("Hit chance {p}%").format(p=shown_p)
+            shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
+            title, colour = f"{shown_p}%", chance_colour(round(percent))
+        else:
+            shown.lines.append(_red(plain(words[0], self.alt)))
+            title, colour = _("No shot"), NO_SHOT
+        lines: tuple[str, ...] = ()
+        if attack.cover is not None:
+            cover = _("Cover: {grade}").format(grade=attack.cover)
+            lines = (cover,)
+            distance = max(abs(a - c) for a, c in zip(here, there, strict=True))
+            shown.lines.append(hud.esc(f"{cover} · " + _("{d} cells").format(d=distance)))
+        shown.overlay.badges = [Badge(there, title, colour, lines)]
+        if not shown.overlay.sight_clear and shown.overlay.blocked_at is not None:
+            shown.lines.append(hud.esc(_("Sight blocked where the red cross is")))
+        shown.details += [*words, explain.rulings_line(attack.rules)]
         return shown
 
     def path(self, unit: str, cell: Cell) -> Preview:

@@ -11,7 +11,7 @@ import pytest
 
 from game.battle.engine import Battle
 from game.battle.session import Session
-from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
+from game.battle.setup import BattleSetup, UnitSpec, setup_from_map, with_ruleset
 from game.grid.model import Cell
 from game.maps import LoadedMap, load_map
 from game.ui.app import App, post_click, post_key, post_mouse_move
@@ -105,7 +105,7 @@ def hold_enter_to_take(app: App, scene: BattleScene, dt: float = 1 / 60) -> str:
 
 @pytest.fixture
 def make_window() -> Iterator[MakeWindow]:
-    """make_window(player="player", sides=("raiders",), units=None, seed=1) -> Window.
+    """make_window(player="player", sides=("raiders",), units=None, seed=1, ...) -> Window.
 
     The station map's own units unless `units` replaces them; the computer plays every side the
     player does not; animations are instant."""
@@ -119,6 +119,7 @@ def make_window() -> Iterator[MakeWindow]:
         map_path: Path = STATION,
         computer: Sequence[str] | None = None,
         gm: bool = False,
+        ruleset: str | None = None,
     ) -> Window:
         loaded = load_map(map_path)
         factions = sorted({u.faction for u in (units or loaded.units)})
@@ -128,6 +129,7 @@ def make_window() -> Iterator[MakeWindow]:
         )
         if units is not None:
             setup = replace(setup, units=tuple(units))
+        setup = with_ruleset(setup, ruleset)
         session = Session.new(setup, None)
         app = App((1280, 720))
         scene = BattleScene(app.size, session, player, loaded.render, animation_speed=0)

@@ -15,6 +15,7 @@ from game.battle.events import Event
 from game.battle.journal import JournalError
 from game.battle.view import PlayerView, told, view_for
 from game.grid.model import Cell
+from game.tactics.answers import HitAnswer
 from game.text import explain
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
@@ -165,8 +166,12 @@ class Orders:
             why = refusal_text(option.refusal)
         elif isinstance(command, cmd.Attack) and command.target is not None and unit:
             shot = preview.attack(s.battle, s.player, unit, command.target)
-            if shot is not None and shot.answer.hit is None and shot.answer.reason is not None:
-                why = why_text(str(shot.answer.reason), dict(shot.answer.values))
+            if shot is not None and shot.attack.chance is None and shot.attack.reason is not None:
+                why = (
+                    why_text(str(shot.attack.reason), dict(shot.attack.values))
+                    if isinstance(shot.answer, HitAnswer)
+                    else explain.attack_lines(shot.attack)[0]  # another ruleset's reason
+                )
         if why is not None:
             self.plan = None
             s.status = why

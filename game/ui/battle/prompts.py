@@ -11,6 +11,8 @@ import pygame
 from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM
+from game.tactics.answers import HitAnswer
+from game.text import explain
 from game.text.i18n import _
 from game.ui import hud
 from game.ui.gm_panel import checks
@@ -67,8 +69,10 @@ class Prompts:
             assert pending is not None
             shot = preview.attack(s.battle, s.player, pending.reactor, pending.mover)
             chance = ""
-            if shot is not None and shot.answer.hit is not None:
+            if shot is not None and isinstance(shot.answer, HitAnswer) and shot.answer.hit:
                 chance = " " + _("Hit chance {p}%").format(p=shot.answer.hit.p)
+            elif shot is not None and shot.attack.chance is not None:  # another ruleset's
+                chance = " " + explain.attack_lines(shot.attack)[0]
             rule = "P-OA-1" if pending.kind == "opportunity" else "P-OA-2"
             text = (
                 _("{mover} leaves {unit}'s reach: strike at it? ({rule})")
