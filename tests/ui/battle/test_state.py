@@ -21,6 +21,7 @@ VIDAL = (28, 9, 1)
 def _at_level_zero(w: Window, cell: tuple[int, int, int]) -> tuple[int, int]:
     w.scene.board.set_level(0)
     w.scene.refresh()
+    w.scene.board.show_cell(cell)  # the battle opens zoomed in on the acting unit: pan to it
     x, y = w.scene.board.cell_centre(cell)
     return round(x), round(y)
 
