@@ -361,10 +361,19 @@ class SidePanel:
         self.filter = UIDropDownMenu(
             _filter_names(),
             _filter_names()[0],
-            pygame.Rect(6, log_top, w - 90, 28),
+            pygame.Rect(6, log_top, w - 172, 28),
             manager=manager,
             container=self.panel,
         )
+        #: The log's cells, dice and ruling ids kept shown (Alt shows them while held).
+        self.details = UIButton(
+            pygame.Rect(w - 164, log_top, 82, 28),
+            _("Details"),
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Show the cells, dice and rulings in the log (or hold Alt)"),
+        )
+        self.details_on = False
         self.copy = UIButton(
             pygame.Rect(w - 80, log_top, 86, 28),
             _("Copy"),
@@ -379,6 +388,14 @@ class SidePanel:
             container=self.panel,
         )
         self._texts: dict[str, str] = {}
+
+    def toggle_details(self) -> None:
+        """Details on or off: the button stays lit while they are on."""
+        self.details_on = not self.details_on
+        if self.details_on:
+            self.details.select()
+        else:
+            self.details.unselect()
 
     def set_modes(self, modes: Sequence[tuple[str, str]], current: str) -> None:
         """The movement modes the selected unit has, as (label, mode id)."""

@@ -229,7 +229,10 @@ class BattleScene:
         self.size = size
         self.ui.clear_and_reset()
         self.ui.set_window_resolution(size)
+        details = self.side.details_on
         self._build_widgets(size)
+        if details:  # the log's Details stay on across a resize
+            self.side.toggle_details()
         self.log = Log(self.log.events)  # the new log box is empty: fill it again, unfiltered
         self.orders.menu = None
         self.prompts.prompt = None
@@ -503,6 +506,7 @@ class BattleScene:
         self._collect()
         self.ui.update(dt)
         self.animator.update(dt)
+        self.log.set_details(self.pointer.alt or self.side.details_on)
         self.log.show(self.side)
         self.input.pan(dt)
         if self.seats.waiting_for is not None:
