@@ -219,6 +219,7 @@ class ActionBar:
         )
         self.buttons: list[tuple[ActionButton, UIButton]] = []
         self._shown: tuple[ActionButton, ...] | None = None
+        self._status_text = ""
 
     def show(self, actions: Sequence[ActionButton]) -> None:
         if tuple(actions) == self._shown:
@@ -233,6 +234,11 @@ class ActionBar:
                     button.set_text(action.short)
             if all(_fits(button) for _a, button in self.buttons):
                 break
+        else:
+            # Even three rows of short labels are too narrow (the smallest window, in Italian):
+            # the label is shortened with an ellipsis, the tooltip keeps it whole.
+            for _a, button in self.buttons:
+                fit_text(button)
 
     def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> None:
         for _a, button in self.buttons:
@@ -267,16 +273,48 @@ class ActionBar:
 
     def set_status(self, text: str) -> None:
         text = clip(text, LINE)
-        if self.status.text != text:
+        if self._status_text != text:
+            self._status_text = text
             self.status.set_text(text)
+            fit_text(self.status)  # a narrow window: the line ends with an ellipsis, never cut
 
 
-def _fits(element: UIButton | UILabel, margin: int = 6) -> bool:
-    """The element's text fits its width (pygame-gui cuts what does not)."""
+def text_room(element: UIButton | UILabel) -> int:
+    """The width pygame-gui shows of the element's text: its rect less the border, the rounded
+    corners, the shadow and the alignment's padding (what is wider is cut)."""
+    view = getattr(getattr(element, "drawable_shape", None), "text_view_rect", None)
+    if view is not None and view.width > 0:
+        return int(view.width)
+    return element.relative_rect.width - 6
+
+
+def _fits(element: UIButton | UILabel, margin: int = 0) -> bool:
+    """The element's text fits the room pygame-gui gives it (and shows it whole)."""
     font = getattr(element, "font", None)
     if font is None or not element.text:
         return True
-    return bool(font.size(element.text)[0] <= element.relative_rect.width - margin)
+    return bool(font.size(element.text)[0] <= text_room(element) - margin)
+
+
+def fit_text(element: UIButton | UILabel, full: str | None = None) -> bool:
+    """Shorten the element's text with an ellipsis until it fits (the smallest windows); a
+    button keeps the whole text in its tooltip. Answers whether it was shortened."""
+    font = getattr(element, "font", None)
+    text = element.text
+    if font is None or not text or _fits(element):
+        return False
+    room = text_room(element)
+    cut = len(text)
+    while cut > 1 and font.size(text[:cut].rstrip() + ELLIPSIS)[0] > room:
+        cut -= 1
+    element.set_text(text[:cut].rstrip() + ELLIPSIS)
+    # The shape is laid out anew with the text: measure again in the room it leaves now.
+    while cut > 1 and not _fits(element):
+        cut -= 1
+        element.set_text(text[:cut].rstrip() + ELLIPSIS)
+    if isinstance(element, UIButton) and full is not None:
+        element.set_tooltip(full)
+    return True
 
 
 def cut_labels(manager: pygame_gui.UIManager) -> list[str]:
