@@ -128,6 +128,8 @@ class Chip:
     text: str
     side: int
     active: bool
+    #: The side's display name (game/text/names.py), in the chip's tooltip.
+    side_name: str = ""
 
 
 class Tracker:
@@ -178,7 +180,9 @@ class Tracker:
                 manager=self.manager,
                 container=self.panel,
                 object_id=ObjectID(object_id=style, class_id="@chip"),
+                tool_tip_text=esc(f"{chip.unit} — {chip.side_name}".removesuffix(" — ")),
             )
+            fit_text(button)  # a long name ends with an ellipsis; the tooltip has it whole
             self.chips.append((chip, button))
             x += width + 4
 

@@ -336,7 +336,13 @@ class BattleScene:
             faction = self.view.sides.get(unit, "")
             text = unit if total is None else f"{unit} {total}"
             chips.append(
-                hud.Chip(unit, text, self.side_index.get(faction, 0), unit == self.view.active)
+                hud.Chip(
+                    unit,
+                    text,
+                    self.side_index.get(faction, 0),
+                    unit == self.view.active,
+                    names.side_name(faction) if faction else "",
+                )
             )
         self.tracker.show(self.view.round, chips, self._budget_text())
         acting = self.acting()
@@ -407,7 +413,7 @@ class BattleScene:
         if self.view.over:
             winner = self.view.winner
             return (
-                _("The combat is over: {winner} win.").format(winner=winner)
+                _("The combat is over: {winner} win.").format(winner=names.side_name(winner))
                 if winner
                 else _("The combat is over.")
             )
