@@ -289,7 +289,7 @@ def text_room(element: UIButton | UILabel) -> int:
     view = getattr(getattr(element, "drawable_shape", None), "text_view_rect", None)
     if view is not None and view.width > 0:
         return int(view.width)
-    return element.relative_rect.width - 6
+    return int(element.relative_rect.width) - 6
 
 
 def _fits(element: UIButton | UILabel, margin: int = 0) -> bool:
