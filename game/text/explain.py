@@ -96,6 +96,25 @@ def effect_name(effect: str) -> str:
     return wounds.get(effect) or condition_name(effect)
 
 
+#: Effects from the most telling down, for the one word the board floats over a hit.
+_SEVERITY = ("dead", "out_of_combat", "mortal_wound", "grave_wound", "light_wound")
+
+
+def effect_short(effects: Sequence[str]) -> str:
+    """The one word a damage's effects float up with on the board ("grave", "KO"); the log
+    words them all in full (issue 17: the board's text short, the full words in the log)."""
+    if not effects:
+        return ""
+    worst = min(effects, key=lambda e: _SEVERITY.index(e) if e in _SEVERITY else len(_SEVERITY))
+    short = {
+        "out_of_combat": _("KO"),
+        "mortal_wound": _("mortal"),
+        "grave_wound": _("grave"),
+        "light_wound": _("light"),
+    }
+    return short.get(worst) or condition_name(worst)
+
+
 def stance_name(stance: str) -> str:
     names = {"standing": _("standing"), "crouched": _("crouched"), "prone": _("prone")}
     return names.get(stance, stance)

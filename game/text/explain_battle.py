@@ -7,6 +7,7 @@ and the log say the same thing in English and Italian.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -406,10 +407,110 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-def event_text(event: Event) -> str:
+#: The same events said without their cells, for the log as it reads by default (issue 17:
+#: coordinates and ruling ids only behind Alt); an event not here names no cell.
+_PLAIN: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
+    Happened.MOVED: lambda d: (
+        _moved(d)
+        if d.get("to") == UNSEEN
+        else _("{unit} moves: {cost} points ({spent} this turn)").format(
+            unit=d["unit"], cost=d["cost"], spent=d["spent"]
+        )
+    ),
+    Happened.AMBUSHED: lambda d: _("{unit} runs into {by}, unseen until now, and stops.").format(
+        unit=d["unit"], by=d["by"]
+    ),
+    Happened.FLYING: lambda d: _("{unit} leaps and will land in a later turn.").format(
+        unit=d["unit"]
+    ),
+    Happened.DRIFTED: lambda d: (
+        _drifted(d)
+        if d.get("to") == UNSEEN
+        else _("{unit} drifts and is stopped.").format(unit=d["unit"])
+        if d.get("stopped")
+        else _("{unit} drifts.").format(unit=d["unit"])
+    ),
+    Happened.STEPPED_ASIDE: lambda d: _("{unit} steps aside.").format(unit=d["unit"]),
+    Happened.COASTING: lambda d: _("{unit} keeps its velocity: dampers off.").format(
+        unit=d["unit"]
+    ),
+    Happened.SIGHTED: lambda d: _("{faction} sight {unit}.").format(
+        faction=side_name(str(d["faction"])), unit=d["unit"]
+    ),
+    Happened.ARRIVED: lambda d: _("{unit} arrives.").format(unit=d["unit"]),
+    Happened.CELL_EDITED: lambda d: _("GM: a cell is changed."),
+}
+
+#: A ruling id in brackets or parentheses, as the sentences cite them: "(P-MOV-8)",
+#: "(P-JUMP-1/3)", "(G-3)", "[P-INIT-1, P-INIT-2]".
+_RULING = re.compile(
+    r"\s*[(\[](?:[A-Z]+-)+\d+(?:/\d+)?[a-z]?(?:,\s*(?:[A-Z]+-)+\d+(?:/\d+)?[a-z]?)*[)\]]"
+)
+
+
+def without_rulings(text: str) -> str:
+    """A sentence without the ruling ids it cites (they are shown behind Alt)."""
+    return _RULING.sub("", text)
+
+
+def event_text(event: Event, *, details: bool = True) -> str:
     """One line for the log: what happened (its dice and rulings are `event_details`). A unit
-    the player never saw reads "someone unseen", never "?"."""
-    return _EVENTS[Happened(event.kind)](_unseen_named(event.data))
+    the player never saw reads "someone unseen", never "?". Without `details` the sentence
+    names no cell and cites no ruling: the log as it reads until Alt is held."""
+    data = _unseen_named(event.data)
+    kind = Happened(event.kind)
+    if details:
+        return _EVENTS[kind](data)
+    if kind is Happened.ATTACK and data.get("target") is None:
+        text = _("{unit} fires {weapon} at a cell: {p}% — {result}").format(
+            unit=data["unit"],
+            weapon=_weapon(data["weapon"]),
+            p=data["hit_chance"],
+            result=_hit(data["hit"]),
+        )
+    elif kind is Happened.THROW:
+        text = _plain_throw(data)
+    elif kind is Happened.REACTION_OFFERED:
+        text = _plain_reaction_offered(data)
+    elif kind is Happened.COLLIDED:
+        text = _("{unit} lands on {other}: {unit_save}, {other_save}.").format(
+            unit=data["unit"],
+            other=data["with"],
+            unit_save=_("{unit} keeps its feet").format(unit=data["unit"])
+            if data.get("unit_saved")
+            else _("{unit} falls, stunned").format(unit=data["unit"]),
+            other_save=_("{unit} keeps its feet").format(unit=data["with"])
+            if data.get("with_saved")
+            else _("{unit} falls, stunned").format(unit=data["with"]),
+        )
+    else:
+        text = _PLAIN.get(kind, _EVENTS[kind])(data)
+    return without_rulings(text)
+
+
+def _plain_throw(d: Mapping[str, Any]) -> str:
+    thing = _weapon(d["weapon"]) if d.get("weapon") else _object_name(str(d.get("size")))
+    if d.get("target"):
+        text = _("{unit} throws {thing} at {aim}").format(
+            unit=d["unit"], thing=thing, aim=d["target"]
+        )
+    else:
+        text = _("{unit} throws {thing}").format(unit=d["unit"], thing=thing)
+    if d.get("hit_chance") is not None:
+        text += f": {d['hit_chance']}% — {_hit(d.get('hit'))}"
+    if d.get("landed") != d.get("aim"):
+        text += "; " + _("it lands elsewhere")
+    return text
+
+
+def _plain_reaction_offered(d: Mapping[str, Any]) -> str:
+    if d.get("kind") == "readied":
+        return _("{unit} has {mover} in sight: its readied attack may fire").format(
+            unit=d["unit"], mover=d["mover"]
+        )
+    return _("{mover} leaves {unit}'s reach: {unit} may strike").format(
+        unit=d["unit"], mover=d["mover"]
+    )
 
 
 def event_details(event: Event, *, show_rules: bool = True) -> list[str]:

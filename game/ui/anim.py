@@ -20,7 +20,7 @@ import pygame
 
 from game.battle.events import Event
 from game.grid.model import Cell
-from game.text.explain import effect_name
+from game.text.explain import effect_short
 from game.text.i18n import _
 from game.ui import fonts, sound
 
@@ -290,8 +290,9 @@ def beat_for(
     elif event.kind == "damage":
         cell = before.get(str(d["unit"])) or after.get(str(d["unit"]))
         if cell is not None:
-            effects = ", ".join(effect_name(str(e)) for e in d.get("effects", ()))
-            text = f"-{d['damage']}" + (f" {effects}" if effects else "")
+            # Short over the board (the number and one word): the log has every effect in full.
+            word = effect_short([str(e) for e in d.get("effects", ())])
+            text = f"-{d['damage']}" + (f" {word}" if word else "")
             beat.texts.append(Text(cell, text, (255, 110, 90)))
             beat.duration = FLOAT_TIME
             if d.get("damage") or d.get("effects"):

@@ -128,6 +128,8 @@ class Chip:
     text: str
     side: int
     active: bool
+    #: The side's display name (game/text/names.py), in the chip's tooltip.
+    side_name: str = ""
 
 
 class Tracker:
@@ -178,7 +180,9 @@ class Tracker:
                 manager=self.manager,
                 container=self.panel,
                 object_id=ObjectID(object_id=style, class_id="@chip"),
+                tool_tip_text=esc(f"{chip.unit} — {chip.side_name}".removesuffix(" — ")),
             )
+            fit_text(button)  # a long name ends with an ellipsis; the tooltip has it whole
             self.chips.append((chip, button))
             x += width + 4
 
@@ -219,6 +223,7 @@ class ActionBar:
         )
         self.buttons: list[tuple[ActionButton, UIButton]] = []
         self._shown: tuple[ActionButton, ...] | None = None
+        self._status_text = ""
 
     def show(self, actions: Sequence[ActionButton]) -> None:
         if tuple(actions) == self._shown:
@@ -233,6 +238,11 @@ class ActionBar:
                     button.set_text(action.short)
             if all(_fits(button) for _a, button in self.buttons):
                 break
+        else:
+            # Even three rows of short labels are too narrow (the smallest window, in Italian):
+            # the label is shortened with an ellipsis, the tooltip keeps it whole.
+            for _a, button in self.buttons:
+                fit_text(button)
 
     def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> None:
         for _a, button in self.buttons:
@@ -267,16 +277,48 @@ class ActionBar:
 
     def set_status(self, text: str) -> None:
         text = clip(text, LINE)
-        if self.status.text != text:
+        if self._status_text != text:
+            self._status_text = text
             self.status.set_text(text)
+            fit_text(self.status)  # a narrow window: the line ends with an ellipsis, never cut
 
 
-def _fits(element: UIButton | UILabel, margin: int = 6) -> bool:
-    """The element's text fits its width (pygame-gui cuts what does not)."""
+def text_room(element: UIButton | UILabel) -> int:
+    """The width pygame-gui shows of the element's text: its rect less the border, the rounded
+    corners, the shadow and the alignment's padding (what is wider is cut)."""
+    view = getattr(getattr(element, "drawable_shape", None), "text_view_rect", None)
+    if view is not None and view.width > 0:
+        return int(view.width)
+    return int(element.relative_rect.width) - 6
+
+
+def _fits(element: UIButton | UILabel, margin: int = 0) -> bool:
+    """The element's text fits the room pygame-gui gives it (and shows it whole)."""
     font = getattr(element, "font", None)
     if font is None or not element.text:
         return True
-    return bool(font.size(element.text)[0] <= element.relative_rect.width - margin)
+    return bool(font.size(element.text)[0] <= text_room(element) - margin)
+
+
+def fit_text(element: UIButton | UILabel, full: str | None = None) -> bool:
+    """Shorten the element's text with an ellipsis until it fits (the smallest windows); a
+    button keeps the whole text in its tooltip. Answers whether it was shortened."""
+    font = getattr(element, "font", None)
+    text = element.text
+    if font is None or not text or _fits(element):
+        return False
+    room = text_room(element)
+    cut = len(text)
+    while cut > 1 and font.size(text[:cut].rstrip() + ELLIPSIS)[0] > room:
+        cut -= 1
+    element.set_text(text[:cut].rstrip() + ELLIPSIS)
+    # The shape is laid out anew with the text: measure again in the room it leaves now.
+    while cut > 1 and not _fits(element):
+        cut -= 1
+        element.set_text(text[:cut].rstrip() + ELLIPSIS)
+    if isinstance(element, UIButton) and full is not None:
+        element.set_tooltip(full)
+    return True
 
 
 def cut_labels(manager: pygame_gui.UIManager) -> list[str]:
@@ -361,10 +403,19 @@ class SidePanel:
         self.filter = UIDropDownMenu(
             _filter_names(),
             _filter_names()[0],
-            pygame.Rect(6, log_top, w - 90, 28),
+            pygame.Rect(6, log_top, w - 172, 28),
             manager=manager,
             container=self.panel,
         )
+        #: The log's cells, dice and ruling ids kept shown (Alt shows them while held).
+        self.details = UIButton(
+            pygame.Rect(w - 164, log_top, 82, 28),
+            _("Details"),
+            manager=manager,
+            container=self.panel,
+            tool_tip_text=_("Show the cells, dice and rulings in the log (or hold Alt)"),
+        )
+        self.details_on = False
         self.copy = UIButton(
             pygame.Rect(w - 80, log_top, 86, 28),
             _("Copy"),
@@ -379,6 +430,14 @@ class SidePanel:
             container=self.panel,
         )
         self._texts: dict[str, str] = {}
+
+    def toggle_details(self) -> None:
+        """Details on or off: the button stays lit while they are on."""
+        self.details_on = not self.details_on
+        if self.details_on:
+            self.details.select()
+        else:
+            self.details.unselect()
 
     def set_modes(self, modes: Sequence[tuple[str, str]], current: str) -> None:
         """The movement modes the selected unit has, as (label, mode id)."""

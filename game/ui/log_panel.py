@@ -1,5 +1,6 @@
-"""The combat log as the player reads it: every event they may see, with its dice and rulings,
-filtered by kind, kept in step with the panel's text box without laying out the whole battle."""
+"""The combat log as the player reads it: every event they may see in plain sentences (with its
+cells, dice and rulings while Alt is held or Details is on), filtered by kind, kept in step with
+the panel's text box without laying out the whole battle."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ class Log:
     def __init__(self, events: Sequence[Event] = ()) -> None:
         self.events: list[Event] = list(events)
         self.filter = "all"
+        #: Cells, dice and ruling ids shown (Alt held, or the panel's Details on); issue 17.
+        self.details = False
         self._upto = 0
         self._last: Event | None = None
         self._entries = 0
@@ -71,6 +74,13 @@ class Log:
         self.filter = name
         self.dirty = True
 
+    def set_details(self, on: bool) -> None:
+        """Show the cells, dice and ruling ids, or the plain sentences (the box starts again)."""
+        if on != self.details:
+            self.details = on
+            self._filter_shown = ""
+            self.dirty = True
+
     def entry(self, event: Event) -> str | None:
         """An event as a log entry under the chosen filter (None: filtered out)."""
         kinds = KINDS.get(self.filter)
@@ -78,10 +88,10 @@ class Log:
             return None
         if self.filter == "gm" and not gm_event(event):
             return None
-        text = hud.esc(event_text(event), ENTRY)
+        text = hud.esc(event_text(event, details=self.details), ENTRY)
         if gm_event(event):
             text = f"<i>{text}</i>"
-        details = event_details(event)
+        details = event_details(event) if self.details else []
         if details:
             text += (
                 "<br><font size=2 color='#9aa4b2'>"
@@ -118,7 +128,8 @@ class Log:
         self._last = events[-1] if events else None
 
     def text(self) -> str:
-        """The whole log as plain text, as Copy puts it on the clipboard."""
+        """The whole log as Copy puts it on the clipboard: every entry in full, with its cells,
+        dice and rulings, whatever the box shows."""
         out = []
         for event in self.events:
             out.append(event_text(event))

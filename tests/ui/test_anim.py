@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from game.battle.events import Event
 from game.rules.dice import Roller
+from game.text import i18n
+from game.text.explain_battle import event_text
 from game.ui.anim import (
     CELL_TIME,
     DICE_TIME,
@@ -87,7 +89,27 @@ def test_an_attacks_die_lands_with_the_result_in_words_as_well_as_its_number() -
 def test_damage_floats_up_with_the_wound_it_made_in_words() -> None:
     event = Event("damage", {"unit": "Bo", "damage": 7, "effects": ["grave_wound"]})
     beat = beat_for(event, {"Bo": (6, 1, 0)}, {}, (), _mine)
-    assert beat.texts[0].text == "-7 grave wound"
+    assert beat.texts[0].text == "-7 grave"
+
+
+def test_damage_on_the_board_is_the_number_and_one_short_word_the_log_has_them_all() -> None:
+    # Issue 17: "-11 fuori combattimento, ferita grave" ran over the board; it floats up as the
+    # number and the most telling effect's short word, and the log still words every effect.
+    event = Event(
+        "damage",
+        {"unit": "Bo", "damage": 11, "type": "ballistic", "rolled": 11,
+         "effects": ["grave_wound", "out_of_combat"]},
+    )  # fmt: skip
+    with i18n.speaking("it"):
+        beat = beat_for(event, {"Bo": (6, 1, 0)}, {}, (), _mine)
+        assert beat.texts[0].text == "-11 KO"
+        logged = event_text(event)
+        assert "fuori combattimento" in logged and "ferita grave" in logged
+    with i18n.speaking("en"):
+        beat = beat_for(event, {"Bo": (6, 1, 0)}, {}, (), _mine)
+        assert beat.texts[0].text == "-11 KO"
+        wound = Event("damage", {"unit": "Bo", "damage": 3, "effects": ["light_wound"]})
+        assert beat_for(wound, {"Bo": (6, 1, 0)}, {}, (), _mine).texts[0].text == "-3 light"
 
 
 # --- effects and sounds (issue 17: look and sound) ----------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -15,6 +16,7 @@ from game.app.settings import Settings
 from game.rules.checknames import ALL as CHECKS
 from game.rules.data import DAMAGE_TYPES, load_rules
 from game.text import i18n
+from game.text.names import side_name
 from game.ui.app import App
 from game.ui.hud import widget_texts
 from game.ui.launch import DEMO_MAP, Director, WindowOptions
@@ -112,3 +114,18 @@ def test_the_new_battle_screen_names_the_sides(
     finally:
         director.close_battle()
         pygame.quit()
+
+
+def test_the_trackers_chips_and_the_combat_over_line_name_sides_for_players(
+    make_window: MakeWindow, language: str
+) -> None:
+    # Issue 17: display names for sides, never raw ids. Before the fix the status line read
+    # "The combat is over: station_security win." and the tracker's chips named no side.
+    w = make_window()
+    side = side_name("station_security")
+    assert side not in ("station_security", "")
+    tips = {chip.unit: button.tool_tip_text for chip, button in w.scene.tracker.chips}
+    assert side in str(tips["Vidal"]) and side_name("raiders") in str(tips["Kask"])
+    w.scene.view = replace(w.scene.view, over=True, winner="station_security")
+    line = w.scene.status_line()
+    assert side in line and "station_security" not in line

@@ -190,6 +190,7 @@ class Input:
             (side.fit, s.board.camera.fit),
             (side.stealth, s.orders.toggle_stealth),
             (side.copy, self._copy_log),
+            (side.details, side.toggle_details),
         ]
         do = next((do for widget, do in buttons if widget is not None and widget is element), None)
         if do is not None:

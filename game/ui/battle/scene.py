@@ -229,7 +229,10 @@ class BattleScene:
         self.size = size
         self.ui.clear_and_reset()
         self.ui.set_window_resolution(size)
+        details = self.side.details_on
         self._build_widgets(size)
+        if details:  # the log's Details stay on across a resize
+            self.side.toggle_details()
         self.log = Log(self.log.events)  # the new log box is empty: fill it again, unfiltered
         self.orders.menu = None
         self.prompts.prompt = None
@@ -333,7 +336,13 @@ class BattleScene:
             faction = self.view.sides.get(unit, "")
             text = unit if total is None else f"{unit} {total}"
             chips.append(
-                hud.Chip(unit, text, self.side_index.get(faction, 0), unit == self.view.active)
+                hud.Chip(
+                    unit,
+                    text,
+                    self.side_index.get(faction, 0),
+                    unit == self.view.active,
+                    names.side_name(faction) if faction else "",
+                )
             )
         self.tracker.show(self.view.round, chips, self._budget_text())
         acting = self.acting()
@@ -404,7 +413,7 @@ class BattleScene:
         if self.view.over:
             winner = self.view.winner
             return (
-                _("The combat is over: {winner} win.").format(winner=winner)
+                _("The combat is over: {winner} win.").format(winner=names.side_name(winner))
                 if winner
                 else _("The combat is over.")
             )
@@ -503,6 +512,7 @@ class BattleScene:
         self._collect()
         self.ui.update(dt)
         self.animator.update(dt)
+        self.log.set_details(self.pointer.alt or self.side.details_on)
         self.log.show(self.side)
         self.input.pan(dt)
         if self.seats.waiting_for is not None:

@@ -19,6 +19,7 @@ from game.app.settings import (
     key_conflict,
 )
 from game.text.i18n import _
+from game.ui import hud
 from game.ui.keys import DEFAULT_KEYS
 from game.ui.menus.base import GAP, ROW, Director, MenuScene
 
@@ -183,6 +184,7 @@ class SettingsScene(MenuScene):
                 lambda a=action: self.capture(a),  # type: ignore[misc]
                 container=inner,
             )
+            hud.fit_text(button, text)  # "Enter / Keypad Enter" in the smallest window
             if self.capturing == action:
                 button.select()
             self.key_buttons[action] = button
