@@ -130,7 +130,7 @@ class Animator:
 
     def _word_font(self) -> pygame.font.Font:
         if self._big is None:
-            self._big = pygame.font.Font(None, 40)
+            self._big = fonts.font(30, bold=True)
         return self._big
 
     @property
