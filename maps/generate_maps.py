@@ -1017,6 +1017,7 @@ KEEP = MapPlan(
     tilesets=("keep",),
     width=32,
     height=26,
+    ruleset="fantasy",
     levels=(
         Level(
             0,

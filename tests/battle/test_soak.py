@@ -23,7 +23,7 @@ from game.battle import commands as cmd
 from game.battle.ai import choose
 from game.battle.engine import Battle
 from game.battle.session import SNAPSHOT_EVERY, Session
-from game.battle.setup import setup_from_map
+from game.battle.setup import setup_from_map, with_ruleset
 from game.ecs.components import Fallen, Motion, Outsider, Position, Sheet, Waiting, Wounds
 from game.maps import load_map
 from game.rules.data import CONDITIONS
@@ -157,7 +157,10 @@ def test_the_computer_plays_a_whole_battle_on_each_shipped_map_keeping_every_inv
     loaded = loaded_maps[name]
     factions = tuple(sorted({u.faction for u in loaded.units}))
     journal = tmp_path / f"{name}.jsonl" if seed == SEEDS[0] else None
-    session = Session.new(setup_from_map(loaded, seed=seed, computer=factions), journal)
+    # Seed 001's invariants, on every map whatever its own ruleset (the keep's is fantasy: its
+    # battles are played in tests/battle/test_ruleset_battles.py).
+    setup = with_ruleset(setup_from_map(loaded, seed=seed, computer=factions), "periferie")
+    session = Session.new(setup, journal)
     try:
         given = play_and_check(session)
         b = session.battle
@@ -195,7 +198,8 @@ def test_the_computer_plays_hull_breach_with_the_dampers_off_half_the_time(loade
     after every command and the battle still ends."""
     loaded = loaded_maps["hull_breach"]
     factions = tuple(sorted({u.faction for u in loaded.units}))
-    session = Session.new(setup_from_map(loaded, seed=6, computer=factions), None)
+    setup = with_ruleset(setup_from_map(loaded, seed=6, computer=factions), "periferie")
+    session = Session.new(setup, None)
     moves = [0]
 
     def dampers_off(b: Battle, command: cmd.Command) -> cmd.Command:
