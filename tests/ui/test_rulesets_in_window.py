@@ -43,3 +43,18 @@ def test_a_hovered_enemy_shows_the_rulesets_own_chance_and_a_click_pair_attacks_
     w.frames(5)
     # The window is still up and reading its player's view; the log has what happened.
     assert w.scene.battle is w.battle
+
+
+def test_the_turn_line_names_only_the_slots_the_rulesets_turn_has(make_window: MakeWindow) -> None:
+    # F-3/M-2: a fantasy or Myst turn is a move and one action; periferie's has an interaction
+    # and a reaction too (P-TURN-1).
+    plain = make_window()
+    assert "interaction" in plain.scene.budget_text() and "reaction" in plain.scene.budget_text()
+    fantasy = make_window(ruleset="fantasy")
+    for _ in range(300):
+        if fantasy.battle.active is not None and fantasy.scene.view.unit(fantasy.battle.active):
+            break
+        fantasy.frames(1)
+    text = fantasy.scene.budget_text()
+    assert "moved" in text and "action" in text
+    assert "interaction" not in text and "reaction" not in text

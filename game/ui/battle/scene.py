@@ -344,7 +344,7 @@ class BattleScene:
                     names.side_name(faction) if faction else "",
                 )
             )
-        self.tracker.show(self.view.round, chips, self._budget_text())
+        self.tracker.show(self.view.round, chips, self.budget_text())
         acting = self.acting()
         actions = []
         self.orders.options = (
@@ -387,7 +387,8 @@ class BattleScene:
             return _("Your turn: {unit}").format(unit=clip_text(active, 24)), colour
         return _("{unit}'s turn").format(unit=clip_text(active, 24)), colour
 
-    def _budget_text(self) -> str:
+    def budget_text(self) -> str:
+        """The acting unit's turn so far, slot by slot of its ruleset's turn (the top bar)."""
         active = self.view.active
         if active is None:
             return ""
@@ -396,12 +397,17 @@ class BattleScene:
             return _("Acting: {unit}").format(unit=active)
         turn = unit.turn
         used, free = _("used"), _("free")
-        parts = [
-            _("moved {n}").format(n=turn["movement_spent"]),
-            _("action {state}").format(state=used if turn["action"] else free),
-            _("interaction {state}").format(state=used if turn["interaction_used"] else free),
-            _("reaction {state}").format(state=used if turn["reaction_used"] else free),
-        ]
+        # Only the slots the ruleset's turn has (a Myst or fantasy turn has no interaction).
+        slots = self.battle.ruleset.turn_budget().slots
+        parts = [_("moved {n}").format(n=turn["movement_spent"])]
+        if "action" in slots:
+            parts.append(_("action {state}").format(state=used if turn["action"] else free))
+        if "interaction" in slots:
+            state = used if turn["interaction_used"] else free
+            parts.append(_("interaction {state}").format(state=state))
+        if "reaction" in slots:
+            state = used if turn["reaction_used"] else free
+            parts.append(_("reaction {state}").format(state=state))
         return " · ".join(parts)
 
     def status_line(self) -> str:
