@@ -4,11 +4,19 @@ move of so many cells and an initiative order from totals the ruleset worked out
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import MappingProxyType
 
 from game.grid.movement import MoveRequest
 from game.rules.initiative import Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
+from game.rules.ruleset_answers import TurnBudget
 
+#: A turn of a move and one action (an attack), nothing else: Myst's exchange (M-2) and the
+#: fantasy system's one action, which may follow closing in (003:l.4, 55).
+MOVE_AND_ACTION = TurnBudget(
+    slots=("movement", "action"),
+    costs=MappingProxyType({"move": "movement", "attack": "action", "end_turn": ""}),
+)
 #: The movement modes such a fighter has, all at its one speed in cells.
 MODES = ("walk", "swim", "climb")
 

@@ -44,13 +44,10 @@ from game.rules.ruleset_answers import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
-from game.tactics.rulesets.common_battle import cells_move, order_keeper
+from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
 
 #: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn.
-BUDGET = TurnBudget(
-    slots=("movement", "action"),
-    costs=MappingProxyType({"move": "movement", "attack": "action", "end_turn": ""}),
-)
+BUDGET = MOVE_AND_ACTION
 #: The condition of a fighter with every body point lost (003:l.184).
 DEAD = "dead"
 #: A ranged attack from a fighter engaged in melee (003:l.61).

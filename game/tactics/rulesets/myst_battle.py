@@ -43,13 +43,10 @@ from game.rules.ruleset_answers import (
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
-from game.tactics.rulesets.common_battle import cells_move, order_keeper
+from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
-BUDGET = TurnBudget(
-    slots=("movement", "action"),
-    costs=MappingProxyType({"move": "movement", "attack": "action", "end_turn": ""}),
-)
+BUDGET = MOVE_AND_ACTION
 #: The condition code of a fighter whose Status Globale is 0 (M-2: out of the fight): the
 #: battle's shared "out of combat".
 OUT = "out_of_combat"
