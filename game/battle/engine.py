@@ -73,24 +73,16 @@ from game.grid.occupants import Relation, Size, relation
 from game.rules import checknames
 from game.rules.checks import passive_perception
 from game.rules.data import RulesData, Weapon
-from game.rules.death import death_save
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative
 from game.rules.movement import Speeds
 from game.rules.ruleset_answers import ConditionEffects
 from game.rules.stance import Stance
 from game.rules.turn import TurnState
-from game.rules.wounds import (
-    Health,
-    apply_damage,
-    can_see,
-    end_of_turn,
-    start_of_turn,
-    turn_lost_to,
-)
+from game.rules.wounds import Health, can_see, turn_lost_to
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for
+from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for, turn_rules
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 
@@ -105,7 +97,7 @@ _CONTACT = frozenset(
     Happened(kind)
     for kind in (
         "combat_started", "attack", "reaction_attack", "throw", "damage", "died", "death_save",
-        "medkit", "revealed", "discovered", "surprised", "arrived", "reinforcement_called",
+        "dying", "medkit", "revealed", "discovered", "surprised", "arrived", "reinforcement_called",
         "concealed", "initiative_reordered", "initiative_restarted", "dice_entered", "condition",
         "cell_edited", "controller", "improvise_ruled",
     )
@@ -806,8 +798,9 @@ class Battle:
                 self._set(other, replace(self.world.get(other, Status), helped_by=None))
         self._set(unit, replace(self.world.get(unit, Motion), stealthy=False, run=(0, 0, 0)))
         self.world.remove(unit, Disengaged)
-        start = start_of_turn(self.health(unit))
-        self._set(unit, Wounds(start.after))
+        effects = turn_rules(self.ruleset)
+        begins = effects.turn_begins(self.roller, self.bf, self.sheet(unit), self._health_of(unit))
+        self._store_health(unit, begins.after)
         self._emit("turn_started", {"unit": unit, "round": self.round}, about=[unit])
         self._drift(unit)  # momentum first: a stunned or dying unit drifts too (P-ZERO-1/2)
         drift_lost = None
@@ -819,54 +812,22 @@ class Battle:
             drift_lost = "stunned"
         crowded = self.world.try_get(unit, Crowded)
         computer = self.controller_of_unit(unit) == "computer"
-        if crowded is not None and not crowded.later and computer and not start.skip_turn:
+        if crowded is not None and not crowded.later and computer and begins.turn_lost is None:
             self._auto_step_aside(unit)  # the computer's first arrival steps out if it may
-        if start.death_save_due:
-            record = self.roller.d20(f"death save {unit}", dc=10)
-            saved = death_save(start.after, record.kept[0])
-            self._set(unit, Wounds(saved.after))
-            self._emit(
-                "death_save",
-                {"unit": unit, "result": saved.result, "wounds": saved.after.to_dict()},
-                about=[unit],
-                rolls=(record,),
-                rules=("P-DEATH-1",),
-            )
-            if saved.after.has("dead"):
+        # The ruleset's rolled effects (periferie: the death save P-DEATH-1, then the burn
+        # P-VUL-3; d20: a dying creature's d%, D-2), each emitted as it left the unit.
+        start = effects.turn_start(self.roller, self.bf, self.sheet(unit), self._health_of(unit))
+        for step in start.steps:
+            self._store_health(unit, step.after)
+            self._emit(step.kind, step.data, about=[unit], rolls=step.rolls, rules=step.rules)
+            if self.health(unit).has("dead"):
                 self._fall(unit)
                 return False
-        if start.burning_damage_due:
-            record = self.roller.roll("1d8", f"burning {unit}")
-            sheet = self.sheet(unit)
-            table = self.rules.vulnerabilities[sheet.vulnerability]
-            outcome = apply_damage(self.health(unit), table, "ustione", record.total)
-            self._set(unit, Wounds(outcome.after))
-            self._emit(
-                "damage",
-                {
-                    "unit": unit,
-                    "source": "burning",
-                    "type": "ustione",
-                    "rolled": record.total,
-                    "damage": record.total,
-                    "effects": list(outcome.effects),
-                    "wounds": outcome.after.to_dict(),
-                },
-                about=[unit],
-                rolls=(record,),
-                rules=("P-VUL-3", *outcome.rules),
-            )
-            if outcome.after.has("dead"):
-                self._fall(unit)
-                return False
+        self._store_health(unit, start.after)
         # Stunned and shock end as the turn they cost begins; out of combat (perhaps from the
         # burn just taken) and death cost every turn (P-VUL-3).
-        lost = (
-            self.condition_effects(unit).turn_lost
-            or (start.ended[0] if start.ended else None)
-            or drift_lost
-        )
-        if start.skip_turn or lost:
+        lost = self.condition_effects(unit).turn_lost or begins.turn_lost or drift_lost
+        if lost:
             self._emit(
                 "turn_skipped",
                 {"unit": unit, "because": lost},
@@ -877,12 +838,44 @@ class Battle:
             return False
         return True
 
+    def _health_of(self, unit: str) -> object:
+        """The unit's health value as its ruleset reads it: its ruleset sheet when it has one,
+        else periferie's wound ladder."""
+        own = self.world.try_get(unit, RulesetSheet)
+        return self.health(unit) if own is None else own.sheet
+
+    def _store_health(self, unit: str, value: object) -> None:
+        """Keep a health value the ruleset answered: periferie's in `Wounds`; another's in its
+        sheet, with the battle's two facts about it in `Wounds` (as combat.hurt keeps them)."""
+        own = self.world.try_get(unit, RulesetSheet)
+        if own is None:
+            assert isinstance(value, Health)
+            self._set(unit, Wounds(value))
+            return
+        if own.sheet == value:
+            return
+        self._set(unit, RulesetSheet(value))
+        facts = self.ruleset.condition_effects(value)
+        held = {"dead": facts.dead, "out_of_combat": facts.out_of_combat and not facts.dead}
+        self._set(unit, Wounds(Health(conditions=frozenset(c for c, on in held.items() if on))))
+
     def _end_turn_effects(self, unit: str) -> None:
         """P-VUL-3: burning and blinded end; P-STL-1: ending in an enemy's sight without cover
         reveals a hidden unit to that enemy's side."""
         if self.on_map(unit):
             self._coast(unit)
-            self._set(unit, Wounds(end_of_turn(self.health(unit))))
+            end = turn_rules(self.ruleset).turn_end(
+                self.roller, self.bf, self.sheet(unit), self._health_of(unit)
+            )
+            for step in end.steps:
+                self._store_health(unit, step.after)
+                self._emit(step.kind, step.data, about=[unit], rolls=step.rolls, rules=step.rules)
+                if self.health(unit).has("dead"):
+                    self._fall(unit)
+                    break
+            else:
+                self._store_health(unit, end.after)
+        if self.on_map(unit):
             vis = self.world.get(unit, Visibility)
             if vis.hidden_from:
                 me = self.sheet(unit)

@@ -44,6 +44,10 @@ class Why(StrEnum):
     NOT_SHARING_A_CELL = "not_sharing_a_cell"
     CANNOT_STEP_ASIDE = "cannot_step_aside"  # a failed save, or stunned
     NOT_FREE_AROUND = "not_free_around"  # not a free cell among the 8 around
+    # the d20 5-foot step (D-2)
+    ALREADY_MOVED = "already_moved"  # a 5-foot step only when not otherwise moving
+    STEPPED = "stepped"  # after a 5-foot step, no other movement this turn
+    NOT_ONE_STEP = "not_one_step"  # one cell, on plain ground, at full speed (not prone)
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -122,6 +126,7 @@ class Happened(StrEnum):
     JUMP_CHECK = "jump_check"  # a jump above or a drop below n_max (P-JUMP-1/3)
     COLLIDED = "collided"  # a leap landed on a unit in its landing cell (P-MOV-8)
     STEPPED_ASIDE = "stepped_aside"  # out of a shared cell to one of the 8 around (P-MOV-8)
+    FIVE_FOOT_STEP = "five_foot_step"  # d20: one cell without attacks of opportunity (D-2)
     DASHED = "dashed"
     ATTACK = "attack"
     REACTION_ATTACK = "reaction_attack"
@@ -129,6 +134,7 @@ class Happened(StrEnum):
     DAMAGE = "damage"
     DIED = "died"
     DEATH_SAVE = "death_save"
+    DYING = "dying"  # d20: a dying creature's d% at the start of its turn (D-2)
     STANCE = "stance"
     DODGE = "dodge"
     DISENGAGE = "disengage"

@@ -121,3 +121,28 @@ class TurnBudget:
     def spending(self, slot: str) -> frozenset[str]:
         """The commands that spend `slot`."""
         return frozenset(kind for kind, used in self.costs.items() if used == slot)
+
+
+@dataclass(frozen=True)
+class TurnStep:
+    """One effect at the start or the end of a unit's turn (BattleRules.turn_start, turn_end):
+    the event the battle emits for it (a `reasons.Happened` kind and its data), the health value
+    it leaves (the ruleset's own), the rolls made for it with the battle's roller, the rulings."""
+
+    kind: str
+    data: Mapping[str, object]
+    after: Any
+    rolls: tuple[RollRecord, ...] = ()
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnEffects:
+    """What the start or the end of a unit's turn does, in order: the health value after it
+    all (`after`), the steps the battle emits one by one (it stops at a step that leaves the
+    unit dead), and the condition that ends with this start and costs the turn now beginning
+    (periferie's stunned and shock, P-VUL-3), if any."""
+
+    after: Any
+    steps: tuple[TurnStep, ...] = ()
+    turn_lost: str | None = None

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from game.grid.los import LosResult
 from game.grid.model import Cell
@@ -32,6 +32,7 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     Harm,
     TurnBudget,
+    TurnEffects,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 
@@ -150,6 +151,63 @@ class BattleRules(Protocol):
         """The reactions that exist: "opportunity_attack" (leaving reach), "readied_attack"
         (a readied ranged attack); none for a ruleset without them."""
         ...
+
+
+class TurnRules(Protocol):
+    """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`
+    may also have these three (`turn_rules` answers a default without effects for one that has
+    not). Each gets the battle's roller, the battlefield, the unit and its health value (the
+    ruleset's own, as `condition_effects` reads it) and answers its `TurnEffects`."""
+
+    def turn_begins(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """As the unit's turn begins, before its momentum carries it (P-ZERO-1): what ends
+        with it (periferie: stunned and shock, whose lost turn this is, P-VUL-3)."""
+        ...
+
+    def turn_start(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """Once the unit stands where its turn starts: the rolled effects (periferie: the
+        death save P-DEATH-1, then the burn P-VUL-3; d20: a dying creature's d% of D-2)."""
+        ...
+
+    def turn_end(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """As the unit's turn ends (periferie: burning and blinded end, P-VUL-3)."""
+        ...
+
+
+class NoTurnEffects:
+    """A ruleset without start- or end-of-turn effects (Cepheus, Myst, fantasy today)."""
+
+    def turn_begins(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        return TurnEffects(health)
+
+    def turn_start(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        return TurnEffects(health)
+
+    def turn_end(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        return TurnEffects(health)
+
+
+NO_TURN_EFFECTS: TurnRules = NoTurnEffects()
+
+
+def turn_rules(rules: BattleRules) -> TurnRules:
+    """The ruleset's start- and end-of-turn effects: its battle object when it has them, else
+    NO_TURN_EFFECTS."""
+    if all(hasattr(rules, name) for name in ("turn_begins", "turn_start", "turn_end")):
+        return cast(TurnRules, rules)
+    return NO_TURN_EFFECTS
 
 
 class NotPlayable(ValueError):

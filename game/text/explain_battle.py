@@ -193,6 +193,21 @@ def _death_save(d: Mapping[str, Any]) -> str:
     )
 
 
+def _dying(d: Mapping[str, Any]) -> str:
+    """D-2: a dying creature's d% (10 or less stabilises it, else 1 hit point lost)."""
+    if d.get("stabilised"):
+        return _("{unit} is dying and rolls {roll} on d%: stable at {hp} hit points.").format(
+            unit=d["unit"], roll=d["roll"], hp=d["hit_points"]
+        )
+    if d.get("state") == "dead":
+        return _("{unit} is dying and rolls {roll} on d%: down to {hp} hit points, dead.").format(
+            unit=d["unit"], roll=d["roll"], hp=d["hit_points"]
+        )
+    return _("{unit} is dying and rolls {roll} on d%: down to {hp} hit points.").format(
+        unit=d["unit"], roll=d["roll"], hp=d["hit_points"]
+    )
+
+
 def _jump_check(d: Mapping[str, Any]) -> str:
     """P-JUMP-1/3: a jump above or a drop below n_max, and what came of its check."""
     values = {"unit": d["unit"], "height": d["height"], "dc": d["dc"], "n_max": d["n_max"]}
@@ -322,6 +337,9 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.STEPPED_ASIDE: lambda d: _("{unit} steps aside to {to}.").format(
         unit=d["unit"], to=cell_text(d["to"])
     ),
+    Happened.FIVE_FOOT_STEP: lambda d: _("{unit} takes a 5-foot step to {to}.").format(
+        unit=d["unit"], to=cell_text(d["to"])
+    ),
     Happened.COASTING: lambda d: (
         _("{unit} keeps its velocity {velocity}: dampers off.").format(
             unit=d["unit"], velocity=cell_text(d["velocity"])
@@ -339,6 +357,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.DAMAGE: _damage,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DEATH_SAVE: _death_save,
+    Happened.DYING: _dying,
     Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
         unit=d["unit"], stance=stance_name(str(d["stance"]))
     ),
@@ -431,6 +450,7 @@ _PLAIN: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         else _("{unit} drifts.").format(unit=d["unit"])
     ),
     Happened.STEPPED_ASIDE: lambda d: _("{unit} steps aside.").format(unit=d["unit"]),
+    Happened.FIVE_FOOT_STEP: lambda d: _("{unit} takes a 5-foot step.").format(unit=d["unit"]),
     Happened.COASTING: lambda d: _("{unit} keeps its velocity: dampers off.").format(
         unit=d["unit"]
     ),
@@ -612,6 +632,12 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NOT_SHARING_A_CELL: lambda: _("{unit} shares its cell with nobody."),
     Why.CANNOT_STEP_ASIDE: lambda: _("{unit} failed its save or is stunned: it cannot step aside."),
     Why.NOT_FREE_AROUND: lambda: _("{at} is not a free cell next to it."),
+    Why.ALREADY_MOVED: lambda: _("{unit} has moved this turn: no 5-foot step (D-2)."),
+    Why.STEPPED: lambda: _("{unit} took a 5-foot step: no other movement this turn (D-2)."),
+    Why.NOT_ONE_STEP: lambda: _(
+        "A 5-foot step goes to a free cell next to it, not into difficult terrain nor crawling"
+        " (D-2)."
+    ),
     Why.NOTHING_TO_RULE: lambda: _("{unit} has nothing waiting for the GM."),
     Why.UNKNOWN_VERDICT: lambda: _("No such verdict."),
     Why.NEEDS_CHECK_AND_DC: lambda: _("A check needs its name and a DC."),

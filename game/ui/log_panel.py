@@ -19,12 +19,12 @@ ENTRY = 300
 #: The filters and the kinds of event each keeps ("all" and "gm" are not kind lists).
 KINDS: dict[str, frozenset[str]] = {
     "combat": frozenset({
-        "attack", "reaction_attack", "throw", "damage", "died", "death_save", "medkit",
+        "attack", "reaction_attack", "throw", "damage", "died", "death_save", "dying", "medkit",
         "reaction_offered", "reaction_declined", "reaction_lost", "combat_over",
     }),
     "movement": frozenset({
         "moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived",
-        "flying", "drifted", "coasting", "collided", "stepped_aside",
+        "flying", "drifted", "coasting", "collided", "stepped_aside", "five_foot_step",
     }),
     "turns": frozenset({
         "combat_started", "round_started", "initiative", "initiative_reordered",

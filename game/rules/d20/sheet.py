@@ -69,6 +69,9 @@ class Sheet:
     crit_immune: bool = False
     #: The sample sheet it started from, if any.
     template: str | None = None
+    #: Dying but stable (D-2: the 10 % a round came up): it loses no more hit points until
+    #: it is hurt again.
+    stable: bool = False
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions

@@ -25,7 +25,7 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules.d20 import attack as d20_attack
 from game.rules.d20.data import Weapon as D20Weapon
-from game.rules.d20.health import HpState, hp_state, take_damage
+from game.rules.d20.health import HpState, dying_round, hp_state, take_damage
 from game.rules.d20.initiative import initiative_order as d20_initiative_order
 from game.rules.d20.sheet import BARE_HANDED, Sheet
 from game.rules.d20.turn import provokes_opportunity
@@ -47,10 +47,12 @@ from game.rules.ruleset_answers import (
     Harm,
     Modifier,
     TurnBudget,
+    TurnEffects,
+    TurnStep,
 )
 from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
 from game.text import explain
 
@@ -63,6 +65,9 @@ BUDGET = TurnBudget(
             "move": "movement",  # the move action (D-2: speed in cells)
             "attack": "action",  # the standard action
             "dash": "action",  # the double move: the standard action as a second move
+            # D-2: one cell that provokes no attack of opportunity, when not otherwise moving
+            # (the move action's slot: a move after it, or it after a move, is refused).
+            "five_foot_step": "movement",
             "crouch": "interaction",  # D-3: crouched is the table's "kneeling"
             "prone": "interaction",
             "stand": "interaction",
@@ -289,7 +294,8 @@ class D20Battle:
         health value; the effect is the state reached when it changes."""
         before = sheet_of(target)
         result = take_damage(d20.data(), before.hit_points, rolled)
-        after = replace(before, hit_points=result.hit_points)
+        # 3.5: a stable creature that takes damage is dying again (it bleeds once more).
+        after = replace(before, hit_points=result.hit_points, stable=before.stable and not rolled)
         effects = () if result.state is state_of(before) else (str(result.state),)
         state = str(result.state)
         why = (explain.d20_damage_line(before.hit_points, rolled, after.hit_points, state),)
@@ -301,7 +307,9 @@ class D20Battle:
         step (the module's docstring)."""
         state = state_of(health_of(health))
         if state in (HpState.DEAD, HpState.DYING):
-            code = str(state)
+            # A stable dying creature is as unconscious; its lost turn is named as such.
+            stable = state is HpState.DYING and health_of(health).stable
+            code = "stabilised" if stable else str(state)
             return ConditionEffects(
                 turn_lost=code,
                 attack_barred=code,
@@ -334,6 +342,11 @@ class D20Battle:
             )
 
         return Initiative.start(roller, combatants, tie_break)
+
+    def initiative_bonus(self, entity: EntitySheet) -> int:
+        """D-2: the Dex modifier of the unit's d20 sheet is its initiative bonus (the battle's
+        combatants, reinforcements included, roll d20 + it)."""
+        return sheet_of(entity).dex
 
     def initiative_order(self, bf: Battlefield, rolls: Mapping[str, int]) -> list[InitiativeEntry]:
         """Given d20 faces in listing order: D-2's order; a tie not settled by the Dex modifier
@@ -395,6 +408,40 @@ class D20Battle:
         b = to.cell if isinstance(to, EntitySheet) else to
         return explain_line_of_sight(bf.grid, a, b)
 
+    # ---------------------------------------------------------------- the turn's start and end
+    def turn_begins(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """Nothing ends as a d20 turn begins."""
+        return TurnEffects(health)
+
+    def turn_start(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """D-2: a dying creature (-1 to -9) that is not stable rolls d% at the start of its
+        turn (once a round, on its own place in the order): at or below 10 it stabilises,
+        else it loses 1 hit point, dead at -10. Its turn is lost either way."""
+        sheet = health_of(health)
+        if state_of(sheet) is not HpState.DYING or sheet.stable:
+            return TurnEffects(sheet)
+        record = roller.d100(f"dying {unit.id}")
+        rolled = dying_round(d20.data(), sheet.hit_points, record.total)
+        after = replace(sheet, hit_points=rolled.hit_points, stable=rolled.stabilised)
+        data = {
+            "unit": unit.id,
+            "roll": record.total,
+            "stabilised": rolled.stabilised,
+            "hit_points": after.hit_points,
+            "state": str(rolled.state),
+        }
+        return TurnEffects(after, (TurnStep("dying", data, after, (record,), ("D-2",)),))
+
+    def turn_end(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """Nothing happens as a d20 turn ends (D-2's dying roll is the start's)."""
+        return TurnEffects(health)
+
     def threatens(self, entity: EntitySheet, cell: Cell) -> bool:
         """D-1: the cells within the entity's reach (not when helpless, dying or dead)."""
         return d20.threatens(entity, cell)
@@ -420,3 +467,4 @@ def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
 BATTLE = D20Battle()
 #: mypy checks here that the object implements the whole protocol.
 _CHECKED: BattleRules = BATTLE
+_TURNS: TurnRules = BATTLE

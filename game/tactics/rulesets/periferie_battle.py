@@ -13,6 +13,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules.data import Weapon
+from game.rules.death import DEATH_SAVE_DC, death_save
 from game.rules.dice import Advantage, Roller
 from game.rules.hit import HitChance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
@@ -25,11 +26,21 @@ from game.rules.ruleset_answers import (
     Harm,
     Modifier,
     TurnBudget,
+    TurnEffects,
+    TurnStep,
 )
-from game.rules.wounds import Health, attack_barred_by, turn_lost_to
+from game.rules.wounds import (
+    Health,
+    apply_damage,
+    attack_barred_by,
+    end_of_turn,
+    is_dying,
+    start_of_turn,
+    turn_lost_to,
+)
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, TurnRules
 
 #: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
 #: action and one reaction a round. The action bar's kinds, each with the slot it spends.
@@ -175,7 +186,65 @@ class PeriferieBattle:
         # P-LOS-3: enemies block, allies do not (the shared kernel's rule); P-VUL-3 blinded.
         return tactics.sight(bf, frm, to)
 
+    # ---------------------------------------------------------------- the turn's start and end
+    # (game.tactics.ruleset.TurnRules: the battle's effects as they were before the interface,
+    # the same rolls with the same purposes in the same order.)
+    def turn_begins(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """P-VUL-3: stunned and shock end as the turn they cost begins; out of combat costs
+        every turn."""
+        if not isinstance(health, Health):
+            return TurnEffects(health)  # another ruleset's sheet (a test's fake object)
+        start = start_of_turn(health)
+        lost = start.ended[0] if start.ended else turn_lost_to(health)
+        return TurnEffects(start.after, (), lost if start.skip_turn else None)
+
+    def turn_start(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """P-DEATH-1: a dying unit's death save (d20, DC 10); then P-VUL-3: a burning unit
+        takes 1d8 ustione through its table (no armour). A unit the save kills does not burn."""
+        if not isinstance(health, Health):
+            return TurnEffects(health)
+        h = health
+        steps: list[TurnStep] = []
+        if is_dying(h):
+            record = roller.d20(f"death save {unit.id}", dc=DEATH_SAVE_DC)
+            saved = death_save(h, record.kept[0])
+            h = saved.after
+            saved_data = {"unit": unit.id, "result": saved.result, "wounds": h.to_dict()}
+            steps.append(TurnStep("death_save", saved_data, h, (record,), ("P-DEATH-1",)))
+            if h.has("dead"):
+                return TurnEffects(h, tuple(steps))
+        if h.has("burning"):
+            record = roller.roll("1d8", f"burning {unit.id}")
+            table = bf.rules.vulnerabilities[unit.vulnerability]
+            outcome = apply_damage(h, table, "ustione", record.total)
+            h = outcome.after
+            data: dict[str, object] = {
+                "unit": unit.id,
+                "source": "burning",
+                "type": "ustione",
+                "rolled": record.total,
+                "damage": record.total,
+                "effects": list(outcome.effects),
+                "wounds": h.to_dict(),
+            }
+            rules = ("P-VUL-3", *outcome.rules)
+            steps.append(TurnStep("damage", data, h, (record,), rules))
+        return TurnEffects(h, tuple(steps))
+
+    def turn_end(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        """P-VUL-3: burning and blinded end with the unit's turn."""
+        if not isinstance(health, Health):
+            return TurnEffects(health)
+        return TurnEffects(end_of_turn(health))
+
 
 BATTLE = PeriferieBattle()
 #: mypy checks here that the object implements the whole protocol.
 _CHECKED: BattleRules = BATTLE
+_TURNS: TurnRules = BATTLE
