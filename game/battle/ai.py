@@ -245,6 +245,25 @@ def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command
     return None
 
 
+def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
+    """A 5-foot step (D-2) out of the reach of every enemy in sight next to the unit (the
+    26 cells around it, G-5), which provokes no attack of opportunity where a move would:
+    the step with the best cover from them, then in reading order. None when no enemy is next
+    to it or every step stays next to one."""
+    if not any(chebyshev(e.cell, me.cell) <= 1 for e in enemies):
+        return None
+    clear = [
+        c for c in b.five_foot_step_cells(me.id) if all(chebyshev(e.cell, c) > 1 for e in enemies)
+    ]
+    if not clear:
+        return None
+
+    def weight(c: Cell) -> tuple[int, int, int, int]:
+        return _cover_from(b.ruleset, *_moved(b.bf, me, c), enemies), -c[2], -c[1], -c[0]
+
+    return max(clear, key=weight)
+
+
 def _offered(b: Battle, kind: str) -> bool:
     """The command exists under the battle's ruleset (its turn budget lists it)."""
     return kind in b.ruleset.turn_budget().commands
@@ -270,6 +289,13 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return cmd.Attack(unit, shot[1])
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
+    # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
+    # ruleset's turn has one, rather than a move that would provoke (D-2).
+    stepping = can_move and not turn.dashed and not turn.stepped
+    if stepping and (not action_free or not armed) and _offered(b, "five_foot_step"):
+        step = _step_out_of_reach(b, me, enemies)
+        if step is not None:
+            return cmd.FiveFootStep(unit, step)
     if can_move and turn.dashed:  # it ran to get on: along the way to the fight
         cell = _seek(b, me, enemies, dash=True)
         if cell is not None:

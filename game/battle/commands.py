@@ -187,6 +187,17 @@ class StepAside(Command):
 
 
 @dataclass(frozen=True)
+class FiveFootStep(Command):
+    """The d20 5-foot step (D-2): one cell, to a free cell next to the unit, that provokes no
+    attack of opportunity; only when the unit does not otherwise move this turn, and only
+    under a ruleset whose turn budget has it."""
+
+    KIND: ClassVar[str] = "five_foot_step"
+    unit: str
+    to: Cell
+
+
+@dataclass(frozen=True)
 class EndTurn(Command):
     KIND: ClassVar[str] = "end_turn"
     unit: str
@@ -305,7 +316,7 @@ class SetController(Command):
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
-    UseObject, Improvise, React, StepAside, EndTurn,
+    UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -82,6 +82,10 @@ class BattleState(Protocol):
         """The free cells a unit sharing its cell may step aside to (P-MOV-8)."""
         ...
 
+    def five_foot_step_cells(self, unit: str) -> list[Cell]:
+        """Where a 5-foot step may take the unit, as its side knows the field (D-2)."""
+        ...
+
 
 class BattleContext(BattleState, Protocol):
     """What a handler's *do* may change, and nothing else. Every change goes through here so
@@ -193,6 +197,10 @@ class BattleContext(BattleState, Protocol):
 
     def step_aside(self, unit: str, to: Cell) -> bool:
         """P-MOV-8: out of a shared cell to `to`; False when someone hidden stops it there."""
+        ...
+
+    def five_foot_step(self, unit: str, to: Cell) -> None:
+        """D-2: one cell next to the unit, no attack of opportunity; refuses any other cell."""
         ...
 
     # ---------------------------------------------------------------- the order of play

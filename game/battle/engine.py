@@ -65,6 +65,7 @@ from game.grid.movement import (
     StepKind,
     find_path,
     on_surface,
+    reachable,
     reaction_exits,
     short_jump,
     straight_flight,
@@ -1651,6 +1652,55 @@ class Battle:
         )
         return True
 
+    def five_foot_step_cells(self, unit: str) -> list[Cell]:
+        """Where a 5-foot step (D-2) may take the unit, as its side knows the field: the cells
+        next to it that the shared path search reaches with one movement point and one cell
+        (not into difficult terrain, not crawling, G-3's footing and G-4's diagonals), in
+        reading order. Empty when it cannot move at all or is in flight."""
+        sheet = self.sheet(unit)
+        motion = self.world.get(unit, Motion)
+        if motion.in_flight or any(motion.velocity):
+            return []
+        known = self.known_field(self.faction_of(unit))
+        request, _allow = self.ruleset.move_request(known, sheet, None, dash=False, stealth=False)
+        if max(request.budgets.values(), default=0) == 0:
+            return []
+        one = replace(request, budgets={mode: 1 for mode in request.budgets}, max_cells=1)
+        cells = reachable(self.grid, known.occupancy, sheet.occupant, one)
+        return sorted(
+            (c for c, cost in cells.items() if cost <= 1 and chebyshev(c, sheet.cell) == 1),
+            key=lambda c: (c[2], c[1], c[0]),
+        )
+
+    def _five_foot_step(self, unit: str, to: Cell) -> None:
+        """D-2: one cell to a free cell next to the unit (`five_foot_step_cells`), provoking no
+        attack of opportunity. A unit its side did not know of in `to` stops it, revealed (the
+        step is taken all the same)."""
+        if not self.grid.in_bounds(to):
+            raise Refusal("outside_map", at=to)
+        if to not in self.five_foot_step_cells(unit):
+            raise Refusal("not_one_step", unit=unit, at=to)
+        sheet = self.sheet(unit)
+        turn = self.turn(unit)
+        turn.stepped = True
+        hidden = self._in_cell(to)
+        if hidden is not None and hidden != unit:
+            self._reveal_to(hidden, {self.faction_of(unit)})
+            self._emit(
+                "ambushed",
+                {"unit": unit, "by": hidden, "at": list(sheet.cell)},
+                about=[unit, hidden],
+            )
+            return
+        self._place(unit, to)
+        turn.movement_spent += 1
+        self._emit(
+            "five_foot_step",
+            {"unit": unit, "from": list(sheet.cell), "to": list(to)},
+            about=[unit],
+            rules=("D-2",),
+        )
+
     def _auto_step_aside(self, unit: str) -> bool:
         """The computer's choice for its unit: the first free cell around, north-west first
         (reading order), if it may step at all."""
@@ -2087,6 +2137,12 @@ class _Context:
 
     def next_turn(self) -> None:
         self._b._next_turn()
+
+    def five_foot_step(self, unit: str, to: Cell) -> None:
+        self._b._five_foot_step(unit, to)
+
+    def five_foot_step_cells(self, unit: str) -> list[Cell]:
+        return self._b.five_foot_step_cells(unit)
 
     def announce_initiative(self, unit: str) -> None:
         self._b._initiative_event(unit)

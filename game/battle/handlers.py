@@ -152,6 +152,11 @@ def _step_aside(b: BattleContext, c: cmd.StepAside) -> None:
     b.step_aside(c.unit, c.to)
 
 
+def _five_foot_step(b: BattleContext, c: cmd.FiveFootStep) -> None:
+    """D-2: one cell without attacks of opportunity, when not otherwise moving (the check)."""
+    b.five_foot_step(c.unit, c.to)
+
+
 def _dash(b: BattleContext, c: cmd.Dash) -> None:
     b.use_action(c.unit, "dash")
     b.emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
@@ -710,6 +715,12 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     turn = b.turn(unit)
     if kind in budget.spending("action") and turn.action is not None:
         return Refusal("action_used", used=turn.action)
+    # D-2: a 5-foot step only when not otherwise moving (a dash is a double move), and no
+    # other movement after it.
+    if kind in ("move", "dash", "five_foot_step") and turn.stepped:
+        return Refusal("stepped", unit=unit)
+    if kind == "five_foot_step" and (turn.movement_spent or turn.dashed):
+        return Refusal("already_moved", unit=unit)
     weapon_id = b.world.get(unit, Armed).weapon
     weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
     if kind == "attack" and weapon is None:
@@ -760,10 +771,11 @@ class Handler:
 
 
 HANDLERS: dict[type[cmd.Command], Handler] = {
-    cmd.Move: Handler(_move),
+    cmd.Move: Handler(_move, _checked("move")),
     cmd.React: Handler(_react),
     cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
+    cmd.FiveFootStep: Handler(_five_foot_step, _checked("five_foot_step")),
     cmd.Attack: Handler(_attack, _checked("attack")),
     cmd.Throw: Handler(_throw, _checked("throw")),
     cmd.ChangeStance: Handler(_stance, _stance_check),

@@ -43,6 +43,7 @@ class Option:
 #: The player's commands in the order the action bar shows them.
 KINDS: tuple[tuple[str, Needs], ...] = (
     ("move", Needs.CELL),
+    ("five_foot_step", Needs.CELL),  # d20 only: its turn budget has it (D-2)
     ("attack", Needs.ENEMY_OR_CELL),
     ("throw", Needs.ENEMY_OR_CELL),
     ("dash", Needs.NOTHING),

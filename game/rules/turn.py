@@ -61,10 +61,13 @@ class TurnState:
     interaction_used: bool = False
     bonus_used: bool = False
     reaction_used: bool = False
+    #: A d20 5-foot step taken this turn (D-2): no other movement until the turn ends.
+    stepped: bool = False
 
     def start_turn(self) -> None:
         """Everything comes back, the reaction included (P-TURN-1)."""
         self.in_turn = True
+        self.stepped = False
         self.movement_spent = 0
         self.action = None
         self.interaction_used = False
@@ -145,7 +148,7 @@ class TurnState:
         return self.use_interaction()
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "in_turn": self.in_turn,
             "movement_spent": self.movement_spent,
             "action": self.action,
@@ -153,6 +156,11 @@ class TurnState:
             "bonus_used": self.bonus_used,
             "reaction_used": self.reaction_used,
         }
+        if self.stepped:
+            # Written only when taken, so that the state (and its hash) of a battle without
+            # 5-foot steps (every periferie one) is as it was before they existed.
+            data["stepped"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TurnState:
@@ -164,6 +172,7 @@ class TurnState:
                 interaction_used=bool(data["interaction_used"]),
                 bonus_used=bool(data["bonus_used"]),
                 reaction_used=bool(data["reaction_used"]),
+                stepped=bool(data.get("stepped", False)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TurnStateError(f"bad turn state {dict(data)!r}: {exc!r}") from None

@@ -52,6 +52,10 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "with_saved": False,
     },
     Happened.STEPPED_ASIDE: {"unit": "Ada", "from": [9, 1, 0], "to": [9, 2, 0]},
+    Happened.FIVE_FOOT_STEP: {"unit": "Ada", "from": [9, 1, 0], "to": [8, 2, 0]},
+    Happened.DYING: {
+        "unit": "Ada", "roll": 57, "stabilised": False, "hit_points": -4, "state": "dying",
+    },
     Happened.DASHED: {"unit": "Ada"},
     Happened.ATTACK: {
         "unit": "Ada", "target": "Bo", "weapon": "pistol", "hit_chance": 52, "hit": True,
@@ -254,3 +258,20 @@ def test_sides_weapons_and_damage_types_are_named_not_given_by_id() -> None:
     with speaking("it"):
         assert "Sicurezza stazione" in event_text(over)
         assert "perforante" in event_text(damage)
+
+
+def test_d2_the_dying_roll_reads_its_result_in_both_languages() -> None:
+    # A d% of 57 loses a hit point; 10 stabilises; a roll that reaches -10 kills (D-2).
+    bled = {"unit": "Ada", "roll": 57, "stabilised": False, "hit_points": -4, "state": "dying"}
+    stable = {**bled, "roll": 10, "stabilised": True, "hit_points": -3}
+    dead = {**bled, "roll": 99, "hit_points": -10, "state": "dead"}
+    assert event_text(Event(Happened.DYING, bled)) == (
+        "Ada is dying and rolls 57 on d%: down to -4 hit points."
+    )
+    assert event_text(Event(Happened.DYING, stable)) == (
+        "Ada is dying and rolls 10 on d%: stable at -3 hit points."
+    )
+    with speaking("it"):
+        assert event_text(Event(Happened.DYING, dead)) == (
+            "Ada è morente e tira 99 con d%: scende a -10 punti ferita, morto."
+        )

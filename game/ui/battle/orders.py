@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 LABELS = {
     "move": lambda: _("Move"),
+    "five_foot_step": lambda: _("5-foot step"),
     "attack": lambda: _("Attack"),
     "throw": lambda: _("Throw"),
     "dash": lambda: _("Dash"),
@@ -249,6 +250,10 @@ class Orders:
         elif kind == "throw":
             text = _("Throw at {c}").format(c=c) if alt else _("Throw at the marked cell")
             self.aim(cmd.Throw(unit, at=cell), text, cell)
+        elif kind == "five_foot_step":
+            step = _("5-foot step to {c}").format(c=c)
+            text = step if alt else _("5-foot step to the marked cell")
+            self.aim(cmd.FiveFootStep(unit, cell), text, cell)
         elif kind in (None, "move"):
             move = cmd.Move(unit, cell, mode=self.move_mode(), stealth=self.stealth)
             text = _("Move to {c}").format(c=c) if alt else _("Move to the marked cell")
@@ -387,6 +392,8 @@ class Orders:
                 )
         else:
             add("move", _("Move here"), "move")
+            if "five_foot_step" in options:  # the ruleset's turn has it (d20, D-2)
+                add("five_foot_step", _("5-foot step here"), "five_foot_step")
             weapon = s.aim().weapon(unit)
             if weapon is not None and weapon.area:
                 add("attack", _("Fire at this cell"), "attack_cell")
@@ -435,6 +442,8 @@ class Orders:
             self.submit(cmd.Throw(unit, at=cell))
         elif key == "step_aside":
             self.submit(cmd.StepAside(unit, cell))
+        elif key == "five_foot_step":
+            self.submit(cmd.FiveFootStep(unit, cell))
 
 
 def wounds(view: PlayerView, unit: str) -> list[str]:

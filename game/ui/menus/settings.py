@@ -38,6 +38,7 @@ def key_label(name: str) -> str:
 def _action_names() -> dict[str, str]:
     return {
         "move": _("Move"),
+        "five_foot_step": _("5-foot step"),
         "attack": _("Attack"),
         "throw": _("Throw"),
         "dash": _("Dash"),

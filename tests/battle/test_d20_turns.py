@@ -1,0 +1,332 @@
+"""The d20 turn in battle (seed 004, D-2): the dying creature's d% at the start of its turn
+(stabilise on 10 or less, else 1 hit point lost, dead at -10), initiative d20 + the sheet's Dex
+modifier with D-2's ties, and the 5-foot step (one cell, no attack of opportunity, only when not
+otherwise moving). Numbers worked out by hand from D-2 and the sample sheets
+(game/data/d20/sheets.toml: human 8 hit points, AC 12, Dex +1, unarmed 1d3; station_guard
+ranged +4, Dex +2, pistol 2d6; scavenger Dex +3)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from game.battle import ai
+from game.battle import commands as cmd
+from game.battle.engine import GM, Battle
+from game.battle.options import options_for
+from game.battle.setup import UnitSpec
+from game.ecs.components import RulesetSheet
+from game.rules.d20.sheet import Sheet
+from game.rules.dice import Roller
+from game.tactics.battlefield import EntitySheet
+from game.tactics.rulesets.d20_battle import BATTLE
+from tests.battle.conftest import MakeBattle
+
+
+def d20_battle(
+    make_battle: MakeBattle,
+    units: list[UnitSpec],
+    initiative: tuple[int, ...],
+    *,
+    computer: frozenset[str] = frozenset(),
+) -> Battle:
+    """A battle on the open test field under the d20 ruleset, each unit with the d20 sample
+    sheet of its template."""
+    plain = make_battle(units, initiative=initiative)
+    setup = replace(plain.setup, ruleset="d20", computer=tuple(sorted(computer)))
+    return Battle(setup, plain.grid, plain.rules)
+
+
+def hp(b: Battle, unit: str) -> int:
+    sheet = b.world.get(unit, RulesetSheet).sheet
+    assert isinstance(sheet, Sheet)
+    return sheet.hit_points
+
+
+def kinds(events: object) -> list[str]:
+    return [e.kind for e in events]  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- the dying creature's d%
+
+
+def start(sheet: Sheet, *faces: int) -> tuple[Sheet, list[dict[str, object]], int]:
+    """The d20 object's turn start for a unit with `sheet`, the d% faces given."""
+    roller = Roller(1)
+    roller.supply(*faces)
+    unit = EntitySheet("bo", "red", (0, 0, 0), sheet=sheet)
+    effects = BATTLE.turn_start(roller, None, unit, sheet)  # type: ignore[arg-type]
+    assert isinstance(effects.after, Sheet)
+    return effects.after, [dict(s.data) for s in effects.steps], len(roller.log)
+
+
+def test_d2_a_dying_creature_rolling_above_10_on_d100_loses_1_hit_point() -> None:
+    # D-2 "-1 to -9 dying (-1 a round, 10% each round to stabilise)": -3, d% 57 -> -4.
+    after, steps, rolls = start(Sheet(hit_points=-3), 57)
+    assert after.hit_points == -4 and not after.stable
+    assert steps == [
+        {"unit": "bo", "roll": 57, "stabilised": False, "hit_points": -4, "state": "dying"}
+    ]
+    assert rolls == 1
+
+
+def test_d2_a_dying_creature_rolling_10_or_less_stabilises_and_bleeds_no_more() -> None:
+    # "10% each round to stabilise": faces 1..10 of a d100. A 10 stabilises at -3.
+    after, steps, _ = start(Sheet(hit_points=-3), 10)
+    assert after.hit_points == -3 and after.stable
+    assert steps[0]["stabilised"] is True
+    # The next rounds roll nothing and lose nothing.
+    again, steps, rolls = start(after)
+    assert again == after and steps == [] and rolls == 0
+    # A stable creature keeps losing its turns, named as stabilised.
+    effects = BATTLE.condition_effects(after)
+    assert effects.turn_lost == "stabilised" and effects.out_of_combat and not effects.dead
+
+
+def test_d2_dying_bleeds_over_rounds_with_given_rolls_and_dies_at_minus_10() -> None:
+    # From -7: 50 -> -8, 99 -> -9, 11 -> -10 "-10 dead" (11 is above 10: no stabilising).
+    sheet = Sheet(hit_points=-7)
+    seen = []
+    for face in (50, 99, 11):
+        sheet, steps, _ = start(sheet, face)
+        seen.append((steps[0]["hit_points"], steps[0]["state"]))
+    assert seen == [(-8, "dying"), (-9, "dying"), (-10, "dead")]
+    assert BATTLE.condition_effects(sheet).dead
+
+
+def test_d2_disabled_at_0_and_healthy_creatures_roll_nothing_at_the_start_of_their_turn() -> None:
+    for points in (0, 5):
+        after, steps, rolls = start(Sheet(hit_points=points))
+        assert after.hit_points == points and steps == [] and rolls == 0
+
+
+def test_a_stable_creature_that_takes_damage_is_dying_again() -> None:
+    # 3.5 SRD (D-2's base): a stable creature hurt again loses its stability.
+    stable = Sheet(hit_points=-3, stable=True)
+    unit = EntitySheet("bo", "red", (0, 0, 0), sheet=stable)
+    harm = BATTLE.damage(None, unit, "", 2)  # type: ignore[arg-type]
+    assert harm.after.hit_points == -5 and not harm.after.stable
+
+
+def test_d2_in_battle_a_dying_unit_rolls_at_its_turn_bleeds_and_the_battle_replays(
+    make_battle: MakeBattle,
+) -> None:
+    # Initiative d20 + Dex: ada (station_guard, Dex +2) 20 -> 22, bo (human, +1) 1 -> 2,
+    # cy (human) 2 -> 3: ada, cy, bo. Ada's pistol: d20 19 + 4 = 23 >= AC 12, hits (no
+    # natural 20); 2d6 = 6 + 6 = 12 off bo's 8: -4, dying (D-2).
+    units = [
+        UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+        UnitSpec("bo", "red", (9, 5, 0)),
+        UnitSpec("cy", "red", (19, 11, 0)),
+    ]
+    commands: list[tuple[cmd.Command, str]] = [
+        (cmd.EnterRoll((19, 6, 6)), GM),
+        (cmd.Attack("ada", target="bo"), GM),
+        (cmd.EndTurn("ada"), GM),
+        (cmd.EnterRoll((57,)), GM),  # cy's turn now; bo's d% is next
+        (cmd.EndTurn("cy"), GM),
+    ]
+    battle = d20_battle(make_battle, units, (20, 1, 2))
+    assert [e.entity_id for e in battle.initiative.visible_order(True)] == ["ada", "cy", "bo"]
+    log = []
+    for command, by in commands:
+        outcome = battle.apply(command, by)
+        assert outcome.accepted, (command, outcome.refusal)
+        log.extend(outcome.events)
+    assert hp(battle, "bo") == -5  # -4, then d% 57: -1 (D-2)
+    dying = [e for e in log if e.kind == "dying"]
+    assert [(e.data["roll"], e.data["hit_points"]) for e in dying] == [(57, -5)]
+    assert dying[0].rules == ("D-2",) and dying[0].rolls[0].total == 57
+    skipped = [e for e in log if e.kind == "turn_skipped"]
+    assert skipped and skipped[-1].data == {"unit": "bo", "because": "dying"}
+    # The same commands on a new battle give the same state (the journal's replay).
+    again = d20_battle(make_battle, units, (20, 1, 2))
+    for command, by in commands:
+        assert again.apply(command, by).accepted
+    assert again.state_hash() == battle.state_hash()
+
+
+def test_d2_in_battle_a_unit_dying_at_minus_9_dies_at_its_turn_and_falls(
+    make_battle: MakeBattle,
+) -> None:
+    # 2d6 = 6 + 5 = 11 off 8: -3... a bigger hit: a natural 20 doubles the dice (D-2): 4d6
+    # 6 + 6 + 4 + 1 = 17 off 8 = -9; then d% 42: -10, dead, and it falls.
+    units = [
+        UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+        UnitSpec("bo", "red", (9, 5, 0)),
+        UnitSpec("cy", "red", (19, 11, 0)),
+    ]
+    battle = d20_battle(make_battle, units, (20, 1, 2))
+    for command in (
+        cmd.EnterRoll((20, 6, 6, 4, 1)),
+        cmd.Attack("ada", target="bo"),
+        cmd.EndTurn("ada"),
+        cmd.EnterRoll((42,)),
+    ):
+        assert battle.apply(command, GM).accepted
+    assert hp(battle, "bo") == -9
+    outcome = battle.apply(cmd.EndTurn("cy"), GM)
+    assert outcome.accepted
+    assert hp(battle, "bo") == -10
+    assert kinds(outcome.events)[:4] == ["turn_ended", "turn_started", "dying", "died"]
+    assert not battle.on_map("bo") and battle.active == "ada"
+
+
+# ---------------------------------------------------------------- initiative
+
+
+def test_d2_initiative_is_d20_plus_the_sheets_dex_modifier_ties_by_the_higher_modifier(
+    make_battle: MakeBattle,
+) -> None:
+    # ada station_guard (Dex +2) 10 -> 12; bo scavenger (+3) 9 -> 12; cy human (+1) 11 -> 12:
+    # all 12, "ties by Dex modifier": bo, ada, cy. (The periferie templates' initiative
+    # bonuses are not read.)
+    battle = d20_battle(
+        make_battle,
+        [
+            UnitSpec("ada", "blue", (1, 1, 0), template="station_guard"),
+            UnitSpec("bo", "red", (15, 1, 0), template="scavenger"),
+            UnitSpec("cy", "red", (15, 9, 0)),
+        ],
+        (10, 9, 11),
+    )
+    order = battle.initiative.visible_order(True)
+    assert [(e.entity_id, e.natural, e.total) for e in order] == [
+        ("bo", 9, 12),
+        ("ada", 10, 12),
+        ("cy", 11, 12),
+    ]
+
+
+def test_d2_initiative_ties_on_score_and_dex_go_to_a_d20_roll_off(
+    make_battle: MakeBattle,
+) -> None:
+    # Two humans (Dex +1) both roll 10: 11 each, same modifier; the roll-off (a d20 each, in
+    # listing order) 5 for ada, 15 for bo: bo first.
+    battle = d20_battle(
+        make_battle,
+        [UnitSpec("ada", "blue", (1, 1, 0)), UnitSpec("bo", "red", (15, 1, 0))],
+        (10, 10, 5, 15),
+    )
+    order = battle.initiative.visible_order(True)
+    assert [(e.entity_id, e.total) for e in order] == [("bo", 11), ("ada", 11)]
+
+
+# ---------------------------------------------------------------- the 5-foot step
+
+
+def duel(make_battle: MakeBattle, **more: object) -> Battle:
+    """ada (blue) and bo (red) side by side; ada acts first (20 + 2 against 1 + 1)."""
+    return d20_battle(
+        make_battle,
+        [
+            UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+            UnitSpec("bo", "red", (6, 5, 0)),
+        ],
+        (20, 1),
+        **more,  # type: ignore[arg-type]
+    )
+
+
+def test_d2_a_5_foot_step_out_of_an_enemys_reach_provokes_no_attack_of_opportunity(
+    make_battle: MakeBattle,
+) -> None:
+    battle = duel(make_battle)
+    outcome = battle.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM)
+    assert outcome.accepted, outcome.refusal
+    assert kinds(outcome.events) == ["five_foot_step"]
+    assert outcome.events[0].data == {"unit": "ada", "from": [5, 5, 0], "to": [4, 5, 0]}
+    assert battle.pending is None and battle.sheet("ada").cell == (4, 5, 0)
+    # The same cell by a move is an attack of opportunity offered to bo (D-2).
+    other = duel(make_battle)
+    moved = other.apply(cmd.Move("ada", (4, 5, 0)), GM)
+    assert "reaction_offered" in kinds(moved.events)
+
+
+def test_d2_no_5_foot_step_after_moving_and_no_move_after_one(make_battle: MakeBattle) -> None:
+    battle = duel(make_battle)
+    assert battle.apply(cmd.Move("ada", (5, 4, 0)), GM).accepted
+    if battle.pending is not None:
+        assert battle.apply(cmd.React("bo", take=False), GM).accepted
+    refused = battle.apply(cmd.FiveFootStep("ada", (4, 4, 0)), GM)
+    assert refused.refusal is not None and refused.refusal.code == "already_moved"
+    options = {o.kind: o for o in options_for(battle, GM, "ada")}
+    step = options["five_foot_step"].refusal
+    assert step is not None and step.code == "already_moved"
+
+    stepped = duel(make_battle)
+    assert stepped.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM).accepted
+    for command in (
+        cmd.Move("ada", (3, 5, 0)),
+        cmd.FiveFootStep("ada", (3, 5, 0)),
+        cmd.Dash("ada"),
+    ):
+        refusal = stepped.apply(command, GM).refusal
+        assert refusal is not None and refusal.code == "stepped", command
+    options = {o.kind: o for o in options_for(stepped, GM, "ada")}
+    assert options["move"].refusal is not None and options["move"].refusal.code == "stepped"
+    # The standard action is still there (D-2: a step and a standard action).
+    assert options["attack"].allowed
+
+
+@pytest.mark.parametrize("to", [(3, 5, 0), (6, 5, 0), (5, 5, 1)])
+def test_a_5_foot_step_is_one_cell_to_a_free_cell(make_battle: MakeBattle, to: tuple) -> None:
+    # Two cells away, bo's own cell, and no footing: refused, nothing changed.
+    battle = duel(make_battle)
+    before = battle.state_hash()
+    refusal = battle.apply(cmd.FiveFootStep("ada", to), GM).refusal
+    assert refusal is not None and refusal.code in ("not_one_step", "outside_map")
+    assert battle.state_hash() == before
+
+
+def test_d2_a_5_foot_step_goes_diagonally_as_g4_but_not_into_difficult_terrain(
+    make_battle: MakeBattle,
+) -> None:
+    battle = duel(make_battle)
+    assert battle.apply(cmd.EditCell((4, 4, 0), terrain=("rough",)), GM).accepted
+    assert (4, 4, 0) not in battle.five_foot_step_cells("ada")
+    refusal = battle.apply(cmd.FiveFootStep("ada", (4, 4, 0)), GM).refusal
+    assert refusal is not None and refusal.code == "not_one_step"
+    assert battle.apply(cmd.FiveFootStep("ada", (4, 6, 0)), GM).accepted  # a diagonal, G-4
+
+
+def test_a_prone_unit_takes_no_5_foot_step(make_battle: MakeBattle) -> None:
+    # Crawling costs 2 a cell (the shared search): a hampered move, no step.
+    battle = duel(make_battle)
+    assert battle.apply(cmd.ChangeStance("ada", "prone"), GM).accepted
+    assert battle.five_foot_step_cells("ada") == []
+
+
+def test_the_5_foot_step_exists_only_where_the_rulesets_turn_budget_has_it(
+    make_battle: MakeBattle,
+) -> None:
+    plain = make_battle(
+        [UnitSpec("ada", "blue", (5, 5, 0)), UnitSpec("bo", "red", (6, 5, 0))],
+        initiative=(20, 1),
+    )
+    assert "five_foot_step" not in {o.kind for o in options_for(plain, GM, "ada")}
+    before = plain.state_hash()
+    refusal = plain.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM).refusal
+    assert refusal is not None and refusal.code == "not_in_ruleset"
+    assert plain.state_hash() == before
+    d20 = duel(make_battle)
+    assert {o.kind: o for o in options_for(d20, GM, "ada")}["five_foot_step"].allowed
+
+
+def test_the_5_foot_step_command_reads_back_from_its_json() -> None:
+    step = cmd.FiveFootStep("ada", (4, 5, 0))
+    assert step.to_json() == {"cmd": "five_foot_step", "unit": "ada", "to": [4, 5, 0]}
+    assert cmd.parse_command(step.to_json()) == step
+
+
+def test_the_computer_steps_out_of_reach_after_its_attack(make_battle: MakeBattle) -> None:
+    # The action spent, bo next to it: a 5-foot step to a cell not next to bo rather than a
+    # move that would provoke.
+    battle = duel(make_battle, computer=frozenset({"blue", "red"}))
+    assert battle.apply(cmd.EnterRoll((2,)), GM).accepted  # a miss: bo stays standing
+    assert battle.apply(cmd.Attack("ada", target="bo"), GM).accepted
+    chosen = ai.choose(battle, "ada")
+    assert isinstance(chosen, cmd.FiveFootStep)
+    assert max(abs(a - b) for a, b in zip(chosen.to, (6, 5, 0), strict=True)) > 1
+    assert battle.apply(chosen, GM).accepted and battle.pending is None
