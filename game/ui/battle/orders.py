@@ -366,7 +366,9 @@ class Orders:
         items: list[tuple[str, str, bool, str]] = []
 
         def add(kind: str, label: str, key: str) -> None:
-            o = options[kind]
+            o = options.get(kind)
+            if o is None:
+                return  # not a command of the battle's ruleset (its turn budget lists it not)
             why = "" if o.refusal is None else refusal_text(o.refusal)
             items.append((label, key, o.allowed, why))
 
@@ -392,8 +394,7 @@ class Orders:
                 )
         else:
             add("move", _("Move here"), "move")
-            if "five_foot_step" in options:  # the ruleset's turn has it (d20, D-2)
-                add("five_foot_step", _("5-foot step here"), "five_foot_step")
+            add("five_foot_step", _("5-foot step here"), "five_foot_step")  # d20's (D-2)
             weapon = s.aim().weapon(unit)
             if weapon is not None and weapon.area:
                 add("attack", _("Fire at this cell"), "attack_cell")
