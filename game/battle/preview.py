@@ -110,8 +110,8 @@ def reach(
         request, allow = battle.ruleset.move_request(
             known, mover, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
         )
-        if adrift or (not dampers and mode != "thrusters"):
-            return {}, allow
+        if adrift or state.stepped or (not dampers and mode != "thrusters"):
+            return {}, allow  # (after a d20 5-foot step no other movement, D-2)
         request = replace(request, spent=state.movement_spent, checked=checked)
         return reachable(battle.grid, known.occupancy, sheet.occupant, request), allow
 

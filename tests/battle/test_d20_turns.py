@@ -15,6 +15,7 @@ from game.battle import ai
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle
 from game.battle.options import options_for
+from game.battle.preview import reach
 from game.battle.setup import UnitSpec
 from game.ecs.components import RulesetSheet
 from game.rules.d20.sheet import Sheet
@@ -330,3 +331,12 @@ def test_the_computer_steps_out_of_reach_after_its_attack(make_battle: MakeBattl
     assert isinstance(chosen, cmd.FiveFootStep)
     assert max(abs(a - b) for a, b in zip(chosen.to, (6, 5, 0), strict=True)) > 1
     assert battle.apply(chosen, GM).accepted and battle.pending is None
+
+
+def test_after_a_5_foot_step_the_preview_reaches_no_cell(make_battle: MakeBattle) -> None:
+    battle = duel(make_battle)
+    before = reach(battle, GM, "ada")
+    assert before is not None and before.cells
+    assert battle.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM).accepted
+    after = reach(battle, GM, "ada")
+    assert after is not None and not after.cells
