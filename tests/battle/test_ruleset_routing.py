@@ -24,9 +24,17 @@ from game.grid.movement import MoveRequest
 from game.rules.data import Weapon
 from game.rules.dice import Advantage, Roller
 from game.rules.movement import MoveAllowance
-from game.rules.ruleset_answers import Attack, AttackRoll, ConditionEffects, TurnBudget
+from game.rules.ruleset_answers import (
+    Attack,
+    AttackRoll,
+    ConditionEffects,
+    TurnBudget,
+    TurnEffects,
+    TurnStep,
+)
+from game.rules.wounds import Health
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import NO_TURN_EFFECTS, BattleRules, turn_rules
 from game.tactics.rulesets.periferie_battle import BATTLE, PeriferieBattle
 from game.text.explain_battle import event_text
 from game.text.i18n import speaking
@@ -252,3 +260,45 @@ def test_the_opening_initiative_is_the_rulesets(make_battle) -> None:
         assert battle.active == "ada"
     finally:
         battle.close()
+
+
+class Doomed(PeriferieBattle):
+    """The start of every turn rolls a d6 and, on a 6, kills the unit whose turn it is."""
+
+    def turn_start(self, roller, bf, unit, health):  # type: ignore[no-untyped-def]
+        record = roller.roll("1d6", f"doom {unit.id}")
+        if record.total < 6:
+            return super().turn_start(roller, bf, unit, health)
+        dead = Health(conditions=frozenset({"dead"}))
+        data = {"unit": unit.id, "result": "dead", "wounds": dead.to_dict()}
+        return TurnEffects(dead, (TurnStep("death_save", data, dead, (record,), ("X-1",)),))
+
+
+def test_the_start_of_a_turn_is_the_rulesets_and_a_step_that_kills_makes_the_unit_fall(
+    make_battle,
+) -> None:
+    # Periferie's own start of turn rolls nothing for a healthy unit: ada acts.
+    plain = _duel(make_battle)
+    assert plain.active == "ada" and plain.on_map("ada")
+    # The fake's d6 (a 6 entered after the initiative faces) kills ada as her first turn
+    # starts: the step's event, then she falls, and red is left alone: it wins.
+    ada = UnitSpec("ada", "blue", (5, 5, 0), weapon="pistol")
+    foe = UnitSpec("foe", "red", (9, 5, 0), weapon="pistol")
+    entered: Battle = make_battle([ada, foe], initiative=(20, 1, 6))
+    battle = Battle(entered.setup, entered.grid, entered.rules, ruleset=Doomed())
+    try:
+        kinds = [e.kind for e in battle.log]
+        assert kinds[kinds.index("turn_started") :][:3] == ["turn_started", "death_save", "died"]
+        assert not battle.on_map("ada") and battle.over and battle.winner == "red"
+    finally:
+        battle.close()
+
+
+def test_a_ruleset_without_turn_effects_gets_the_default_that_has_none() -> None:
+    class Bare:
+        pass
+
+    assert turn_rules(Bare()) is NO_TURN_EFFECTS  # type: ignore[arg-type]
+    assert turn_rules(BATTLE) is BATTLE
+    same = NO_TURN_EFFECTS.turn_start(Roller(1), None, None, "health")  # type: ignore[arg-type]
+    assert same.after == "health" and same.steps == () and same.turn_lost is None
