@@ -857,7 +857,7 @@ def _memo_slot(memo: NDArray[np.int64], key: int) -> int:
     s = (key ^ (key >> 13) ^ (key >> 29)) & mask
     while memo[s] != 0 and memo[s] >> 2 != key:
         s = (s + 1) & mask
-    return s
+    return int(s)
 
 
 @njit_nogil
