@@ -239,6 +239,8 @@ class ActionButton:
 BAR_ROWS = (2, 3)
 #: Sets of action buttons the bar keeps made (hidden) besides the one shown.
 LAYOUTS_KEPT = 8
+#: Lists of movement modes the side panel keeps made (hidden) besides the one shown.
+MODE_MENUS_KEPT = 6
 
 
 class ActionBar:
@@ -495,6 +497,7 @@ class SidePanel:
         )
         self.mode: UIDropDownMenu | None = None
         self._modes: tuple[tuple[str, str], ...] = ()
+        self._mode_menus: dict[tuple[tuple[str, str], ...], UIDropDownMenu] = {}
         self.stealth = UIButton(
             pygame.Rect(6 + w // 2 + 2, 192, w // 2 - 2, 28),
             "",
@@ -552,19 +555,31 @@ class SidePanel:
             return
         self._modes = modes
         if self.mode is not None:
-            self.mode.kill()
-        w = self.panel.relative_rect.width - 12
+            self.mode.hide()
+        self.mode = None
         if not modes:
-            self.mode = None
             return
         start = next((m for m in modes if m[1] == current), modes[0])
-        self.mode = UIDropDownMenu(
-            list(modes),
-            start,
-            pygame.Rect(6, 192, w // 2 - 2, 28),
-            manager=self.manager,
-            container=self.panel,
-        )
+        # A list shown before for the same modes is shown again when it shows the same choice
+        # (making one costs 5-15 ms, issue 18); the last few are kept hidden.
+        kept = self._mode_menus.pop(modes, None)
+        if kept is not None and tuple(kept.selected_option) != start:
+            kept.kill()
+            kept = None
+        if kept is None:
+            w = self.panel.relative_rect.width - 12
+            kept = UIDropDownMenu(
+                list(modes),
+                start,
+                pygame.Rect(6, 192, w // 2 - 2, 28),
+                manager=self.manager,
+                container=self.panel,
+            )
+        kept.show()
+        self._mode_menus[modes] = kept
+        self.mode = kept
+        while len(self._mode_menus) > MODE_MENUS_KEPT:
+            self._mode_menus.pop(next(iter(self._mode_menus))).kill()
 
     def text(self, key: str) -> str:
         """The HTML last put in one of the panel's boxes ("unit", "hover", "log")."""

@@ -94,3 +94,23 @@ def test_the_action_bar_keeps_its_buttons_when_only_what_is_allowed_changes(
     assert [button for _a, button in bar.buttons] == made and all(b.visible for b in made)
     assert made[1].is_enabled and "No ammo" not in (made[1].tool_tip_text or "")
     assert bar.kind_for(made[1]) == "attack"
+
+
+def test_the_side_panel_shows_a_kept_list_of_modes_again_only_with_the_same_choice(
+    manager: pygame_gui.UIManager,
+) -> None:
+    side = hud.SidePanel(manager, pygame.Rect(950, 46, hud.SIDE_WIDTH, 674))
+    walking = [("Auto", "auto"), ("Walk", "walk")]
+    flying = [("Auto", "auto"), ("Thrusters", "thrusters")]
+    side.set_modes(walking, "auto")
+    first = side.mode
+    side.set_modes(flying, "auto")
+    assert side.mode is not first and first is not None and not first.visible
+    side.set_modes(walking, "auto")
+    assert side.mode is first and first.visible
+    side.set_modes(flying, "auto")
+    side.set_modes(walking, "walk")  # another choice: a list that shows it
+    assert side.mode is not first and side.mode is not None
+    assert tuple(side.mode.selected_option) == ("Walk", "walk")
+    side.set_modes([], "auto")
+    assert side.mode is None
