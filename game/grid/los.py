@@ -845,6 +845,21 @@ def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> 
     return keep[:n].copy()
 
 
+#: Slots of a grid's kept terrain answers between cells (`visibility_kernel`'s `memo`, plus
+#: one for the count): emptied when half full, 4,096 pairs.
+MEMO_SLOTS = 2**13
+
+
+@njit
+def _memo_slot(memo: NDArray[np.int64], key: int) -> int:
+    """Where `key` is kept in `memo` (open addressing), or the empty slot where it would go."""
+    mask = memo.shape[0] - 2  # the last slot is the count
+    s = (key ^ (key >> 13) ^ (key >> 29)) & mask
+    while memo[s] != 0 and memo[s] >> 2 != key:
+        s = (s + 1) & mask
+    return int(s)
+
+
 @njit_nogil
 def visibility_kernel(
     sight_block: NDArray[np.uint8],
@@ -853,6 +868,7 @@ def visibility_kernel(
     occ_cells: NDArray[np.int64],
     clearance: NDArray[np.uint8],
     level_clearance: NDArray[np.uint8],
+    memo: NDArray[np.int64],
 ) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j, with row i of `blocks_by_viewer` as its blockers.
 
@@ -860,15 +876,43 @@ def visibility_kernel(
     alone blocks stays blocked whatever stands between (adding blockers never clears a line,
     P-LOS-1/2). A pair terrain leaves clear is walked again with a viewer's blocking occupants
     only when one of them meets the segment at all; otherwise nothing else is on it.
+
+    `memo` keeps the grid's terrain answers between two cells from call to call (a grid never
+    changes; `MEMO_SLOTS` zeros for a new one): after a move only the mover's pairs are walked.
+    Each slot is one int64, (pair key << 2) | (1 clear, 2 blocked), written whole, so a search
+    beside another on the same grid (threads) reads a whole answer or none.
     """
     n = occ_cells.shape[0]
     seen = np.ones((n, n), dtype=np.bool_)
     ends = 2 * occ_cells + 1
     w, h, d = sight_block.shape
-    out = np.empty((walk_rows(max(w, h, d)), 4), dtype=np.int64)
-    codes = np.empty(n, dtype=np.int8)
+    total = w * h * d
+    out = np.empty((0, 4), dtype=np.int64)  # only the codes are read: no rows kept
     one = np.empty(1, dtype=np.int8)
+    pairs = n * (n - 1) // 2
+    starts = np.empty((pairs, 3), dtype=np.int64)
+    todo = np.empty((pairs, 3), dtype=np.int64)
+    todo_of = np.empty(pairs, dtype=np.int64)
+    keys = np.empty(pairs, dtype=np.int64)
+    codes = np.empty(pairs, dtype=np.int8)
+    blocked = np.empty((n, n), dtype=np.bool_)
+    # The pairs not kept yet, walked in one call (`starts`: one start per line).
+    m = 0
     for i in range(n - 1):
+        a = (occ_cells[i, 0] * h + occ_cells[i, 1]) * d + occ_cells[i, 2]
+        for j in range(i + 1, n):
+            b = (occ_cells[j, 0] * h + occ_cells[j, 1]) * d + occ_cells[j, 2]
+            key = min(a, b) * total + max(a, b)
+            kept = memo[_memo_slot(memo, key)]
+            if kept != 0 and a != b:
+                blocked[i, j] = (kept & 3) == 2
+                continue
+            starts[m, 0], starts[m, 1], starts[m, 2] = ends[i, 0], ends[i, 1], ends[i, 2]
+            todo[m, 0], todo[m, 1], todo[m, 2] = ends[j, 0], ends[j, 1], ends[j, 2]
+            todo_of[m] = i * n + j
+            keys[m] = key
+            m += 1
+    if m > 0:
         walk_shadowed(
             sight_block,
             NO_INDEX,
@@ -880,17 +924,29 @@ def visibility_kernel(
             None,
             None,
             2,
-            ends[i, 0],
-            ends[i, 1],
-            ends[i, 2],
-            ends[i + 1 :],
+            starts[0, 0],
+            starts[0, 1],
+            starts[0, 2],
+            todo[:m],
             True,
             True,
             out,
-            codes[i + 1 :],
+            codes[:m],
+            starts[:m],
         )
+    count_at = memo.shape[0] - 1
+    for t in range(m):
+        i, j = todo_of[t] // n, todo_of[t] % n
+        blocked[i, j] = codes[t] >= LOS_BLOCKED
+        if memo[count_at] * 2 >= count_at:
+            memo[:] = 0  # half full: start again (the next answers refill it)
+        s = _memo_slot(memo, keys[t])
+        if memo[s] == 0:
+            memo[count_at] += 1
+        memo[s] = (keys[t] << 2) | (2 if blocked[i, j] else 1)
+    for i in range(n - 1):
         for j in range(i + 1, n):
-            if codes[j] >= LOS_BLOCKED:
+            if blocked[i, j]:
                 seen[i, j] = False
                 seen[j, i] = False
                 continue
@@ -902,6 +958,18 @@ def visibility_kernel(
                     if blocks_by_viewer[v, k] == 0:
                         continue
                     kx, ky, kz = occ_cells[k, 0], occ_cells[k, 1], occ_cells[k, 2]
+                    if not (
+                        min(occ_cells[v, 0], occ_cells[t, 0])
+                        <= kx
+                        <= max(occ_cells[v, 0], occ_cells[t, 0])
+                        and min(occ_cells[v, 1], occ_cells[t, 1])
+                        <= ky
+                        <= max(occ_cells[v, 1], occ_cells[t, 1])
+                        and min(occ_cells[v, 2], occ_cells[t, 2])
+                        <= kz
+                        <= max(occ_cells[v, 2], occ_cells[t, 2])
+                    ):
+                        continue  # the segment lies in its two cells' box: it cannot touch
                     if (
                         kx == occ_cells[v, 0] and ky == occ_cells[v, 1] and kz == occ_cells[v, 2]
                     ) or (
@@ -1317,8 +1385,25 @@ def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
     cells = _occupant_cells(grid, occupancy)
     blocks = _blockers_by_viewer(occupancy)
     return visibility_kernel(
-        grid.sight_block, occupancy.index, blocks, cells, clearance(grid), level_clearance(grid)
+        grid.sight_block,
+        occupancy.index,
+        blocks,
+        cells,
+        clearance(grid),
+        level_clearance(grid),
+        pair_memo(grid),
     )
+
+
+_MEMO_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.int64]] = weakref.WeakKeyDictionary()
+
+
+def pair_memo(grid: Grid) -> NDArray[np.int64]:
+    """The grid's kept terrain answers between unit cells (`visibility_kernel`'s `memo`)."""
+    memo = _MEMO_CACHE.get(grid)
+    if memo is None:
+        memo = _MEMO_CACHE[grid] = np.zeros(MEMO_SLOTS + 1, dtype=np.int64)
+    return memo
 
 
 # Who blocks whose sight depends on the occupants but not on their cells, so a move does not

@@ -12,6 +12,7 @@ from importlib import resources
 import pygame
 import pygame_gui
 from pygame_gui.core import ObjectID
+from pygame_gui.core.text import TextBoxLayout
 from pygame_gui.elements import (
     UIButton,
     UIDropDownMenu,
@@ -30,6 +31,8 @@ SIDE_WIDTH = 330
 BAR_HEIGHT = 98
 #: Characters of a unit's name an initiative chip shows at most (it is 130 px wide at most).
 CHIP = 24
+#: Chip buttons the tracker keeps made beyond those shown is about 3 times this.
+CHIPS_KEPT = 16
 #: Characters a one-line label shows at most (names in it are clipped before; the last bound).
 LINE = 200
 
@@ -155,17 +158,27 @@ class Tracker:
         )
         self.chips: list[tuple[Chip, UIButton]] = []
         self._shown: tuple[object, ...] = ()
+        self._round_text = ""
+        self._budget_text = ""
+        #: Every chip button made, by how it looks (place, text, style, tooltip), hidden when
+        #: not shown: a new turn only moves the active style from one chip to the next, and
+        #: showing a kept button costs nothing where making one costs 1-2 ms (issue 18).
+        self._made: dict[tuple[int, int, str, str, str], UIButton] = {}
 
     def show(self, round_no: int, chips: Sequence[Chip], budget: str) -> None:
         key = (round_no, tuple(chips), budget)
         if key == self._shown:
             return
         self._shown = key
-        self.round.set_text(_("Round {n}").format(n=round_no))
-        self.budget.set_text(clip(budget, LINE))
-        for _chip, button in self.chips:
-            button.kill()
-        self.chips = []
+        round_text = _("Round {n}").format(n=round_no)
+        if round_text != self._round_text:
+            self._round_text = round_text
+            self.round.set_text(round_text)
+        budget_text = clip(budget, LINE)
+        if budget_text != self._budget_text:
+            self._budget_text = budget_text
+            self.budget.set_text(budget_text)
+        shown: list[tuple[Chip, UIButton]] = []
         x = 100
         room = self.panel.relative_rect.width - 430
         for chip in chips:
@@ -174,17 +187,35 @@ class Tracker:
             if x + width > room:
                 break
             style = f"#side{chip.side}" + ("_active" if chip.active else "")
-            button = UIButton(
-                pygame.Rect(x, 5, width, 34),
-                text,
-                manager=self.manager,
-                container=self.panel,
-                object_id=ObjectID(object_id=style, class_id="@chip"),
-                tool_tip_text=esc(f"{chip.unit} — {chip.side_name}".removesuffix(" — ")),
-            )
-            fit_text(button)  # a long name ends with an ellipsis; the tooltip has it whole
-            self.chips.append((chip, button))
+            tip = esc(f"{chip.unit} — {chip.side_name}".removesuffix(" — "))
+            look = (x, width, text, style, tip)
+            button = self._made.get(look)
+            if button is None:
+                button = UIButton(
+                    pygame.Rect(x, 5, width, 34),
+                    text,
+                    manager=self.manager,
+                    container=self.panel,
+                    object_id=ObjectID(object_id=style, class_id="@chip"),
+                    tool_tip_text=tip,
+                )
+                fit_text(button)  # a long name ends with an ellipsis; the tooltip has it whole
+                self._made[look] = button
+            shown.append((chip, button))
             x += width + 4
+        showing = {id(button) for _chip, button in shown}
+        for _chip, button in self.chips:
+            if id(button) not in showing:
+                button.hide()
+        for _chip, button in shown:
+            button.show()
+        self.chips = shown
+        if len(self._made) > 4 * CHIPS_KEPT:
+            # Forget the buttons of chips long gone (units dead, totals rolled again).
+            for look, button in list(self._made.items()):
+                if id(button) not in showing:
+                    button.kill()
+                    del self._made[look]
 
     def unit_for(self, element: object) -> str | None:
         for chip, button in self.chips:
@@ -206,6 +237,10 @@ class ActionButton:
 
 #: Rows the action bar tries, until every label fits.
 BAR_ROWS = (2, 3)
+#: Sets of action buttons the bar keeps made (hidden) besides the one shown.
+LAYOUTS_KEPT = 8
+#: Lists of movement modes the side panel keeps made (hidden) besides the one shown.
+MODE_MENUS_KEPT = 6
 
 
 class ActionBar:
@@ -224,50 +259,79 @@ class ActionBar:
         self.buttons: list[tuple[ActionButton, UIButton]] = []
         self._shown: tuple[ActionButton, ...] | None = None
         self._status_text = ""
+        #: The buttons of the last few sets of labels, hidden when not shown, newest last: a
+        #: unit's turn changes only which are allowed, and a turn handed back and forth shows
+        #: the same sets again; laying out a set costs 5-10 ms (issue 18).
+        self._layouts: dict[tuple[tuple[str, str, str, str], ...], list[UIButton]] = {}
 
     def show(self, actions: Sequence[ActionButton]) -> None:
-        if tuple(actions) == self._shown:
+        wanted = tuple(actions)
+        if wanted == self._shown:
             return
-        self._shown = tuple(actions)
+        self._shown = wanted
+        layout = tuple((a.kind, a.label, a.short, a.key) for a in wanted)
+        made = self._layouts.pop(layout, None)
+        if made is None:
+            made = self._make(wanted)
+        self._layouts[layout] = made
+        keep = {id(button) for button in made}
+        for _a, button in self.buttons:
+            if id(button) not in keep:
+                button.hide()
+        self.buttons = list(zip(wanted, made, strict=True))
+        for action, button in self.buttons:
+            tip = f"{action.label} [{action.key}]"
+            if not action.allowed:
+                tip += "<br>" + esc(action.why_not)
+            if button.tool_tip_text != tip:
+                button.set_tooltip(tip)
+            if action.allowed:
+                button.enable()
+            else:
+                button.disable()
+            button.show()
+        while len(self._layouts) > LAYOUTS_KEPT:
+            oldest = next(iter(self._layouts))
+            for button in self._layouts.pop(oldest):
+                button.kill()
+
+    def _make(self, actions: Sequence[ActionButton]) -> list[UIButton]:
         # Two rows, a label that does not fit without its key (it is in the tooltip); three
         # lower rows when even that is not enough (a narrow window, or longer words).
+        made: list[UIButton] = []
         for rows in BAR_ROWS:
-            self._lay_out(actions, rows)
-            for action, button in self.buttons:
+            for button in made:
+                button.kill()
+            made = self._lay_out(actions, rows)
+            for action, button in zip(actions, made, strict=True):
                 if not _fits(button) and action.short:
                     button.set_text(action.short)
-            if all(_fits(button) for _a, button in self.buttons):
+            if all(_fits(button) for button in made):
                 break
         else:
             # Even three rows of short labels are too narrow (the smallest window, in Italian):
             # the label is shortened with an ellipsis, the tooltip keeps it whole.
-            for _a, button in self.buttons:
+            for button in made:
                 fit_text(button)
+        return made
 
-    def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> None:
-        for _a, button in self.buttons:
-            button.kill()
-        self.buttons = []
+    def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> list[UIButton]:
+        made = []
         width = self.panel.relative_rect.width - 12
         per_row = max(1, -(-len(actions) // rows))
         w = max(40, min(140, width // per_row - 3))
         h = (self.panel.relative_rect.height - 28) // rows - 2
         for i, action in enumerate(actions):
             x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * (h + 2)
-            tip = f"{action.label} [{action.key}]"
-            if not action.allowed:
-                tip += "<br>" + esc(action.why_not)
             button = UIButton(
                 pygame.Rect(x, y, w, h),
                 action.label,
                 manager=self.manager,
                 container=self.panel,
-                tool_tip_text=tip,
                 object_id=ObjectID(object_id=f"#action_{action.kind}", class_id="@action"),
             )
-            if not action.allowed:
-                button.disable()
-            self.buttons.append((action, button))
+            made.append(button)
+        return made
 
     def kind_for(self, element: object) -> str | None:
         for action, button in self.buttons:
@@ -345,6 +409,50 @@ def _filter_names() -> list[tuple[str, str]]:
     return [(names[f], f) for f in LOG_FILTERS]
 
 
+class LogBox(UITextBox):
+    """A text box that lays out appended text without drawing again what it already shows.
+
+    pygame-gui draws every row of the box anew when appended text makes it taller (all of the
+    log's 40-90 entries, 5 ms quiet and 40-60 ms on a busy machine, after every command); here
+    the rows already drawn are copied into the taller surface and only the new ones are drawn
+    (issue 18). The pixels are the same (tests/ui/test_hud.py)."""
+
+    def append_html_text(self, new_html_str: str) -> None:
+        layout = self.text_box_layout
+        old = None if layout is None else layout.finalised_surface
+        if layout is None or old is None or not layout.layout_rows:
+            super().append_html_text(new_html_str)
+            return
+        # The last row may take the new text's first words: it is drawn again too.
+        first = len(layout.layout_rows) - 1
+
+        def grow() -> pygame.Surface:
+            size = (layout.layout_rect.width + layout.edit_buffer, layout.layout_rect.height)
+            if (
+                size[0] != old.get_width()
+                or size[1] < old.get_height()
+                or layout.current_end_pos != layout.letter_count
+                or layout.floating_rects
+            ):
+                return TextBoxLayout.finalise_to_new(layout)
+            surface = pygame.Surface(size, flags=pygame.SRCALPHA, depth=32)
+            surface.fill("#00000000")
+            # Added to a transparent surface: an exact copy (a plain blit would blend).
+            surface.blit(old, (0, 0), special_flags=pygame.BLEND_RGBA_ADD)
+            top = layout.layout_rows[first].y
+            surface.fill("#00000000", pygame.Rect(0, top, size[0], size[1] - top))
+            layout.finalised_surface = surface
+            for row in layout.layout_rows[first:]:
+                row.finalise(surface)
+            return surface
+
+        layout.finalise_to_new = grow  # type: ignore[method-assign]
+        try:
+            super().append_html_text(new_html_str)
+        finally:
+            del layout.finalise_to_new
+
+
 class SidePanel:
     """The right-hand column: the selected unit, what the pointer shows, levels and modes, and
     the combat log."""
@@ -389,6 +497,7 @@ class SidePanel:
         )
         self.mode: UIDropDownMenu | None = None
         self._modes: tuple[tuple[str, str], ...] = ()
+        self._mode_menus: dict[tuple[tuple[str, str], ...], UIDropDownMenu] = {}
         self.stealth = UIButton(
             pygame.Rect(6 + w // 2 + 2, 192, w // 2 - 2, 28),
             "",
@@ -423,7 +532,7 @@ class SidePanel:
             container=self.panel,
             tool_tip_text=_("Copy the log to the clipboard"),
         )
-        self.log = UITextBox(
+        self.log = LogBox(
             "",
             pygame.Rect(6, log_top + 32, w, rect.height - log_top - 38),
             manager=manager,
@@ -446,19 +555,31 @@ class SidePanel:
             return
         self._modes = modes
         if self.mode is not None:
-            self.mode.kill()
-        w = self.panel.relative_rect.width - 12
+            self.mode.hide()
+        self.mode = None
         if not modes:
-            self.mode = None
             return
         start = next((m for m in modes if m[1] == current), modes[0])
-        self.mode = UIDropDownMenu(
-            list(modes),
-            start,
-            pygame.Rect(6, 192, w // 2 - 2, 28),
-            manager=self.manager,
-            container=self.panel,
-        )
+        # A list shown before for the same modes is shown again when it shows the same choice
+        # (making one costs 5-15 ms, issue 18); the last few are kept hidden.
+        kept = self._mode_menus.pop(modes, None)
+        if kept is not None and tuple(kept.selected_option) != start:
+            kept.kill()
+            kept = None
+        if kept is None:
+            w = self.panel.relative_rect.width - 12
+            kept = UIDropDownMenu(
+                list(modes),
+                start,
+                pygame.Rect(6, 192, w // 2 - 2, 28),
+                manager=self.manager,
+                container=self.panel,
+            )
+        kept.show()
+        self._mode_menus[modes] = kept
+        self.mode = kept
+        while len(self._mode_menus) > MODE_MENUS_KEPT:
+            self._mode_menus.pop(next(iter(self._mode_menus))).kill()
 
     def text(self, key: str) -> str:
         """The HTML last put in one of the panel's boxes ("unit", "hover", "log")."""

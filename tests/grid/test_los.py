@@ -18,13 +18,17 @@ from game.grid.los import (
     FAR,
     blocker_boxes,
     cells_in_view,
+    clearance,
     clearance_kernel,
     explain_line_of_sight,
+    level_clearance,
     level_clearance_kernel,
     line_of_sight,
     lines_of_sight,
+    pair_memo,
     set_view_threads,
     view_threads,
+    visibility_kernel,
     visibility_matrix,
 )
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Cell, Grid
@@ -559,6 +563,42 @@ def test_p_los_3_visibility_matrix_matches_line_of_sight_with_many_units_and_sha
         for j, target in enumerate(occupancy.occupants):
             expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
             assert seen[i, j] == expected, (viewer, target)
+
+
+@given(crowded_grids(), st.data())
+@settings(max_examples=60, deadline=None)
+def test_p_los_3_visibility_matrix_keeps_terrain_answers_exact_as_units_move(
+    world: tuple[Grid, Occupancy], data: st.DataObject
+) -> None:
+    # The kernel keeps each pair's terrain answer from call to call (issue 18): after units
+    # move, the kept answers and the new walks must still be the single line's answers; a memo
+    # of 8 slots is emptied again and again on the way (half full), the grid's own one not.
+    grid, occupancy = world
+    tiny = np.zeros(2**3 + 1, dtype=np.int64)
+    for _ in range(4):
+        blocks = np.stack([occupancy.sight_blockers(o) for o in occupancy.occupants])
+        for memo in (tiny, pair_memo(grid)):
+            seen = visibility_kernel(
+                grid.sight_block,
+                occupancy.index,
+                blocks,
+                occupancy.cells,
+                clearance(grid),
+                level_clearance(grid),
+                memo,
+            )
+            for i, viewer in enumerate(occupancy.occupants):
+                for j, target in enumerate(occupancy.occupants):
+                    expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
+                    assert seen[i, j] == expected, (viewer, target)
+        assert (visibility_matrix(grid, occupancy) == seen).all()
+        moved = data.draw(st.integers(0, len(occupancy.occupants) - 1))
+        to = data.draw(cells_of(grid))
+        units = list(occupancy.occupants)
+        if [u.cell for u in units].count(to) < 2:
+            old = units[moved]
+            units[moved] = Occupant(old.id, to, old.faction, old.size, neutral=old.neutral)
+        occupancy = Occupancy(grid.shape, units)
 
 
 @given(st.data())

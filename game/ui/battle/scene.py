@@ -101,9 +101,12 @@ class BattleScene:
         self._gm_table: opts.GmTable | None = None
         self.view: PlayerView = view_for(self.battle, player)
         self.log = Log(self.view.log)
+        self._log_waits = False
         self._open_on_own_level()
         self.refresh(follow=True)
         self.focus_start()
+        self.log.show(self.side)
+        self._log_waits = False
         #: The first battle's guide (game/ui/guide.py) while it is open; `?` opens it again.
         self.guide: Guide | None = None
         self._on_guide_seen = on_guide_seen
@@ -373,7 +376,9 @@ class BattleScene:
             modes += [(explain.mode_name(m), m) for m in self.reach.allowance.budgets]
         self.side.set_modes(modes, self.orders.mode or "auto")
         self.side.stealth.set_text(_("Stealth: on") if self.orders.stealth else _("Stealth: off"))
-        self.log.show(self.side)
+        # The log's new entries are laid out on the next frame (`update`): the tracker, the bar
+        # and the panel above take this one (issue 18: no frame pays for all of them).
+        self._log_waits = True
 
     def turn_banner(self) -> tuple[str, tuple[int, int, int]] | None:
         """Whose turn it is, for the top of the board, in the acting side's colour."""
@@ -519,7 +524,10 @@ class BattleScene:
         self.ui.update(dt)
         self.animator.update(dt)
         self.log.set_details(self.pointer.alt or self.side.details_on)
-        self.log.show(self.side)
+        if self._log_waits:
+            self._log_waits = False
+        else:
+            self.log.show(self.side)
         self.input.pan(dt)
         if self.seats.waiting_for is not None:
             if self.seats.update(dt):
@@ -597,9 +605,12 @@ class BattleScene:
         self.orders.mode = None
         self.view = view_for(self.battle, self.player)
         self.log = Log(self.view.log)
+        self._log_waits = False
         self._open_on_own_level()
         self.refresh(follow=True)
         self.focus_start()
+        self.log.show(self.side)
+        self._log_waits = False
 
     def gm_button(self) -> None:
         """The side panel's GM button: call the GM to the screen, or (as the GM) give it back."""
