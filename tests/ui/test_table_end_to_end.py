@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,8 +39,10 @@ from game.battle.setup import setup_from_map
 from game.grid.model import Cell
 from game.maps import load_map
 from game.ui.app import App, post_click, post_key, post_mouse_move
+from game.ui.backdrop import mosaic
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, new_journal_path
+from game.ui.seats import Seats
 from tests.ui.conftest import REPO, hold_enter_to_take
 
 MAPS = sorted((REPO / "maps").glob("*.tmx"))
@@ -136,7 +138,7 @@ def _click(play: Play, point: tuple[int, int]) -> None:
     _idle(play.director)
 
 
-def _sends(play: Play, kind: str, act: callable) -> None:  # type: ignore[valid-type]
+def _sends(play: Play, kind: str, act: Callable[[], None]) -> None:
     """Do `act` (a click or a key) that gives one command of `kind`; it is in effect after it."""
     scene = play.scene
     person = scene.player
@@ -170,10 +172,21 @@ def _check_view(play: Play) -> None:
     assert drawn == own | (alive & seen), (scene.player, drawn ^ (own | (alive & seen)))
     last = {(u, c) for f in factions for u, c in battle.vision.factions[f].last_known.items()}
     assert ghosts <= last and not {u for u, _c in ghosts} & seen
+    # The tracker names no enemy never seen (P-INIT-4): only those seen now or once.
+    placed = {u for u, _total in scene.view.order}
+    ours = {u for u in battle.world.unit_ids if battle.faction_of(u) in factions}
+    assert placed - ours <= seen | {u for u, _c in last}, (scene.player, placed - ours)
 
 
 def _take(play: Play) -> None:
     """The person named takes the screen (Enter held) and what they see is checked."""
+    # The cover shows nothing of the battle: outside its pane, the title screen's mosaic.
+    _frames(play.director)
+    screen, size = play.director.app.screen, play.director.app.size
+    backdrop, pane = mosaic(size), Seats.pane_rect(size)
+    corners = [(x, y) for x in range(0, size[0], 97) for y in range(0, size[1], 89)]
+    outside = [p for p in corners if not pane.inflate(2, 2).collidepoint(p)]
+    assert all(screen.get_at(p) == backdrop.get_at(p) for p in outside)
     hold_enter_to_take(play.director.app, play.scene, dt=HAND_OVER_DT)
     play.handovers += 1
     _check_view(play)
@@ -288,7 +301,7 @@ def _journal_commands(path: Path) -> list[tuple[str, str]]:
     return commands
 
 
-def _play_until(play: Play, done: callable) -> None:  # type: ignore[valid-type]
+def _play_until(play: Play, done: Callable[[], bool]) -> None:
     for _ in range(600):
         if done() or play.scene.battle.over:
             return
@@ -303,7 +316,7 @@ def test_two_players_and_a_gm_play_stop_continue_and_end_a_battle_on_every_shipp
     loaded = load_map(map_path)
     first, second = sorted({u.faction for u in loaded.units})[:2]
     setup = setup_from_map(loaded, seed=1, players={"Anna": (first,), "Ben": (second,)}, gm=True)
-    assert setup.ruleset == (loaded.properties.ruleset or setup.ruleset)  # the map's own
+    # The map's own default ruleset (its `ruleset` property): periferie, or fantasy on the keep.
     table.start(setup, new_journal_path(map_path))
     play = Play(table)
     scene = _wait_for_battle(table)
@@ -321,8 +334,8 @@ def test_two_players_and_a_gm_play_stop_continue_and_end_a_battle_on_every_shipp
         commands_before = len(play.scene.session.history)
         _press(play, pygame.K_ESCAPE)
         assert play.scene.prompts.prompt is not None and play.scene.prompts.kind == "pause"
-        play.scene.answer("title")
-        _frames(table, 2)
+        prompt = play.scene.prompts.prompt
+        _click(play, dict(prompt.buttons)["title"].rect.center)  # "Back to the title"
         assert _scene(table) is None  # the title screen
         save = latest(list_saves())
         assert save is not None and save.round == STOP_AFTER + 1
