@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
 from math import floor
+from typing import Any
 
 from game.grid.cover import SAMPLES, CoverNote, CoverResult, HiddenSample
 from game.grid.los import LosResult
@@ -805,3 +806,56 @@ def roll_line(record: RollRecord) -> str:
 def initiative_lines(order: Sequence[InitiativeEntry]) -> list[str]:
     """Each entity's d20 + bonus = total, in turn order (P-INIT-1)."""
     return [f"{e.combatant.entity_id} {e.natural}{e.combatant.bonus:+d} = {e.total}" for e in order]
+
+
+# --- Each ruleset's headline numbers for an attack (game/tactics/headline.py, issue 15/17) -----
+
+#: Cepheus's range bands (000:l.33-41), by the ids of game/data/cepheus/combat.toml.
+_CEPHEUS_BANDS: Mapping[str, Callable[[], str]] = {
+    "personale": lambda: _("Personal range"),
+    "ravvicinata": lambda: _("Close range"),
+    "breve": lambda: _("Short range"),
+    "media": lambda: _("Medium range"),
+    "lunga": lambda: _("Long range"),
+    "molto_lunga": lambda: _("Very long range"),
+    "distante": lambda: _("Distant range"),
+}
+
+
+def headline_text(kind: str, values: Mapping[str, Any]) -> str:
+    """An attack's headline in one line, in its ruleset's own terms (`Headline.kind` and
+    `Headline.values` of game/tactics/headline.py): "Medium range · DM -1 · 8+ on 2d6"."""
+    v = dict(values)
+    if kind == "periferie":
+        return _("d100: {p} or less hits").format(p=v["p"])
+    if kind == "cepheus":
+        band = str(v["band"])
+        return _("{band} · DM {dm} · {target}+ on {dice}d6").format(
+            band=_CEPHEUS_BANDS[band]() if band in _CEPHEUS_BANDS else band,
+            dm=_signed(int(v["dm"])),
+            target=v["target"],
+            dice=v["dice"],
+        )
+    if kind == "d20":
+        rows = [
+            f"{_d20_row_name(str(name))} {_signed(int(value))}"
+            for name, value in (*v["ac_rows"], *v["attack_rows"])
+        ]
+        if v["concealment"]:
+            rows.append(_("concealment {percent}%").format(percent=v["concealment"]))
+        text = _("needs {needed}+ on d20 vs AC {ac}").format(needed=v["needed"], ac=v["ac"])
+        return f"{text} ({', '.join(rows)})" if rows else text
+    if kind == "myst":
+        return _("attack 3d10+{attack} vs defence 3d10+{defence}").format(
+            attack=v["attack"], defence=v["defence"]
+        )
+    if kind == "fantasy":
+        dice = "+".join(str(d) for d in v["dice"])
+        if v["modifier"]:
+            dice += _signed(int(v["modifier"]))
+        text = _("{dice} vs DP {dp}").format(dice=dice, dp=v["dp"])
+        if v["defence"]:
+            defence = "+".join(str(d) for d in v["defence"])
+            text += " · " + _("defence {dice}").format(dice=defence)
+        return text
+    return ""

@@ -17,6 +17,7 @@ from game.grid.model import Cell
 from game.rules.data import RulesData, Weapon
 from game.rules.ruleset_answers import Attack
 from game.tactics.answers import HitAnswer, ThrowAnswer
+from game.tactics.headline import headline
 from game.text import explain, names
 from game.text.bounds import clip
 from game.text.explain_battle import cell_text, refusal_text, why_text
@@ -48,6 +49,13 @@ class Preview:
     overlay: Overlay = field(default_factory=Overlay)
     lines: list[str] = field(default_factory=list)
     details: list[str] = field(default_factory=list)
+
+
+def headline_lines(attack: Attack) -> list[str]:
+    """The ruleset's own headline numbers under the chance, as its answer states them (the
+    Cepheus band, DM and 8+; the d20 face needed against the AC...), or nothing."""
+    found = headline(attack)
+    return [] if found is None else [hud.esc(explain.headline_text(found.kind, found.values))]
 
 
 def _red(text: str, colour: str = RED) -> str:
@@ -157,6 +165,7 @@ class Aim:
         if answer.hit is not None:
             chance = _("Hit chance {p}%").format(p=answer.hit.p)
             shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
+            shown.lines += headline_lines(shot.attack)
             badge = Badge(there, f"{answer.hit.p}%", chance_colour(answer.hit.p))
         else:
             why = why_text(str(answer.reason or "no_los"), {**answer.values})
@@ -204,6 +213,7 @@ class Aim:
             )
             chance = _("Hit chance {p}%").format(p=shown_p)
             shown.lines.append("<font size=5><b>" + hud.esc(chance) + "</b></font>")
+            shown.lines += headline_lines(attack)
             title, colour = f"{shown_p}%", chance_colour(round(percent))
         else:
             shown.lines.append(_red(plain(words[0], self.alt)))

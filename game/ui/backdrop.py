@@ -34,3 +34,16 @@ def mosaic(size: tuple[int, int], seed: int = 17) -> pygame.Surface:
     shade = np.clip(0.45 + 0.45 * distance, 0.45, 1.0)[..., None]
     picture = np.clip(picture * shade, 0, 255).astype(np.uint8)
     return pygame.surfarray.make_surface(picture)
+
+
+#: The pane that holds a screen's words over the mosaic: near-black, a thin blue rim.
+PANE, PANE_RIM = (10, 12, 16, 215), (90, 130, 190, 150)
+
+
+def pane(screen: pygame.Surface, rect: pygame.Rect) -> None:
+    """A dark pane over the mosaic, so that the words on it read (the title screen's, the
+    hand-over's)."""
+    surface = pygame.Surface(rect.size, pygame.SRCALPHA)
+    pygame.draw.rect(surface, PANE, surface.get_rect(), border_radius=10)
+    pygame.draw.rect(surface, PANE_RIM, surface.get_rect(), 1, border_radius=10)
+    screen.blit(surface, rect.topleft)

@@ -16,8 +16,8 @@ from game.battle.engine import GM, Battle
 from game.text.bounds import clip, fit
 from game.text.i18n import _
 from game.ui import fonts
+from game.ui.backdrop import mosaic, pane
 
-BACKGROUND = (10, 11, 14)
 TEXT = (235, 238, 245)
 HINT = (160, 168, 182)
 BUTTON = (58, 66, 84)
@@ -41,6 +41,8 @@ class Seats:
         #: The GM took the screen on purpose: it stays theirs until they give it back.
         self.gm_holds = viewer == GM and battle.setup.gm
         self._fonts: tuple[pygame.font.Font, pygame.font.Font, pygame.font.Font] | None = None
+        #: The title screen's mosaic, drawn once for the screen's size: the same for any battle.
+        self._backdrop: pygame.Surface | None = None
         #: Seconds the cover has been shown; how long the taking key has been held (None: not).
         self.shown_for = 0.0
         self.held: float | None = None
@@ -167,14 +169,26 @@ class Seats:
         self.gm_holds = False
         self.check(battle)
 
+    @staticmethod
+    def pane_rect(size: tuple[int, int]) -> pygame.Rect:
+        """The dark pane behind the name, the button and the hint, for a screen of `size`."""
+        w, h = size
+        rect = pygame.Rect(0, 0, min(640, w - 20), 196)
+        rect.center = (w // 2, h // 2 + 8)
+        return rect
+
     def draw_handover(self, screen: pygame.Surface) -> None:
-        """A plain screen naming who is to take it, and the button they take it with: nothing
-        of the battle, nothing of the last player's view."""
+        """The title screen's mosaic naming who is to take it, and the button they take it
+        with: nothing of the battle, nothing of the last player's view (the same pixels whatever
+        the battle)."""
         if self._fonts is None:
             self._fonts = (fonts.font(46, bold=True), fonts.font(21), fonts.font(17))
         big, small, hint_font = self._fonts
-        screen.fill(BACKGROUND)
         w, h = screen.get_size()
+        if self._backdrop is None or self._backdrop.get_size() != (w, h):
+            self._backdrop = mosaic((w, h))
+        screen.blit(self._backdrop, (0, 0))
+        pane(screen, self.pane_rect((w, h)))
         name = _("the GM") if self.waiting_for == GM else clip(str(self.waiting_for))
         words = fit(_("Pass to: {name}").format(name=name), w - 40, lambda t: big.size(t)[0])
         title = big.render(words, True, TEXT)

@@ -21,9 +21,10 @@ from game.battle.session import Session
 from game.battle.setup import setup_from_map
 from game.maps import load_map
 from game.ui.app import App, post_click, post_key
+from game.ui.backdrop import mosaic
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, new_journal_path, viewer_for
-from game.ui.seats import ARM, BACKGROUND, HOLD
+from game.ui.seats import ARM, HOLD, Seats
 from tests.ui.conftest import STATION, hold_enter_to_take
 
 DT = 1 / 60
@@ -79,8 +80,9 @@ def _to_ben(t: Table) -> None:
 
 
 def _is_cover(t: Table) -> bool:
-    screen = t.app.screen
-    return all(screen.get_at((x, 10))[:3] == BACKGROUND for x in range(0, 1280, 7))
+    """The top row is the title screen's mosaic, not the board."""
+    screen, backdrop = t.app.screen, mosaic(t.app.size)
+    return all(screen.get_at((x, 10)) == backdrop.get_at((x, 10)) for x in range(0, 1280, 7))
 
 
 def test_a_battle_with_a_gm_opens_on_the_hand_over_to_the_acting_player_not_the_gms_view(
@@ -221,3 +223,27 @@ def test_continuing_a_battle_with_a_gm_opens_on_the_hand_over_to_whoever_acts(
     assert scene.seats.waiting_for == "Ben"
     assert scene.gm_panel is None and scene.player != GM
     assert hold_enter_to_take(director.app, scene) == "Ben"
+
+
+def test_the_hand_over_has_the_title_screens_mosaic_under_a_pane_not_a_flat_fill(
+    tables: list[Table],
+) -> None:
+    """Issue 17: the cover is the title screen's backdrop (game/ui/backdrop.py), drawn by code;
+    only the pane in the middle holds the name, the button and the hint."""
+    t = _table(tables)
+    _to_ben(t)
+    t.frames(1)
+    screen, backdrop = t.app.screen, mosaic(t.app.size)
+    pane = Seats.pane_rect(t.app.size)
+    samples = [
+        (x, y)
+        for x in range(0, 1280, 9)
+        for y in range(0, 720, 9)
+        if not pane.inflate(2, 2).collidepoint(x, y)
+    ]
+    assert all(screen.get_at(p) == backdrop.get_at(p) for p in samples)
+    # Not a flat fill: the tiles, their grout and the lit ones are many colours.
+    assert len({tuple(screen.get_at(p)) for p in samples}) > 50
+    # The pane is darker than the mosaic around it, so that the words read.
+    inside = screen.get_at((pane.left + 6, pane.top + 6))
+    assert sum(inside[:3]) < sum(backdrop.get_at((pane.left + 6, pane.top + 6))[:3])

@@ -9,7 +9,7 @@ from game.app import saves
 from game.text.bounds import MESSAGE, clip
 from game.text.i18n import _
 from game.ui import hud
-from game.ui.backdrop import mosaic
+from game.ui.backdrop import mosaic, pane
 from game.ui.menus.base import NOTICES, MenuScene
 
 # ---------------------------------------------------------------- the title screen
@@ -80,10 +80,7 @@ class TitleScene(MenuScene):
             self.backdrop = mosaic(screen.get_size())
         screen.blit(self.backdrop, (0, 0))
         # A dark pane behind the title and the buttons, so that they read over the mosaic.
-        pane = pygame.Surface(self.pane.size, pygame.SRCALPHA)
-        pygame.draw.rect(pane, (10, 12, 16, 215), pane.get_rect(), border_radius=10)
-        pygame.draw.rect(pane, (90, 130, 190, 150), pane.get_rect(), 1, border_radius=10)
-        screen.blit(pane, self.pane.topleft)
+        pane(screen, self.pane)
         self.ui.draw_ui(screen)
 
     def _new(self) -> None:
