@@ -1,4 +1,4 @@
-"""`tessera bench`, each playable ruleset's goals (issue 15): the hover preview and a computer's turn.
+"""`tessera bench`, each playable ruleset's goals (issue 15): the hover preview, a computer turn.
 
 Every ruleset the registry can play a battle with (`playable_ids`) plays a shipped map with the
 map's own units, the computer on every side: the keep (`keep_gate`) for the fantasy and Myst
