@@ -127,9 +127,11 @@ def hover(session: Session, unit: str, into: RulesetRun) -> None:
         into.worded.append(end - start)
 
 
-def measure_rulesets(quick: bool = False) -> dict[str, float]:
-    """Each ruleset goal's figure (median or p95 seconds, as its goal says)."""
-    commands = QUICK_COMMANDS if quick else COMMANDS
+def measure_rulesets(quick: bool = False, commands: int | None = None) -> dict[str, float]:
+    """Each ruleset goal's figure (median or p95 seconds, as its goal says); `commands` per
+    ruleset, else as many as a full or quick run gives."""
+    if commands is None:
+        commands = QUICK_COMMANDS if quick else COMMANDS
     figures: dict[str, float] = {}
     for ruleset in playable_ids():
         run = play_ruleset(ruleset, commands)
