@@ -26,7 +26,6 @@ from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.wounds import is_dying
-from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 
@@ -36,7 +35,6 @@ CANDIDATES = 24
 FAR = 10_000
 #: A patrolling unit (no enemy known, no ground unseen) keeps its waypoint this many rounds.
 PATROL_ROUNDS = 3
-_COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
 
 
 def _alive(e: EntitySheet) -> bool:
@@ -82,14 +80,10 @@ def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, E
 
 def _cover_from(
     rules: BattleRules, bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
-) -> int:
-    """How well `me` is covered from the enemies that see it: the worst cover counts."""
-    worst = 3
-    for enemy in enemies:
-        if rules.sight(bf, enemy, me).clear:
-            grade = tactics.target_cover(bf, enemy, me).grade  # periferie's grades (P-COV-1)
-            worst = min(worst, _COVER_SCORE.get(grade, 0))
-    return worst
+) -> Fraction:
+    """How well `me` is covered from the enemies that see it, the worst cover counting, in the
+    ruleset's own measure (its `cover_value`)."""
+    return rules.cover_value(bf, me, enemies)
 
 
 def _targets(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> list[Cell]:
@@ -120,7 +114,7 @@ def _choose_cell(
     goal = _goal(b, me, enemies)
     ranked = sorted(cells, key=lambda c: (chebyshev(c, goal) if goal else 0, cells[c], c))
 
-    def weigh(bf: Battlefield, who: EntitySheet) -> tuple[Fraction, int, int]:
+    def weigh(bf: Battlefield, who: EntitySheet) -> tuple[Fraction, Fraction, int]:
         shot = _best_shot(b.ruleset, bf, who, enemies) if want_shot else None
         closeness = -chebyshev(who.cell, goal) if goal else 0
         cover = _cover_from(b.ruleset, bf, who, enemies)

@@ -21,6 +21,8 @@ from game.bench.battle import measure_battle
 from game.bench.grid import GOALS, REF_SUFFIX, SEED, SIZE, UNITS, measure
 from game.bench.query import GOALS as QUERY_GOALS
 from game.bench.query import measure_query
+from game.bench.rulesets import goals as ruleset_goals
+from game.bench.rulesets import measure_rulesets
 from game.bench.window import run_window_bench
 from game.grid.jit import JIT_ENABLED
 
@@ -60,6 +62,7 @@ def run_bench(quick: bool = False) -> int:
     compiled = measure(quick)
     compiled.update(measure_battle(quick))
     compiled.update(measure_query(quick))
+    compiled.update(measure_rulesets(quick))
     reference = _reference()
     header = (
         f"{'operation':<48} {'figure':>15} {'goal':>13} {'no-JIT':>11} {'ratio':>8}"
@@ -67,8 +70,11 @@ def run_bench(quick: bool = False) -> int:
     )
     print(header)
     print("-" * len(header))
-    for goal in (*GOALS, *BATTLE_GOALS, *QUERY_GOALS):
-        got = compiled[goal.key]
+    for goal in (*GOALS, *BATTLE_GOALS, *QUERY_GOALS, *ruleset_goals()):
+        got = compiled.get(goal.key)
+        if got is None:  # a ruleset's run in which no enemy was seen: no hover to time
+            print(f"{goal.label:<48} {'not timed':>15}")
+            continue
         ref = reference.get(goal.key)
         ratio = ref / got if ref else None
         ratio_text = f"{ratio:.0f}x" if ratio else "-"

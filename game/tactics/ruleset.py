@@ -152,6 +152,16 @@ class BattleRules(Protocol):
         (a readied ranged attack); none for a ruleset without them."""
         ...
 
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """How well `unit`, where it stands on `bf`, is covered from the `threats` that see it,
+        in the ruleset's own measure (periferie: its grades scored; Cepheus: the cover DM;
+        d20: the AC bonus...), higher is better: the worst cover from any one of them, the
+        ruleset's best when none sees it (rulesets/cover_seeking.py). The computer seeks it."""
+        ...
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

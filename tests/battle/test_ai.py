@@ -6,10 +6,18 @@ command it gives now. Initiative faces are entered like a GM's (P-CHK-4), in lis
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from game.battle import commands as cmd
 from game.battle.ai import choose
 from game.battle.engine import GM, Battle
-from game.battle.setup import UnitSpec
+from game.battle.setup import BattleSetup, UnitSpec
+from game.grid.geometry import chebyshev
+from game.rules.data import load_rules
+from game.tactics.battlefield import Battlefield
+from tests.battle.conftest import ascii_grid
 
 #: A corridor one cell wide, nobody able to step round another unit in it, turning a corner.
 CORRIDOR = """
@@ -71,3 +79,44 @@ def test_a_unit_knowing_of_no_enemy_with_nothing_left_to_explore_patrols_then_se
     assert choose(b, "guard") == first  # the same state, the same waypoint
     assert b.apply(first, "blue").accepted
     assert choose(b, "guard") == cmd.Search("guard")
+
+
+#: A room three cells deep with a half-height obstacle at (4, 1): from (11, 1) it hides the
+#: cells behind it, (0..3, 1) and (under Cepheus's samples) the row below them.
+LOW_WALL = """
+    ############
+    ....h.......
+    ............
+    ............
+    ############
+    """
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "covered"), [("cepheus", {(3, 1, 0), (3, 2, 0)}), ("d20", {(3, 1, 0)})]
+)
+def test_a_computer_unit_prefers_a_cell_with_cover_when_equally_placed_under_cepheus_and_d20(
+    ruleset: str, covered: set[tuple[int, int, int]]
+) -> None:
+    # The unarmed ada (no fight to seek) keeps to cover from the armed foe at (11, 1). Its
+    # best cells as near the foe as possible, 8 cells: (3, 1) and (3, 2) behind the half wall,
+    # and (3, 3) in the open. It goes behind the wall: Cepheus C-3 1/2 cover (DM -1, scored 1),
+    # d20 cover by corner lines (D-1/D-3, +4 AC; the row below has none there).
+    units = (
+        UnitSpec("ada", "blue", (2, 3, 0)),
+        UnitSpec("foe", "red", (11, 1, 0), weapon="pistol"),
+    )
+    setup = BattleSetup("<test>", "", 7, units, ruleset=ruleset)
+    b = Battle(setup, ascii_grid(LOW_WALL), load_rules())
+    try:
+        while b.active != "ada":
+            assert b.apply(cmd.EndTurn(b.active), b.controller_of_unit(b.active)).accepted
+        foe = b.bf.entity("foe")
+        open_cell = replace(b.sheet("ada"), cell=(3, 3, 0))
+        there = Battlefield(b.grid, (open_cell, foe), b.rules, ruleset)
+        assert b.ruleset.cover_value(there, open_cell, [foe]) == 0
+        move = choose(b, "ada")
+        assert isinstance(move, cmd.Move) and move.to in covered
+        assert chebyshev(move.to, foe.cell) == chebyshev((3, 3, 0), foe.cell) == 8
+    finally:
+        b.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 from game.rules import exact
 from game.rules.cepheus.data import NO_ATTACK, Tables
@@ -24,7 +25,12 @@ class CheckResult:
 
 def check_chance(total_dm: int, tables: Tables) -> Fraction:
     """C-1: P(2d6 + total_dm >= 8), exact; no automatic success or failure on 2 or 12."""
-    return exact.chance_at_least(f"{tables.check_dice}d6{total_dm:+d}", tables.check_target)
+    return _chance_at_least(tables.check_dice, total_dm, tables.check_target)
+
+
+@cache  # a pure function of three ints, asked for every hover and every cell the computer weighs
+def _chance_at_least(dice: int, total_dm: int, target: int) -> Fraction:
+    return exact.chance_at_least(f"{dice}d6{total_dm:+d}", target)
 
 
 def resolve_check(dice: tuple[int, ...], total_dm: int, tables: Tables) -> CheckResult:

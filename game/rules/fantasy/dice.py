@@ -44,6 +44,7 @@ def _terms(dice: Dice) -> tuple[exact.Term, ...]:
     return tuple(exact.Term(1, 1, n, explode=True) for n in dice)
 
 
+@cache  # a pure function of plain values, asked again for every hover and candidate cell
 def at_least(dice: Dice, target: int) -> Fraction:
     """P(sum of the exploding dice >= target), exact."""
     if not dice:
@@ -121,6 +122,7 @@ def _gauss(rows: list[list[Fraction]]) -> list[Fraction]:
     return [rows[r][size] for r in range(size)]
 
 
+@cache
 def above_both(attack: Dice, defence: Dice, margin: int, threshold: int) -> Fraction:
     """P(A + margin > max(threshold, D)): the attack beats both a fixed number and the defence.
 
@@ -136,6 +138,7 @@ def above_both(attack: Dice, defence: Dice, margin: int, threshold: int) -> Frac
     return a_over_t * d_upto_t + beats(attack, defence, margin) - finite
 
 
+@cache
 def ties_above(attack: Dice, defence: Dice, margin: int, threshold: int) -> Fraction:
     """P(A + margin == D and D > threshold)."""
     tie = beats(attack, defence, margin + 1) - beats(attack, defence, margin)

@@ -72,6 +72,7 @@ def strength_bonus(rules: MystRules, strength: int) -> int:
     return rules.strength_bonus(strength)
 
 
+@cache  # a pure function of two ints, asked for every hover and every cell the computer weighs
 def opposed_chance(attack: int, defence: int) -> Fraction:
     """P(attack + 3d10 > defence + 3d10), exact (M-1; a tie is no margin for either side)."""
     return exact.chance_at_least(_difference(), defence - attack + 1)

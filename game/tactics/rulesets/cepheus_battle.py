@@ -27,7 +27,7 @@ from game.grid.movement import MoveRequest
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus.checks import CELL_METRES
-from game.rules.cepheus.cover import grade_from_obstacles
+from game.rules.cepheus.cover import cover_grade, grade_from_obstacles
 from game.rules.cepheus.damage import (
     DEAD,
     SERIOUSLY_WOUNDED,
@@ -56,6 +56,7 @@ from game.rules.ruleset_answers import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
+from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
 NO_LOS = "no_los"
@@ -398,6 +399,23 @@ class CepheusBattle:
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # P-LOS-3 as in every ruleset: enemies block, allies do not (the shared kernel's rule).
         return tactics.sight(bf, frm, to)
+
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """C-3: the cover DM an attack at `unit` takes, as a bonus (1/2 cover: 1, full: 4),
+        with its stance's shift; full cover with a low stance (no hit at all) counts as the
+        best row, as does being seen by no threat."""
+        tables = data().tables
+        best = Fraction(max(-dm for _grade, dm in tables.cover))
+        low = unit.stance.value in ("crouched", "prone")
+
+        def value(threat: EntitySheet) -> Fraction:
+            grade = cover_grade(grid_cover(bf, threat, unit), low, tables)
+            return best if grade.dm is None else Fraction(-grade.dm)
+
+        return worst_cover(self.sight, bf, unit, threats, value, best)
 
 
 BATTLE = CepheusBattle()

@@ -54,6 +54,7 @@ from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
+from game.tactics.rulesets.cover_seeking import worst_cover
 from game.text import explain
 
 #: D-2: a standard and a move action, or one full-round action; mapped onto the battle's slots
@@ -167,7 +168,8 @@ class D20Battle:
         if attacker.id == target.id:
             found = Attack(None, SELF_TARGET, (), ("D-2",), values={"attacker": attacker.id})
         else:
-            answer = d20.attack_answer(bf, attacker, target, chosen, {})
+            # `los` is this object's own `sight`, the terrain's line D-3 counts: not traced twice.
+            answer = d20.attack_answer(bf, attacker, target, chosen, {}, los=los)
             out = answer.outcome
             rules = _merge(out.rules, answer.cover.rules)
             detail = Detail(answer, sheet_of(target).crit_immune)
@@ -458,6 +460,23 @@ class D20Battle:
         provokes its attack of opportunity, once per round per attacker."""
         threatened = d20.threatens(attacker, left)
         return provokes_opportunity(threatened, five_foot_step, attacker_used_one)
+
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """D-1/D-3: the AC bonus of `unit`'s cover against each threat's own weapon, found by
+        corner lines (+4); total cover (no line at all), like being seen by no threat, counts
+        as the best the seed gives, improved cover's +8 (004:l.70)."""
+        best = Fraction(d20.data().base.cover_improved)
+
+        def value(threat: EntitySheet) -> Fraction:
+            found = d20.cover_between(bf, threat, unit, _weapon_of(threat, None).melee)
+            if found.grade == "total":
+                return best
+            return Fraction(d20_attack.cover_bonus(d20.data(), found.grade))
+
+        return worst_cover(self.sight, bf, unit, threats, value, best)
 
 
 def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:

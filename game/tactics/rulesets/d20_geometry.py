@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from game.grid.corners import adjacent_blocked, cover_corner, flanks
 from game.grid.geometry import chebyshev
-from game.grid.los import explain_line_of_sight
+from game.grid.los import LosResult, explain_line_of_sight
 from game.grid.model import OBSTACLE_HALF, OBSTACLE_NONE
 from game.grid.occupants import Relation, relation
 from game.rules.d20 import attack as rules
@@ -62,12 +62,18 @@ def _box(a: tuple[int, int, int], b: tuple[int, int, int]) -> tuple[slice, slice
 
 
 def cover_between(
-    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, melee: bool
+    bf: Battlefield,
+    attacker: EntitySheet,
+    target: EntitySheet,
+    melee: bool,
+    los: LosResult | None = None,
 ) -> Cover:
-    """The target's cover against this attacker (004:l.52-68, D-1, D-3)."""
+    """The target's cover against this attacker (004:l.52-68, D-1, D-3); `los`, the terrain's
+    line of sight between them, when the caller has it (the battle object's `sight`)."""
     grid = bf.grid
     a, t = attacker.cell, target.cell
-    los = explain_line_of_sight(grid, a, t)  # terrain only: D-3, creatures never block sight
+    if los is None:
+        los = explain_line_of_sight(grid, a, t)  # terrain only: D-3, creatures never block
     if not los.clear:
         return Cover("total", ("D-3", *los.rules))
     if melee and chebyshev(a, t) <= 1:
@@ -163,11 +169,13 @@ def attack_answer(
     weapon: Weapon,
     situation: Mapping[str, object],
     where: str = "situation",
+    los: LosResult | None = None,
 ) -> AttackAnswer:
-    """Geometry and the GM's situation into the pure rules' attack (D-1..D-3)."""
+    """Geometry and the GM's situation into the pure rules' attack (D-1..D-3); `los` as for
+    `cover_between`."""
     a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
     melee = weapon.melee
-    found = cover_between(bf, attacker, target, melee)
+    found = cover_between(bf, attacker, target, melee, los)
     grade = cover_grade(found, situation, where)
     concealment = as_int(situation.get("concealment", 0), f"{where}.situation.concealment")
     if concealment not in rules.CONCEALMENTS:

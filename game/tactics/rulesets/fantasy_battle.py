@@ -45,6 +45,7 @@ from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn.
 BUDGET = MOVE_AND_ACTION
@@ -379,6 +380,26 @@ class FantasyBattle:
         b = to.cell if isinstance(to, EntitySheet) else to
         occupant = None if viewer is None else viewer.occupant
         return explain_line_of_sight(bf.grid, a, b, bf.occupancy, occupant)
+
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """003:l.83, F-3 (assumed): the DP a ranged attack at `unit` gets from its cover grade
+        on the shared grid, from the threats that shoot; the best grade's when none of them
+        sees it. A melee attack gets none: against melee threats alone no cell is better than
+        another (0)."""
+        shooters = [t for t in threats if not sheet_of(t).weapon.melee]
+        if not shooters:
+            return Fraction(0)
+        cover_dp = rules().cover_dp
+        best = Fraction(max(cover_dp.values(), default=0))
+
+        def value(threat: EntitySheet) -> Fraction:
+            grade = tactics.target_cover(bf, threat, unit, detail=False).grade
+            return Fraction(cover_dp.get(grade, 0))
+
+        return worst_cover(self.sight, bf, unit, shooters, value, best)
 
 
 BATTLE = FantasyBattle()

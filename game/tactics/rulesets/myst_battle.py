@@ -44,6 +44,7 @@ from game.rules.ruleset_answers import (
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
 BUDGET = MOVE_AND_ACTION
@@ -354,6 +355,25 @@ class MystBattle:
         a = frm.cell if isinstance(frm, EntitySheet) else frm
         b = to.cell if isinstance(to, EntitySheet) else to
         return explain_line_of_sight(bf.grid, a, b)
+
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """M-1 (002:l.256): the penalty a ranged attack at `unit` takes for the entities in its
+        line of fire (partial obstruction), from the threats that shoot; seen by none of them
+        counts as obstructed. A melee attack has no such penalty: against melee threats alone
+        no cell is better than another (0). Terrain gives the seed's passive cover only by the
+        GM's word."""
+        shooters = [t for t in threats if not sheet_of(t).weapon.melee]
+        if not shooters:
+            return Fraction(0)
+        best = Fraction(rules().partial_penalty)
+
+        def value(threat: EntitySheet) -> Fraction:
+            return best if in_line(bf, threat, unit) else Fraction(0)
+
+        return worst_cover(self.sight, bf, unit, shooters, value, best)
 
 
 BATTLE = MystBattle()

@@ -41,6 +41,7 @@ from game.rules.wounds import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, TurnRules
+from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
 #: action and one reaction a round. The action bar's kinds, each with the slot it spends.
@@ -67,6 +68,9 @@ BUDGET = TurnBudget(
         }
     ),
 )
+
+#: The computer's score of each cover grade (P-COV-1): better cover, higher; others score 0.
+COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
 
 
 def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
@@ -242,6 +246,18 @@ class PeriferieBattle:
         if not isinstance(health, Health):
             return TurnEffects(health)
         return TurnEffects(end_of_turn(health))
+    # ---------------------------------------------------------------- the computer's cover
+    def cover_value(
+        self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
+    ) -> Fraction:
+        """Periferie's cover grades (P-COV-1) as the computer has always scored them, heavy
+        the best (what a unit no threat sees counts as)."""
+
+        def value(threat: EntitySheet) -> Fraction:
+            grade = tactics.target_cover(bf, threat, unit, detail=False).grade
+            return Fraction(COVER_SCORE.get(grade, 0))
+
+        return worst_cover(self.sight, bf, unit, threats, value, Fraction(COVER_SCORE["heavy"]))
 
 
 BATTLE = PeriferieBattle()
