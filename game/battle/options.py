@@ -45,6 +45,7 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("move", Needs.CELL),
     ("attack", Needs.ENEMY_OR_CELL),
     ("throw", Needs.ENEMY_OR_CELL),
+    ("reload", Needs.NOTHING),
     ("dash", Needs.NOTHING),
     ("dodge", Needs.NOTHING),
     ("disengage", Needs.NOTHING),

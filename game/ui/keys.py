@@ -12,6 +12,7 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "move": (pygame.K_m,),
     "attack": (pygame.K_x,),
     "throw": (pygame.K_t,),
+    "reload": (pygame.K_l,),
     "dash": (pygame.K_r,),
     "dodge": (pygame.K_o,),
     "disengage": (pygame.K_e,),

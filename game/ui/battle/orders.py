@@ -29,6 +29,7 @@ LABELS = {
     "move": lambda: _("Move"),
     "attack": lambda: _("Attack"),
     "throw": lambda: _("Throw"),
+    "reload": lambda: _("Reload"),
     "dash": lambda: _("Dash"),
     "dodge": lambda: _("Dodge"),
     "disengage": lambda: _("Disengage"),
@@ -279,6 +280,7 @@ class Orders:
             "hide": cmd.Hide(unit),
             "search": cmd.Search(unit),
             "end_turn": cmd.EndTurn(unit),
+            "reload": cmd.Reload(unit),
         }
         if kind in immediate:
             self.submit(immediate[kind])
