@@ -402,8 +402,21 @@ class FantasyBattle(BattleRules):
         stealth: bool,
         helped: bool = False,
     ) -> tuple[MoveRequest, MoveAllowance]:
-        """F-3: 6 cells a turn (the sheet's movement), over the shared path search."""
-        return cells_move(mode, combat.movement_allowance(sheet_of(entity)), ("F-3",))
+        """F-3: 6 cells a turn (the sheet's movement), over the shared path search. A map unit
+        that wears thrusters (the hull's void marines) flies those cells with them where there
+        is no gravity: without, one adrift off every surface could never move."""
+        cells = combat.movement_allowance(sheet_of(entity))
+        request, allowance = cells_move(mode, cells, ("F-3",))
+        if entity.thrusters and bf.grid.microgravity and cells:
+            budgets = {**request.budgets, "thrusters": cells}
+            request = replace(
+                request,
+                budgets=budgets,
+                mode="thrusters" if mode == "thrusters" else request.mode,
+                has_thrusters=True,
+            )
+            allowance = replace(allowance, budgets=dict(budgets))
+        return request, allowance
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # Enemies block and allies do not: the shared kernel's rule, as the query answers it.
