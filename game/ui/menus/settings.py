@@ -40,6 +40,7 @@ def _action_names() -> dict[str, str]:
         "move": _("Move"),
         "attack": _("Attack"),
         "throw": _("Throw"),
+        "reload": _("Reload"),
         "dash": _("Dash"),
         "dodge": _("Dodge"),
         "disengage": _("Disengage"),
