@@ -45,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     _ruleset_option(pl)
     s = sub.add_parser("summary", help="print a map's sides, initiative and a worked attack")
     s.add_argument("map", nargs="?", default=None, help="a .tmx file (default: the demo map)")
+    s.add_argument(
+        "--ruleset",
+        default=None,
+        metavar="ID",
+        help="summarise under this ruleset instead of the map's own",
+    )
     return p
 
 
@@ -145,7 +151,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "summary":
         from game.scenario.summary import DEMO_MAP, run_demo
 
-        return run_demo(Path(args.map) if args.map else DEMO_MAP)
+        return run_demo(Path(args.map) if args.map else DEMO_MAP, args.ruleset)
     return _window(args)
 
 

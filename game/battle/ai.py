@@ -1,9 +1,10 @@
 """The computer player: one command at a time for any faction, from what that faction can see.
 
 Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; treat a
-dying ally in reach; shoot the target where the ruleset expects the most harm (its
-`expected_harm`: periferie's is the hit chance); otherwise close in, preferring cells
-with cover and a shot; with the action spent, get into cover; then end the turn. A unit that
+dying ally in reach; reload a weapon that needs it (fantasy's CAD); shoot the target where the
+ruleset expects the most harm (its `expected_harm`: periferie's is the hit chance); otherwise
+close in, preferring cells with cover and a shot; with the action spent, get into cover; then
+end the turn. A unit that
 sees no enemy seeks one: where enemies were last seen, then ground its side has not seen, then
 a patrol; it dashes when a walk gets it no nearer, and searches for hidden enemies. A unit with
 no weapon keeps to cover and hides. Every command it gives goes through the same checks as a
@@ -21,6 +22,7 @@ from numpy.typing import NDArray
 
 from game.battle import commands as cmd
 from game.battle.engine import Battle
+from game.battle.handlers import check
 from game.ecs.components import Armed, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
@@ -282,6 +284,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return cmd.Attack(unit, shot[1])
+    if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
+        return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
     # ruleset's turn has one, rather than a move that would provoke (D-2).

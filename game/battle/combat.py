@@ -75,13 +75,23 @@ def _attack_roll(
     target: EntitySheet,
     weapon: Weapon,
     purpose: str,
+    kind: str = "attack",
 ) -> tuple[AttackRoll, Attack]:
-    answer = b.ruleset.attack(b.bf, b.sheet(attacker), target, weapon)
+    me = b.sheet(attacker)
+    if kind == "reaction_attack":  # the ruleset's own: fantasy's fleeing target (003:l.67)
+        answer = b.ruleset.reaction_attack(b.bf, me, target, weapon)
+    else:
+        answer = b.ruleset.attack(b.bf, me, target, weapon)
     if answer.chance is None:
         raise Refusal(str(answer.reason), target=target.id, why=answer.why)
     advantage = b.advantage(attacker, target.id)
     rolled = b.ruleset.roll_attack(b.roller, answer, advantage, purpose)
     b.spend_help(attacker)
+    own = b.world.try_get(attacker, RulesetSheet)
+    if own is not None:  # the weapon fired may need reloading (fantasy's CAD, 003:l.140)
+        after = b.ruleset.after_attack(own.sheet, answer)
+        if after != own.sheet:
+            b.set(attacker, RulesetSheet(after))
     return rolled, answer
 
 
@@ -98,7 +108,7 @@ def resolve_attack(
     attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
     its own roll, if the attacker could attack it."""
     mate = b.world.try_get(target.id, Crowded)
-    rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
+    rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
     b.reveal_to(attacker, {target.faction})
     b.emit(
         kind,
@@ -151,5 +161,7 @@ def damage_area(
     by = b.bf.by_id.get(attacker)
     roll = b.ruleset.roll_damage(b.roller, b.bf, by, weapon, attack, hit)
     on_hit = weapon.on_hit
+    damage_type = roll.damage_type or weapon.damage_type
     for victim in victims:
-        hurt(b, victim, weapon.damage_type, roll.rolled, attacker, roll.record, on_hit)
+        # through the context: harm done while a simultaneous group acts waits (F-1)
+        b.hurt(victim, damage_type, roll.rolled, attacker, roll.record, on_hit)

@@ -314,9 +314,18 @@ class SetController(Command):
     controller: str
 
 
+@dataclass(frozen=True)
+class Reload(Command):
+    """A turn spent reloading a ranged weapon whose cadence (CAD) needs it (fantasy, 003:l.140:
+    "deve utilizzare l'azione Preparare l'Arma per il numero di turni necessari")."""
+
+    KIND: ClassVar[str] = "reload"
+    unit: str
+
+
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
-    UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn,
+    UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -29,6 +29,8 @@ from game.ecs.components import (
     Armoured,
     Controller,
     Crowded,
+    Deferred,
+    DeferredHit,
     Disengaged,
     Faction,
     Fallen,
@@ -100,7 +102,7 @@ _CONTACT = frozenset(
         "combat_started", "attack", "reaction_attack", "throw", "damage", "died", "death_save",
         "dying", "medkit", "revealed", "discovered", "surprised", "arrived", "reinforcement_called",
         "concealed", "initiative_reordered", "initiative_restarted", "dice_entered", "condition",
-        "cell_edited", "controller", "improvise_ruled",
+        "cell_edited", "controller", "improvise_ruled", "damage_deferred", "reloaded",
     )
 )  # fmt: skip
 
@@ -771,6 +773,7 @@ class Battle:
                 self._arrivals(self.initiative.round + 1)
             previous_round = self.initiative.round
             waiting_skip = self.initiative.to_skip
+            group = self._group(self.initiative.active)
             unit = self.initiative.advance()
             for skipped in sorted(waiting_skip - self.initiative.to_skip):
                 self._emit(
@@ -784,9 +787,52 @@ class Battle:
                 return
             if self.initiative.round != previous_round:
                 self._emit("round_started", {"round": self.initiative.round})
+            if (unit not in group or self.initiative.round != previous_round) and (
+                self._apply_deferred() and self.initiative.active != unit
+            ):
+                continue  # the group's harm felled the unit whose turn came
             if self._start_turn(unit):
                 return
         raise AssertionError("no unit could take a turn in 10,000 tries")
+
+    def _group(self, unit: str | None) -> tuple[str, ...]:
+        """The units acting simultaneously with `unit` (the ruleset's, F-1), or ()."""
+        if unit is None:
+            return ()
+        return self.ruleset.acts_with(self.initiative.visible_order(True), unit)
+
+    def _defer(self, target: str, hit: DeferredHit) -> bool:
+        """Keep a hit's harm aside while the acting unit is one of a simultaneous group (F-1:
+        the group's results are counted after each of them has acted): False to apply it now."""
+        active = self.initiative.active
+        if len(self._group(active)) < 2 or not self.on_map(target):
+            return False
+        kept = self.world.try_get(target, Deferred)
+        self._set(target, Deferred((*(() if kept is None else kept.hits), hit)))
+        self._emit(
+            "damage_deferred",
+            {"unit": target, "source": hit.source, "rolled": hit.rolled},
+            about=[target],
+            rolls=() if hit.roll is None else (hit.roll,),
+            rules=("F-1",),
+        )
+        return True
+
+    def _apply_deferred(self) -> bool:
+        """The harm kept aside during a simultaneous group, applied unit by unit in the order
+        each took it; True when there was any."""
+        units = list(self.world.units_with(Deferred))
+        for unit in units:
+            hits = self.world.get(unit, Deferred).hits
+            self.world.remove(unit, Deferred)
+            self._bf = None
+            for hit in hits:
+                if self.on_map(unit) and not self.health(unit).has("dead"):
+                    combat.hurt(
+                        self._context, unit, hit.damage_type, hit.rolled, hit.source, hit.roll,
+                        hit.on_hit,
+                    )  # fmt: skip
+        return bool(units)
 
     def _start_turn(self, unit: str) -> bool:
         """The unit's turn begins; False when it is skipped (and already ended)."""
@@ -2109,6 +2155,8 @@ class _Context:
         roll: RollRecord | None,
         on_hit: Sequence[str] = (),
     ) -> Health:
+        if self._b._defer(target, DeferredHit(damage_type, rolled, source, roll, tuple(on_hit))):
+            return self._b.health(target)
         return combat.hurt(self, target, damage_type, rolled, source, roll, on_hit)
 
     def fall(self, unit_id: str) -> None:

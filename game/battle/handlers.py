@@ -21,6 +21,7 @@ from game.ecs.components import (
     Faction,
     Motion,
     Posture,
+    RulesetSheet,
     Sheet,
     Status,
     Visibility,
@@ -497,6 +498,16 @@ def _end_turn_cmd(b: BattleContext, c: cmd.EndTurn) -> None:
     b.end_turn(c.unit)
 
 
+def _reload(b: BattleContext, c: cmd.Reload) -> None:
+    """003:l.140: one turn of "Preparare l'Arma" towards firing the CAD weapon again."""
+    b.use_action(c.unit, "reload")
+    own = b.world.get(c.unit, RulesetSheet)
+    after = b.ruleset.reload(own.sheet)
+    b.set(c.unit, RulesetSheet(after))
+    left = b.ruleset.reloading(after)
+    b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=("F-3",))
+
+
 # ---------------------------------------------------------------- the GM's handlers
 
 
@@ -729,6 +740,13 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         barred = b.condition_effects(unit).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
+    if kind in ("attack", "reload"):
+        own = b.world.try_get(unit, RulesetSheet)
+        left = 0 if own is None else b.ruleset.reloading(own.sheet)
+        if kind == "attack" and left:
+            return Refusal("reloading", turns=left)  # fantasy's CAD (003:l.140)
+        if kind == "reload" and not left:
+            return Refusal("nothing_to_reload", unit=unit)
     if kind == "ready" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind == "ready" and weapon is not None and weapon.kind == "melee":
@@ -790,6 +808,7 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.UseObject: Handler(_use_object, _checked("use_object")),
     cmd.Improvise: Handler(_improvise, _checked("improvise")),
     cmd.EndTurn: Handler(_end_turn_cmd),
+    cmd.Reload: Handler(_reload, _checked("reload")),
     cmd.Reveal: Handler(_reveal),
     cmd.Conceal: Handler(_conceal),
     cmd.PlaceReinforcement: Handler(_place_reinforcement),

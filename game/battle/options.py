@@ -46,6 +46,7 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("five_foot_step", Needs.CELL),  # d20 only: its turn budget has it (D-2)
     ("attack", Needs.ENEMY_OR_CELL),
     ("throw", Needs.ENEMY_OR_CELL),
+    ("reload", Needs.NOTHING),
     ("dash", Needs.NOTHING),
     ("dodge", Needs.NOTHING),
     ("disengage", Needs.NOTHING),

@@ -69,6 +69,8 @@ class Why(StrEnum):
     NEEDS_RANGED_WEAPON = "needs_ranged_weapon"
     UNKNOWN_TRIGGER = "unknown_trigger"
     ENGAGED = "engaged"  # a ranged attack from a fighter engaged in melee (fantasy, 003:l.61)
+    RELOADING = "reloading"  # a CAD weapon still being reloaded (fantasy, 003:l.140)
+    NOTHING_TO_RELOAD = "nothing_to_reload"  # the weapon is ready to fire
     TARGET_OUT_OF_COMBAT = "target_out_of_combat"  # Myst: Status Globale 0 already (M-2)
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
@@ -161,3 +163,5 @@ class Happened(StrEnum):
     CELL_EDITED = "cell_edited"
     CONTROLLER = "controller"
     COMBAT_OVER = "combat_over"
+    DAMAGE_DEFERRED = "damage_deferred"  # harm kept aside while a simultaneous group acts (F-1)
+    RELOADED = "reloaded"  # a turn spent reloading a CAD weapon (fantasy, 003:l.140)

@@ -13,6 +13,7 @@ from typing import Any
 
 from game.grid.model import Cell
 from game.grid.occupants import Size
+from game.rules.dice import RollRecord
 from game.rules.movement import MODES, Speeds
 from game.rules.stance import Stance
 from game.rules.turn import TurnState
@@ -179,6 +180,26 @@ class Crowded:
 
 
 @dataclass(frozen=True)
+class DeferredHit:
+    """One hit's harm kept aside: what `hurt` is given when it is applied."""
+
+    damage_type: str
+    rolled: int
+    source: str
+    roll: RollRecord | None
+    on_hit: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """Harm the unit took while a simultaneous group acted (fantasy F-1, 003:l.13: "i
+    risultati ... vengono segnati a parte e conteggiati dopo che ognuno di loro ha agito"),
+    applied in order when the group's last unit ends its turn; only present meanwhile."""
+
+    hits: tuple[DeferredHit, ...]
+
+
+@dataclass(frozen=True)
 class RulesetSheet:
     """The unit's own sheet under a ruleset that is not periferie-shaped (its object's
     `read_entity` gives it: Cepheus characteristics, a d20 sheet...), with its health state:
@@ -208,6 +229,7 @@ COMPONENTS: tuple[type, ...] = (
     Disengaged,
     Crowded,
     RulesetSheet,
+    Deferred,
 )
 
 
@@ -243,6 +265,19 @@ def component_to_json(component: object) -> dict[str, Any]:
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
     if isinstance(component, RulesetSheet):
         return {"sheet": sheet_to_json(component.sheet)}
+    if isinstance(component, Deferred):
+        return {
+            "hits": [
+                {
+                    "type": h.damage_type,
+                    "rolled": h.rolled,
+                    "source": h.source,
+                    "roll": None if h.roll is None else h.roll.to_dict(),
+                    "on_hit": list(h.on_hit),
+                }
+                for h in component.hits
+            ]
+        }
     if isinstance(component, Waiting | Fallen | Disengaged):
         data = dict(vars(component))
         data["cell"] = list(component.cell)
@@ -321,6 +356,22 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return RulesetSheet(sheet_from_json(data["sheet"]))
     if kind is Disengaged:
         return Disengaged(json_cell(data["cell"]))
+    if kind is Deferred:
+        hits = data["hits"]
+        if not isinstance(hits, list):
+            raise TypeError("hits is a list")
+        return Deferred(
+            tuple(
+                DeferredHit(
+                    json_text(h["type"]),
+                    _int(h["rolled"]),
+                    json_text(h["source"]),
+                    None if h["roll"] is None else RollRecord.from_dict(h["roll"]),
+                    tuple(json_text(e) for e in h["on_hit"]),
+                )
+                for h in hits
+            )
+        )
     # The rest are written as their fields (vars): read them back the same way.
     return kind(**data)
 

@@ -63,6 +63,9 @@ class DamageRoll:
 
     record: RollRecord
     rolled: int
+    #: The damage type `damage` is given when it is not the weapon's (fantasy: the hit
+    #: location its d100 chose, so that a hit's damage can wait and still land there).
+    damage_type: str | None = None
 
 
 @dataclass(frozen=True)

@@ -162,6 +162,42 @@ class BattleRules(Protocol):
         ruleset's best when none sees it (rulesets/cover_seeking.py). The computer seeks it."""
         ...
 
+    # ---------------------------------------------------------------- added with defaults
+    # A battle object that subclasses BattleRules inherits these; each says what the shared
+    # battle does for a ruleset without the rule (periferie's journals stay as they were).
+    def reaction_attack(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, weapon: Weapon
+    ) -> Attack:
+        """The attack a reaction makes on the unit that provoked it (fantasy: the free back
+        attack on a fleeing fighter, 003:l.67); by default the ordinary attack."""
+        return self.attack(bf, attacker, target, weapon, worded=True)
+
+    def reloading(self, sheet: Any) -> int:
+        """Turns of reloading the unit's weapon still needs before it fires again (fantasy's
+        CAD, 003:l.140), from its ruleset sheet; 0: ready (by default always)."""
+        return 0
+
+    def after_attack(self, sheet: Any, attack: Attack) -> Any:
+        """The attacker's ruleset sheet after it made `attack` (fantasy: a CAD weapon now
+        needs reloading); by default unchanged."""
+        return sheet
+
+    def reload(self, sheet: Any) -> Any:
+        """The ruleset sheet after one turn spent reloading (the `reload` command, which
+        exists where `turn_budget` lists it); by default unchanged."""
+        return sheet
+
+    def acts_with(self, order: Sequence[InitiativeEntry], unit: str) -> tuple[str, ...]:
+        """The units of `order` that act simultaneously with `unit` (itself included), whose
+        harm done while they act is applied together when the last of them ends its turn
+        (fantasy F-1); () when `unit` acts alone (by default always)."""
+        return ()
+
+    def initiative_text(self, total: int) -> str:
+        """An initiative total as the tracker shows it (fantasy: its AGI and DES dice); by
+        default the roll's total."""
+        return str(total)
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

@@ -135,6 +135,7 @@ def action_name(kind: str) -> str:
         "use_object": _("use an object"),
         "improvise": _("improvise"),
         "throw": _("throw"),
+        "reload": _("reload"),
     }
     return names.get(kind, kind)
 
@@ -369,11 +370,18 @@ def modifier_line(modifier: Modifier) -> str:
     return f"{text} ({', '.join(modifier.rules)})" if modifier.rules else text
 
 
+def fantasy_initiative(agi: str, des: str) -> str:
+    """A fantasy fighter's place in the order as the seed makes it (F-1, 003:l.12-13): its AGI
+    die, then its DES die."""
+    return _("AGI {agi} · DES {des}").format(agi=agi, des=des)
+
+
 #: Other rulesets' reasons for no chance (Myst M-2, fantasy F-2), worded with the attack's values.
 _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "engaged": lambda: _("{attacker} is engaged in melee: no ranged attack"),
     "target_out_of_combat": lambda: _("{target} is out of the fight already"),
     "target_dead": lambda: _("{target} is dead already"),
+    "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
 }
 
 

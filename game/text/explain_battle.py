@@ -356,6 +356,14 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.THROW: _throw,
     Happened.DAMAGE: _damage,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
+    Happened.DAMAGE_DEFERRED: lambda d: _(
+        "{unit} is hit ({rolled}): counted when the simultaneous group has acted (F-1)."
+    ).format(unit=d["unit"], rolled=d["rolled"]),
+    Happened.RELOADED: lambda d: (
+        _("{unit} reloads: {left} more turns.").format(unit=d["unit"], left=d["left"])
+        if d.get("left")
+        else _("{unit} reloads: ready to fire.").format(unit=d["unit"])
+    ),
     Happened.DEATH_SAVE: _death_save,
     Happened.DYING: _dying,
     Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
@@ -607,6 +615,8 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NEEDS_RANGED_WEAPON: lambda: _("Ready needs a ranged weapon (P-OA-2)."),
     Why.UNKNOWN_TRIGGER: lambda: _("No such trigger."),
     Why.ENGAGED: lambda: _("Engaged in melee: no ranged attack."),
+    Why.RELOADING: lambda: _("Reloading ({turns} turns)."),
+    Why.NOTHING_TO_RELOAD: lambda: _("The weapon is ready: nothing to reload."),
     Why.TARGET_OUT_OF_COMBAT: lambda: _("The target is out of the fight already."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),

@@ -118,6 +118,30 @@ _PURPOSES: dict[str, Callable[[], str]] = {
 
 # ---------------------------------------------------------------- (other rulesets add theirs here)
 
+#: The keep's sides (maps/keep_gate.tmx, played under fantasy by default).
+_SIDES.update(
+    {
+        "garrison": lambda: _("Garrison"),
+        "besiegers": lambda: _("Besiegers"),
+    }
+)
+#: The fantasy system's hit locations (F-3's assumed d100 table): a hit's damage "type" there.
+_DAMAGE_TYPES.update(
+    {
+        "head": lambda: _("head"),
+        "torso": lambda: _("torso"),
+        "arms": lambda: _("arms"),
+        "legs": lambda: _("legs"),
+    }
+)
+#: The fantasy and Myst rolls' further words: "attack ada defence", "attack ada location".
+_PURPOSES.update(
+    {
+        "defence": lambda: _("defence"),
+        "location": lambda: _("location"),
+    }
+)
+
 
 # ---------------------------------------------------------------- the names
 

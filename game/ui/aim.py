@@ -220,7 +220,7 @@ class Aim:
             title, colour = _("No shot"), NO_SHOT
         lines: tuple[str, ...] = ()
         if attack.cover is not None:
-            cover = _("Cover: {grade}").format(grade=attack.cover)
+            cover = _("Cover: {grade}").format(grade=explain.cover_name(attack.cover))
             lines = (cover,)
             distance = max(abs(a - c) for a, c in zip(here, there, strict=True))
             shown.lines.append(hud.esc(f"{cover} · " + _("{d} cells").format(d=distance)))

@@ -13,6 +13,7 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "five_foot_step": (pygame.K_g,),
     "attack": (pygame.K_x,),
     "throw": (pygame.K_t,),
+    "reload": (pygame.K_l,),
     "dash": (pygame.K_r,),
     "dodge": (pygame.K_o,),
     "disengage": (pygame.K_e,),

@@ -97,7 +97,8 @@ def test_every_option_offered_is_accepted_and_every_option_refused_is_refused_al
     given = SITUATIONS[situation]
     battle = _fresh(make_battle, given)
     options = {o.kind: o for o in options_for(battle, "a", "Ada")}
-    offered = battle.ruleset.turn_budget().commands  # the 5-foot step is d20's only
+    # Every command of periferie's turn budget (the 5-foot step is d20's, reload fantasy's).
+    offered = battle.ruleset.turn_budget().commands
     assert set(options) == {kind for kind, _needs in KINDS if kind in offered}
     for kind, option in options.items():
         if kind == "improvise":

@@ -87,3 +87,46 @@ def test_summary_heads_another_map_with_its_own_name_and_names_its_sides() -> No
     assert first == "Vesta-9 crater: the Ostrava claim"  # the map's `name` property
     assert "demo" not in first
     assert "Claim jumpers: " in done.stdout and "claim_jumpers" not in done.stdout
+
+
+def test_f1_the_keep_is_summarised_under_its_own_fantasy_ruleset_agi_and_des_dice_no_d20() -> None:
+    # maps/keep_gate.tmx defaults to fantasy: its order is the AGI die, then DES (F-1, 003:l.12-
+    # 13), no roll; its twelve "human" units are the sample popolano (AGI d6, DES d6), all equal,
+    # so all act together and their harm is counted after all of them (003:l.13).
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "summary", "maps/keep_gate.tmx"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TESSERA_LANG": "en"},
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Ruleset: Il Combattimento (sistema a dadi)" in out
+    order = [line for line in out.splitlines() if line.startswith("  AGI ")]
+    assert len(order) == 12 and all(line.startswith("  AGI d6 · DES d6  ") for line in order)
+    assert "acting together, harm counted after all of them: Dunstan, Elspeth" in out
+
+
+def test_the_ruleset_option_summarises_the_station_under_fantasy_and_refuses_an_unknown_one() -> (
+    None
+):
+    def summary(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "game", "summary", *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "TESSERA_LANG": "en"},
+            cwd=ROOT,
+        )
+
+    done = summary("--ruleset", "fantasy")
+    assert done.returncode == 0, done.stderr
+    # Wisp is the scavenger, the sample arciere (AGI d8, DES d10): first (F-1).
+    assert "  AGI d8 · DES d10  Wisp" in done.stdout
+    # Kask's pitchfork needs contact (F-2): the fantasy object's answer, not periferie's P.
+    assert "a melee attack needs an adjacent cell; Okafor is 12 away" in done.stdout
+    assert "P-HIT-2" not in done.stdout
+    assert "(walk 6; swim 6; climb 6)" in done.stdout  # F-3: 6 cells a turn
+    wrong = summary("--ruleset", "nope")
+    assert wrong.returncode == 2 and "unknown ruleset 'nope'" in wrong.stderr

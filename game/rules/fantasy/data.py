@@ -124,6 +124,9 @@ class Sheet:
     body_lost: int = 0
     movement: int = 6
     sample: str | None = None
+    #: Turns of "Preparare l'Arma" the weapon still needs before it fires again: a CAD n
+    #: weapon just fired needs n - 1 (003:l.140); the battle's state, not a sheet key.
+    reload: int = 0
 
     @property
     def dp(self) -> int:

@@ -169,7 +169,7 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
     return total
 
 
-class CepheusBattle:
+class CepheusBattle(BattleRules):
     """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
 
     #: No attacks of opportunity nor readied shots: the seed's reactions (dodge, parry) are

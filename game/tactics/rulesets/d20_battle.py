@@ -142,7 +142,7 @@ class Detail:
     crit_immune: bool
 
 
-class D20Battle:
+class D20Battle(BattleRules):
     """The battle side of seed 004 (game.tactics.ruleset.BattleRules)."""
 
     #: D-2: attacks of opportunity only (no readied attack in the seed or D-2's base).

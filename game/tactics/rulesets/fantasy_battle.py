@@ -3,18 +3,19 @@ questions from the pure rules of game/rules/fantasy/ over the shared grid.
 
 Choices where the seed and the rulings leave the battle free (docs/rules.md, "Dice-step fantasy
 in battle"): initiative is the sheets' AGI then DES dice, no roll, and those equal in both act
-one after another in listing order (the shared order keeper has no simultaneous groups yet);
-a turn is a move and one attack (003:l.55 lets a fighter that closes in attack in the same
-turn); each attack is defended with the target's first defence (the count of attackers a
-round is not kept); enemies block the line of sight and allies do not (the shared kernel's
-rule, as the query answers it); the free attack on a fleeing fighter (003:l.67) is not a
-reaction yet: the battle's reaction asks `attack` without saying the target flees.
+in listing order as one simultaneous group whose harm is applied when the last of them ends
+its turn (`acts_with`); a turn is a move and one attack (003:l.55 lets a fighter that closes in
+attack in the same turn) or a turn of reloading (CAD, 003:l.140); each attack is defended with
+the target's first defence (the count of attackers a round is not kept); enemies block the
+line of sight and allies do not (the shared kernel's rule, as the query answers it); leaving
+an enemy's melee reach is fleeing (003:l.67): the enemy's free attack from behind is the
+shared opportunity reaction, a check against the DP with no defence (`reaction_attack`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -46,15 +47,24 @@ from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.text import explain
 
-#: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn.
-BUDGET = MOVE_AND_ACTION
+#: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn;
+#: reloading a CAD weapon is the action "Preparare l'Arma" (003:l.52, 140).
+BUDGET = TurnBudget(
+    slots=MOVE_AND_ACTION.slots,
+    costs=MappingProxyType({**MOVE_AND_ACTION.costs, "reload": "action"}),
+)
 #: The condition of a fighter with every body point lost (003:l.184).
 DEAD = "dead"
 #: A ranged attack from a fighter engaged in melee (003:l.61).
 ENGAGED = "engaged"
 #: An attack on a fighter already dead.
 TARGET_DEAD = "target_dead"
+#: A ranged weapon still being reloaded (003:l.140).
+RELOADING = "reloading"
+#: A fighter whose weapon is not for melee strikes a fleeing enemy bare-handed (003:l.79).
+BARE_HAND = Weapon("Pugno", "melee", None, "1d3")
 #: Where a hit lands when the battle gives no location (the table's middle row, F-3).
 DEFAULT_LOCATION = "torso"
 #: Initiative's bonus: the AGI die's faces weigh more than any DES die's (F-1).
@@ -132,20 +142,14 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle:
+class FantasyBattle(BattleRules):
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
-    #: None yet: the free attack on a fleeing fighter (003:l.67) is documented as left.
-    reactions: frozenset[str] = frozenset()
+    #: 003:l.67: leaving an enemy's melee reach gives it a free attack from behind (the
+    #: shared "opportunity" reaction, asked through `reaction_attack`).
+    reactions: frozenset[str] = frozenset({"opportunity_attack"})
     #: The computer attacks at once from an expected half body point.
     worth_attacking = Fraction(1, 2)
-
-    def __init__(self) -> None:
-        # The location of the hit just rolled, by target, until `damage` takes it: the one
-        # piece of a hit the battle's damage step does not carry (its damage type is the
-        # periferie weapon's). Rolled and taken within the same command, so a replay makes
-        # the same hand-offs.
-        self._locations: dict[str, str] = {}
 
     def attack(
         self,
@@ -158,9 +162,35 @@ class FantasyBattle:
         worded: bool = True,
     ) -> Attack:
         # `weapon` is periferie's record: a fantasy fighter attacks with its sheet's weapon.
+        return self._attack(bf, attacker, target, los, worded=worded, fleeing=False)
+
+    def reaction_attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        weapon: PeriferieWeapon,
+    ) -> Attack:
+        """003:l.67 "L'avversario guadagna un attacco alle spalle verso il fuggitivo, senza che
+        questi possa in alcun modo difendersi": a check against the DP, no defence (003:l.110);
+        in melee, with the sheet's weapon or, a ranged one in hand, bare-handed."""
+        return self._attack(bf, attacker, target, None, worded=True, fleeing=True)
+
+    def _attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        los: LosResult | None,
+        *,
+        worded: bool,
+        fleeing: bool,
+    ) -> Attack:
         data = rules()
         a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
         arm = a_sheet.weapon
+        if fleeing and not arm.melee:
+            arm = BARE_HAND
         values = {"attacker": attacker.id, "target": target.id}
         if attacker.id == target.id:
             return _no_attack(NoChance.SELF_TARGET, (), "nobody attacks itself", **values)
@@ -168,6 +198,14 @@ class FantasyBattle:
             return _no_attack(NoChance.DEAD, ("F-2",), f"{attacker.id} is dead", **values)
         if t_sheet.dead:
             return _no_attack(TARGET_DEAD, ("F-2",), f"{target.id} is dead already", **values)
+        if not arm.melee and a_sheet.reload:
+            return _no_attack(
+                RELOADING,
+                ("F-3",),
+                f"{arm.name} needs {a_sheet.reload} more turn(s) of reloading (003:l.140)",
+                turns=a_sheet.reload,
+                **values,
+            )
         distance = chebyshev(attacker.cell, target.cell)
         if arm.melee and distance > 1:
             return _no_attack(
@@ -184,7 +222,7 @@ class FantasyBattle:
         sight = los if los is not None else self.sight(bf, attacker, target)
         if not sight.clear:
             return _no_attack(NoChance.NO_LOS, sight.rules, "no line of sight", **values)
-        situation = combat.Situation()
+        situation = combat.Situation(fleeing=fleeing)
         rule_ids: list[str] = ["F-1", "F-2"]
         grade: str | None = None
         if not arm.melee:
@@ -273,8 +311,7 @@ class FantasyBattle:
         roll: AttackRoll | None,
     ) -> DamageRoll:
         """003:l.174: the sheet weapon's dice (not exploding: 003:l.123 is the combat dice).
-        The location the hit's d100 chose is handed to `damage` for the attack's target (the
-        battle gives `damage` the periferie weapon's damage type, not a location)."""
+        The location the hit's d100 chose is the damage type `damage` is given."""
         detail: FantasyAttack | None = None if attack is None else attack.detail
         if detail is not None:
             arm = detail.weapon
@@ -282,9 +319,7 @@ class FantasyBattle:
             arm = (rules().defaults if attacker is None else sheet_of(attacker)).weapon
         record = roller.roll(arm.damage, f"damage {arm.name}")
         location = None if roll is None else roll.logged.get("location")
-        if detail is not None and isinstance(location, str):
-            self._locations[detail.target_id] = location
-        return DamageRoll(record, record.total)
+        return DamageRoll(record, record.total, location if isinstance(location, str) else None)
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -298,15 +333,13 @@ class FantasyBattle:
         return attack.chance * mean_body_damage(detail.weapon.damage, armour)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
-        """003:l.174-184: `rolled` points at the location the hit's d100 chose (`roll_damage`),
-        else the one `damage_type` names, else the torso: the armour there first, the rest
+        """003:l.174-184: `rolled` points at the location `damage_type` names (the hit's d100,
+        `roll_damage`), else the torso: the armour there first, the rest
         blackens body boxes from Lieve down; the health value after is the sheet itself."""
         data = rules()
         sheet = sheet_of(target)
         names = [name for name, _ in data.locations]
-        location = self._locations.pop(target.id, None)
-        if location is None:
-            location = damage_type if damage_type in names else DEFAULT_LOCATION
+        location = damage_type if damage_type in names else DEFAULT_LOCATION
         wound = combat.take_damage(data, sheet, rolled, location)
         after = combat.wounded(sheet, location, wound)
         effects = tuple(
@@ -340,7 +373,7 @@ class FantasyBattle:
 
     def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
         """F-1: no roll; the order of the combatants' bonuses (`initiative_bonus`), equal ones
-        in listing order (simultaneous in the seed: one after another here)."""
+        in listing order, acting as one simultaneous group (`acts_with`)."""
         entries = [InitiativeEntry(c, 0, c.bonus, i) for i, c in enumerate(combatants)]
         return order_keeper(entries)
 
@@ -370,8 +403,21 @@ class FantasyBattle:
         stealth: bool,
         helped: bool = False,
     ) -> tuple[MoveRequest, MoveAllowance]:
-        """F-3: 6 cells a turn (the sheet's movement), over the shared path search."""
-        return cells_move(mode, combat.movement_allowance(sheet_of(entity)), ("F-3",))
+        """F-3: 6 cells a turn (the sheet's movement), over the shared path search. A map unit
+        that wears thrusters (the hull's void marines) flies those cells with them where there
+        is no gravity: without, one adrift off every surface could never move."""
+        cells = combat.movement_allowance(sheet_of(entity))
+        request, allowance = cells_move(mode, cells, ("F-3",))
+        if entity.thrusters and bf.grid.microgravity and cells:
+            budgets = {**request.budgets, "thrusters": cells}
+            request = replace(
+                request,
+                budgets=budgets,
+                mode="thrusters" if mode == "thrusters" else request.mode,
+                has_thrusters=True,
+            )
+            allowance = replace(allowance, budgets=dict(budgets))
+        return request, allowance
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # Enemies block and allies do not: the shared kernel's rule, as the query answers it.
@@ -400,6 +446,42 @@ class FantasyBattle:
             return Fraction(cover_dp.get(grade, 0))
 
         return worst_cover(self.sight, bf, unit, shooters, value, best)
+    # ------------------------------------------------------------ CAD, groups, the tracker
+    def reloading(self, sheet: Any) -> int:
+        """003:l.140: turns of reloading left before the weapon fires again."""
+        return sheet.reload if isinstance(sheet, Sheet) else 0
+
+    def after_attack(self, sheet: Any, attack: Attack) -> Any:
+        """003:l.140: a ranged weapon of CAD n fires, then takes n - 1 turns of "Preparare
+        l'Arma" ("CAD 2 ... tirano un turno sì e uno no", "3 ... impiegano i 2 seguenti")."""
+        detail = attack.detail
+        if not isinstance(sheet, Sheet) or not isinstance(detail, FantasyAttack):
+            return sheet
+        if detail.weapon.melee or detail.weapon.cad <= 1:
+            return sheet
+        return replace(sheet, reload=detail.weapon.cad - 1)
+
+    def reload(self, sheet: Any) -> Any:
+        """One turn of "Preparare l'Arma" (003:l.52, 140)."""
+        if not isinstance(sheet, Sheet) or not sheet.reload:
+            return sheet
+        return replace(sheet, reload=sheet.reload - 1)
+
+    def acts_with(self, order: Sequence[InitiativeEntry], unit: str) -> tuple[str, ...]:
+        """F-1, 003:l.13: equal AGI and DES (the same total, `initiative_bonus`) act together,
+        their results counted after each of them has acted."""
+        mine = next((e.total for e in order if e.entity_id == unit), None)
+        group = tuple(e.entity_id for e in order if e.total == mine)
+        return group if len(group) > 1 else ()
+
+    def initiative_text(self, total: int) -> str:
+        """The tracker's words for an order key: the AGI and DES dice it was made from."""
+        agi, des = divmod(total, AGI_WEIGHT)
+        return explain.fantasy_initiative(_die_name(agi), _die_name(des))
+
+
+def _die_name(faces: int) -> str:
+    return next((d for d, f in dice.FACES.items() if f == faces and f), "-")
 
 
 BATTLE = FantasyBattle()

@@ -149,7 +149,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class MystBattle:
+class MystBattle(BattleRules):
     """The battle side of seed 002 (game.tactics.ruleset.BattleRules)."""
 
     #: No reactions: an exchange is the whole of Myst's melee (M-2).

@@ -89,7 +89,7 @@ def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
     return tuple(notes)
 
 
-class PeriferieBattle:
+class PeriferieBattle(BattleRules):
     """The battle side of seed 001 (game.tactics.ruleset.BattleRules)."""
 
     reactions = frozenset({"opportunity_attack", "readied_attack"})  # P-OA-1, P-OA-2

@@ -30,6 +30,7 @@ LABELS = {
     "five_foot_step": lambda: _("5-foot step"),
     "attack": lambda: _("Attack"),
     "throw": lambda: _("Throw"),
+    "reload": lambda: _("Reload"),
     "dash": lambda: _("Dash"),
     "dodge": lambda: _("Dodge"),
     "disengage": lambda: _("Disengage"),
@@ -284,6 +285,7 @@ class Orders:
             "hide": cmd.Hide(unit),
             "search": cmd.Search(unit),
             "end_turn": cmd.EndTurn(unit),
+            "reload": cmd.Reload(unit),
         }
         if kind in immediate:
             self.submit(immediate[kind])

@@ -337,7 +337,8 @@ class BattleScene:
         chips = []
         for unit, total in self.view.order:
             faction = self.view.sides.get(unit, "")
-            text = unit if total is None else f"{unit} {total}"
+            # The ruleset words its order (fantasy: AGI and DES dice, not the order key).
+            text = unit if total is None else f"{unit} {b.ruleset.initiative_text(total)}"
             chips.append(
                 hud.Chip(
                     unit,

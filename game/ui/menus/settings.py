@@ -41,6 +41,7 @@ def _action_names() -> dict[str, str]:
         "five_foot_step": _("5-foot step"),
         "attack": _("Attack"),
         "throw": _("Throw"),
+        "reload": _("Reload"),
         "dash": _("Dash"),
         "dodge": _("Dodge"),
         "disengage": _("Disengage"),

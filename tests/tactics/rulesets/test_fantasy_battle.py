@@ -43,8 +43,9 @@ def _surprised_shot() -> Battlefield:
 def test_f2_the_fantasy_object_is_playable_and_implements_battle_rules() -> None:
     rules: BattleRules = battle_rules("fantasy")
     assert rules is BATTLE and ruleset_for("fantasy").battle is BATTLE
-    assert BATTLE.turn_budget().commands == frozenset({"move", "attack", "end_turn"})
-    assert BATTLE.reactions == frozenset()
+    assert BATTLE.turn_budget().commands == frozenset({"move", "attack", "end_turn", "reload"})
+    # 003:l.67: fleeing (leaving an enemy's reach) gives the enemy a free attack.
+    assert BATTLE.reactions == frozenset({"opportunity_attack"})
 
 
 def test_f1_an_exploding_d4_beats_dp_8_only_after_two_fours_one_in_sixteen() -> None:
@@ -86,9 +87,9 @@ def test_f3_armour_takes_the_points_first_and_is_destroyed_by_as_many() -> None:
 
 
 def test_f3_losing_every_body_point_is_death_and_costs_every_turn() -> None:
-    # Default body 4 + 3 + 3 + 2 + 2 = 14 boxes (rules.toml, assumed): 14 on the legs kills.
+    # Default body 2 + 2 + 2 + 1 + 1 = 8 boxes (rules.toml, assumed): 8 on the legs kills.
     bf = _surprised_shot()
-    harm = BATTLE.damage(bf, bf.entity("mark"), "legs", 14)
+    harm = BATTLE.damage(bf, bf.entity("mark"), "legs", 8)
     assert harm.effects == (DEAD,) and harm.after.dead
     effects = BATTLE.condition_effects(harm.after)
     assert effects.turn_lost == DEAD and effects.attack_barred == DEAD and effects.no_movement
