@@ -254,6 +254,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
         return cmd.React(unit, take=True)
+    choice = b.damage_choice(unit)
+    if choice is not None:  # a hit's margin waits (M-1): the most damage
+        return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
     me = b.sheet(unit)
     turn = b.turn(unit)
     enemies = _enemies(b, me)

@@ -5,13 +5,14 @@ handlers and the battle's context")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
-from game.ecs.components import Crowded, Position, RulesetSheet, Wounds
+from game.ecs.components import Crowded, DamageWaiting, Position, RulesetSheet, Wounds
 from game.rules.wounds import Health
+from game.tactics.ruleset import damage_shaper
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -93,10 +94,12 @@ def resolve_attack(
     kind: str,
     *,
     both: bool = True,
+    margin: str | None = None,
 ) -> None:
     """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
     attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
-    its own roll, if the attacker could attack it."""
+    its own roll, if the attacker could attack it. `margin`: the attack command's choice of
+    how a hit's margin is spent (`damage_area`)."""
     mate = b.world.try_get(target.id, Crowded)
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
     b.reveal_to(attacker, {target.faction})
@@ -116,7 +119,7 @@ def resolve_attack(
         rules=answer.rules,
     )
     if rolled.hit:
-        damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled)
+        damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled, margin=margin)
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
         return  # an area weapon has hit the whole cell already
@@ -125,6 +128,7 @@ def resolve_attack(
     second = b.sheet(other)
     if b.ruleset.attack(b.bf, b.sheet(attacker), second, weapon, worded=False).chance is None:
         return
+    # The second is the computer's choice: one margin waits at a time.
     resolve_attack(b, attacker, second, weapon, kind, both=False)
 
 
@@ -136,9 +140,14 @@ def damage_area(
     aimed: str | None,
     attack: Attack | None = None,
     hit: AttackRoll | None = None,
+    *,
+    margin: str | None = None,
 ) -> None:
     """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
-    its own armour and table); a one-target weapon hits only the aimed entity."""
+    its own armour and table); a one-target weapon hits only the aimed entity. A hit whose
+    damage its attacker may still shape (`DamageRoll.choice`, Myst's margin, M-1) waits for
+    its `spend_margin` when `margin` is "ask", takes the least damage for "least", and the
+    computer's choice (the most) otherwise (docs/battle.md, "A hit's margin")."""
     if weapon.area:
         from game.grid.area import area_cells
 
@@ -151,5 +160,54 @@ def damage_area(
     by = b.bf.by_id.get(attacker)
     roll = b.ruleset.roll_damage(b.roller, b.bf, by, weapon, attack, hit)
     on_hit = weapon.on_hit
+    rolled = roll.rolled
+    shaper = damage_shaper(b.ruleset)
+    if roll.choice is not None and shaper is not None and len(victims) == 1:
+        choice = shaper.damage_choice(roll.choice)
+        if margin == "ask":
+            b.set(attacker, DamageWaiting(victims[0], weapon.damage_type, on_hit, roll.choice))
+            b.emit(
+                "margin_won",
+                {
+                    "unit": attacker,
+                    "target": victims[0],
+                    "units": choice.units,
+                    "rolled": choice.rolled,
+                    "caps": dict(choice.caps),
+                },
+                about=[attacker, victims[0]],
+                rolls=(roll.record,),
+                rules=choice.rules,
+            )
+            return
+        if margin == "least":
+            rolled = choice.plans[-1].damage
     for victim in victims:
-        hurt(b, victim, weapon.damage_type, roll.rolled, attacker, roll.record, on_hit)
+        hurt(b, victim, weapon.damage_type, rolled, attacker, roll.record, on_hit)
+
+
+def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:
+    """The attacker's choice for its waiting hit (M-1): the ruleset's damage of it, or the
+    refusal of the rule it breaks (nothing changes); then the hit lands."""
+    shaper = damage_shaper(b.ruleset)
+    waiting = b.world.try_get(unit, DamageWaiting)
+    if waiting is None or shaper is None:
+        raise Refusal("no_margin_to_spend", unit=unit)
+    done = shaper.spend_damage(waiting.choice, uses)
+    if done.refused is not None:
+        raise Refusal(done.refused, unit=unit, **done.values)
+    b.take_damage_waiting(unit)
+    b.emit(
+        "margin_spent",
+        {
+            "unit": unit,
+            "target": waiting.target,
+            "uses": dict(uses),
+            "damage": done.damage,
+            "why": list(done.why),
+        },
+        about=[unit, waiting.target],
+        rules=("M-1",),
+    )
+    if b.on_map(waiting.target):
+        hurt(b, waiting.target, waiting.damage_type, done.damage, unit, None, waiting.on_hit)

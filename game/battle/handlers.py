@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from game.battle import combat
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal
 from game.ecs.components import (
@@ -133,6 +134,10 @@ def _react(b: BattleContext, c: cmd.React) -> None:
         b.emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
 
 
+def _spend_margin(b: BattleContext, c: cmd.SpendMargin) -> None:
+    combat.spend_margin(b, c.unit, c.uses)
+
+
 def step_aside_check(b: BattleState, unit: str) -> Refusal | None:
     """P-MOV-8: whether `unit` may step out of a cell it shares now, wherever to (the board's
     menu offers it while the unit shares a cell; the do checks the cell)."""
@@ -176,7 +181,7 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
         if answer.chance is None:
             raise Refusal(str(answer.reason), target=target.id, why=answer.why)
         b.use_action(c.unit, "attack")
-        b.resolve_attack(c.unit, target, weapon, "attack")
+        b.resolve_attack(c.unit, target, weapon, "attack", c.margin)
         return
     if c.at is None:
         raise Refusal("no_target")
@@ -762,6 +767,7 @@ class Handler:
 HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.Move: Handler(_move),
     cmd.React: Handler(_react),
+    cmd.SpendMargin: Handler(_spend_margin),
     cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
     cmd.Attack: Handler(_attack, _checked("attack")),

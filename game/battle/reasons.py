@@ -66,6 +66,14 @@ class Why(StrEnum):
     UNKNOWN_TRIGGER = "unknown_trigger"
     ENGAGED = "engaged"  # a ranged attack from a fighter engaged in melee (fantasy, 003:l.61)
     TARGET_OUT_OF_COMBAT = "target_out_of_combat"  # Myst: Status Globale 0 already (M-2)
+    # a hit's margin spent after the dice (Myst, M-1)
+    MARGIN_WAITING = "margin_waiting"  # another command while a margin waits to be spent
+    NO_MARGIN_TO_SPEND = "no_margin_to_spend"
+    NEGATIVE_SPEND = "negative_spend"
+    MARGIN_OVERSPENT = "margin_overspent"
+    OVER_STRENGTH_CAP = "over_strength_cap"
+    OVER_DIE_MAXIMUM = "over_die_maximum"
+    UNKNOWN_MARGIN_USE = "unknown_margin_use"
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"
@@ -127,6 +135,8 @@ class Happened(StrEnum):
     REACTION_ATTACK = "reaction_attack"
     THROW = "throw"
     DAMAGE = "damage"
+    MARGIN_WON = "margin_won"  # a hit's margin waits for its attacker's choice (M-1)
+    MARGIN_SPENT = "margin_spent"
     DIED = "died"
     DEATH_SAVE = "death_save"
     STANCE = "stance"

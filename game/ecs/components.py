@@ -188,6 +188,18 @@ class RulesetSheet:
     sheet: object
 
 
+@dataclass(frozen=True)
+class DamageWaiting:
+    """A hit of this unit's whose damage waits for its choice once the dice are known (Myst's
+    attack margin, M-1): the target, the damage's type, the weapon's on-hit effects and the
+    ruleset's own waiting value (a pure rules record, written like a ruleset sheet)."""
+
+    target: str
+    damage_type: str
+    on_hit: tuple[str, ...]
+    choice: object
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -208,6 +220,7 @@ COMPONENTS: tuple[type, ...] = (
     Disengaged,
     Crowded,
     RulesetSheet,
+    DamageWaiting,
 )
 
 
@@ -243,6 +256,13 @@ def component_to_json(component: object) -> dict[str, Any]:
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
     if isinstance(component, RulesetSheet):
         return {"sheet": sheet_to_json(component.sheet)}
+    if isinstance(component, DamageWaiting):
+        return {
+            "target": component.target,
+            "damage_type": component.damage_type,
+            "on_hit": list(component.on_hit),
+            "choice": sheet_to_json(component.choice),
+        }
     if isinstance(component, Waiting | Fallen | Disengaged):
         data = dict(vars(component))
         data["cell"] = list(component.cell)
@@ -319,6 +339,16 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Fallen(json_cell(data["cell"]))
     if kind is RulesetSheet:
         return RulesetSheet(sheet_from_json(data["sheet"]))
+    if kind is DamageWaiting:
+        on_hit = data["on_hit"]
+        if not isinstance(on_hit, list):
+            raise TypeError("on_hit is a list")
+        return DamageWaiting(
+            json_text(data["target"]),
+            json_text(data["damage_type"]),
+            tuple(json_text(e) for e in on_hit),
+            sheet_from_json(data["choice"]),
+        )
     if kind is Disengaged:
         return Disengaged(json_cell(data["cell"]))
     # The rest are written as their fields (vars): read them back the same way.

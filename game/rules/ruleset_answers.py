@@ -63,6 +63,10 @@ class DamageRoll:
 
     record: RollRecord
     rolled: int
+    #: The ruleset's own value when the attacker may still shape the damage after the dice
+    #: (Myst's attack margin, M-1): a frozen pure-rules record the battle keeps (and saves)
+    #: while the choice waits; `rolled` is then the computer's choice. None: nothing to choose.
+    choice: Any = None
 
 
 @dataclass(frozen=True)
@@ -121,3 +125,36 @@ class TurnBudget:
     def spending(self, slot: str) -> frozenset[str]:
         """The commands that spend `slot`."""
         return frozenset(kind for kind, used in self.costs.items() if used == slot)
+
+
+@dataclass(frozen=True)
+class DamagePlan:
+    """One way to shape a hit's damage after the dice: units per use, in the ruleset's order of
+    its uses (Myst: ("strength", 2), ("minimum", 1), ("reduce", 0)), and the damage it makes."""
+
+    uses: tuple[tuple[str, int], ...]
+    damage: int
+
+
+@dataclass(frozen=True)
+class DamageChoice:
+    """What the attacker of a hit may still choose (ShapesDamage.damage_choice): the units
+    there are to spend, the most each use may take, the die as rolled, and one plan for each
+    damage it can make, most damage first (the first is the computer's choice)."""
+
+    units: int
+    caps: tuple[tuple[str, int], ...]
+    rolled: int
+    plans: tuple[DamagePlan, ...]
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DamageSpent:
+    """A plan for a waiting choice: the damage it makes, or the refusal code (and its numbers)
+    of the rule it breaks."""
+
+    damage: int
+    refused: str | None = None
+    values: Mapping[str, object] = field(default_factory=dict)
+    why: tuple[str, ...] = ()

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from game.grid.los import LosResult
 from game.grid.model import Cell
@@ -29,7 +29,9 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageChoice,
     DamageRoll,
+    DamageSpent,
     Harm,
     TurnBudget,
 )
@@ -150,6 +152,28 @@ class BattleRules(Protocol):
         """The reactions that exist: "opportunity_attack" (leaving reach), "readied_attack"
         (a readied ranged attack); none for a ruleset without them."""
         ...
+
+
+@runtime_checkable
+class ShapesDamage(Protocol):
+    """What a ruleset whose attacker shapes a hit's damage after the dice answers besides
+    `BattleRules` (Myst: the attack margin spent on Strength, the die minimum or reduction,
+    M-1). Its `roll_damage` puts the waiting value in `DamageRoll.choice`; the battle keeps it
+    until the attacker's `spend_margin` (or applies the computer's choice at once)."""
+
+    def damage_choice(self, choice: Any) -> DamageChoice:
+        """The units to spend, each use's cap, the die rolled and one plan per damage."""
+        ...
+
+    def spend_damage(self, choice: Any, uses: Mapping[str, int]) -> DamageSpent:
+        """The damage of `uses` (units per use; a use left out is 0), or the refusal of the
+        first rule they break."""
+        ...
+
+
+def damage_shaper(rules: BattleRules) -> ShapesDamage | None:
+    """The battle side's answers about damage chosen after the dice, when it has them."""
+    return rules if isinstance(rules, ShapesDamage) else None
 
 
 class NotPlayable(ValueError):

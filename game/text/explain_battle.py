@@ -178,6 +178,45 @@ def _damage(d: Mapping[str, Any]) -> str:
     )
 
 
+def _margin_won(d: Mapping[str, Any]) -> str:
+    return _(
+        "{unit} hits {target}: {units} unit(s) of margin to spend, the die shows {rolled} (M-1)."
+    ).format(unit=d["unit"], target=d["target"], units=d["units"], rolled=d["rolled"])
+
+
+def _margin_spent(d: Mapping[str, Any]) -> str:
+    uses = d.get("uses", {})
+    return _("{unit} spends its margin: {plan} — {damage} damage.").format(
+        unit=d["unit"],
+        plan=margin_uses_text(uses if isinstance(uses, Mapping) else {}, {}),
+        damage=d["damage"],
+    )
+
+
+def margin_uses_text(uses: Mapping[str, object], caps: Mapping[str, object]) -> str:
+    """A margin's spend in words (M-1): "+2 damage (Strength, cap 2), die minimum 1, the die
+    reduced by 1", or "nothing spent"; the Strength cap named when `caps` has it."""
+    parts: list[str] = []
+    strength = uses.get("strength", 0)
+    if strength:
+        if "strength" in caps:
+            parts.append(
+                _("+{n} damage (Strength, cap {cap})").format(n=strength, cap=caps["strength"])
+            )
+        else:
+            parts.append(_("+{n} damage (Strength)").format(n=strength))
+    if uses.get("minimum", 0):
+        parts.append(_("die minimum {n}").format(n=uses["minimum"]))
+    if uses.get("reduce", 0):
+        parts.append(_("the die reduced by {n}").format(n=uses["reduce"]))
+    return ", ".join(parts) if parts else _("nothing spent")
+
+
+def margin_plan_text(uses: Mapping[str, object], caps: Mapping[str, object], damage: int) -> str:
+    """One choice of the margin prompt: its spend and the damage it makes."""
+    return _("{plan}: {damage} damage").format(plan=margin_uses_text(uses, caps), damage=damage)
+
+
 def _death_save(d: Mapping[str, Any]) -> str:
     results = {
         "success": _("success"),
@@ -337,6 +376,8 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.REACTION_ATTACK: _reaction_attack,
     Happened.THROW: _throw,
     Happened.DAMAGE: _damage,
+    Happened.MARGIN_WON: _margin_won,
+    Happened.MARGIN_SPENT: _margin_spent,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DEATH_SAVE: _death_save,
     Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
@@ -588,6 +629,17 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.UNKNOWN_TRIGGER: lambda: _("No such trigger."),
     Why.ENGAGED: lambda: _("Engaged in melee: no ranged attack."),
     Why.TARGET_OUT_OF_COMBAT: lambda: _("The target is out of the fight already."),
+    Why.MARGIN_WAITING: lambda: _("{unit} must spend its hit's margin first (M-1)."),
+    Why.NO_MARGIN_TO_SPEND: lambda: _("{unit} has no margin waiting to be spent."),
+    Why.NEGATIVE_SPEND: lambda: _("A margin is spent in whole units, none below 0."),
+    Why.MARGIN_OVERSPENT: lambda: _("{used} units spent, but the margin buys {units} (M-1)."),
+    Why.OVER_STRENGTH_CAP: lambda: _(
+        "+{strength} from Strength is above its cap of {cap} (M-1, 002:l.20)."
+    ),
+    Why.OVER_DIE_MAXIMUM: lambda: _(
+        "A die minimum of {minimum} is above the dice's maximum {maximum} (002:l.62)."
+    ),
+    Why.UNKNOWN_MARGIN_USE: lambda: _("No such use of a margin: {use}."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),

@@ -69,6 +69,14 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "unit": "Bo", "source": "Ada", "type": "perforante", "rolled": 7, "damage": 5,
         "effects": ["light_wound"], "wounds": {}, "why": [],
     },
+    Happened.MARGIN_WON: {
+        "unit": "Ada", "target": "Bo", "units": 3, "rolled": 1,
+        "caps": {"strength": 1, "minimum": 3, "reduce": 3},
+    },
+    Happened.MARGIN_SPENT: {
+        "unit": "Ada", "target": "Bo", "uses": {"strength": 1, "minimum": 2, "reduce": 0},
+        "damage": 3, "why": [],
+    },
     Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
     Happened.DEATH_SAVE: {"unit": "Bo", "result": "two_failures", "wounds": {}},
     Happened.STANCE: {"unit": "Ada", "stance": "crouched"},

@@ -16,6 +16,7 @@ from game.battle.journal import JournalError
 from game.battle.view import PlayerView, told, view_for
 from game.grid.model import Cell
 from game.tactics.answers import HitAnswer
+from game.tactics.ruleset import damage_shaper
 from game.text import explain
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
@@ -81,6 +82,12 @@ class Orders:
         self.targeting = None
 
     # ------------------------------------------------------------ giving commands
+
+    def attack_at(self, unit: str, target: str) -> cmd.Attack:
+        """The player's attack on `target`: under a ruleset whose hits leave a choice after
+        the dice (Myst's margin, M-1) the battle waits for it, asked in a prompt."""
+        shapes = damage_shaper(self.scene.battle.ruleset) is not None
+        return cmd.Attack(unit, target=target, margin="ask" if shapes else None)
 
     def submit(self, command: cmd.Command, then: Callable[[Outcome], None] | None = None) -> None:
         """Give a command as this player; animate what it caused, or say why not. The command,
@@ -223,9 +230,7 @@ class Orders:
         if kind in (None, "move", "attack", "throw") and enemy:
             kind = kind if kind in ("attack", "throw") else self.default_kind(unit, target)
             command: cmd.Command = (
-                cmd.Throw(unit, target=target)
-                if kind == "throw"
-                else cmd.Attack(unit, target=target)
+                cmd.Throw(unit, target=target) if kind == "throw" else self.attack_at(unit, target)
             )
             verb = _("Throw at {t}") if kind == "throw" else _("Attack {t}")
             self.aim(command, verb.format(t=target), target)
@@ -420,7 +425,7 @@ class Orders:
         if key.startswith("self:"):
             self.action(key.split(":", 1)[1])
         elif key == "attack" and target is not None:
-            self.submit(cmd.Attack(unit, target=target))
+            self.submit(self.attack_at(unit, target))
         elif key == "throw" and target is not None:
             self.submit(cmd.Throw(unit, target=target))
         elif key == "help" and target is not None:
