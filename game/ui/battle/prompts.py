@@ -82,9 +82,10 @@ class Prompts:
             assert choice is not None
             text = _(
                 "{unit} hits with {units} unit(s) of margin (5 points each, M-1); the die "
-                "shows {rolled}. Spend them: [1]-[9], Enter for the most damage."
-            ).format(unit=unit, units=choice.units, rolled=choice.rolled)
+                "shows {rolled}. Spend them: [1]-[{last}], Enter for the most damage."
+            )
             plans = self.margin_plans(unit)
+            text = text.format(unit=unit, units=choice.units, rolled=choice.rolled, last=len(plans))
             answers = [(f"{i + 1}. {words}", f"plan:{i}") for i, (words, _uses) in enumerate(plans)]
             self.open("margin", hud.esc(text), answers, stacked=True)
             return
