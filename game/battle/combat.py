@@ -10,9 +10,16 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
-from game.ecs.components import Crowded, DamageWaiting, Position, RulesetSheet, Wounds
+from game.ecs.components import (
+    Crowded,
+    DamageWaiting,
+    Position,
+    RulesetSheet,
+    StandingDefence,
+    Wounds,
+)
 from game.rules.wounds import Health
-from game.tactics.ruleset import damage_shaper
+from game.tactics.ruleset import damage_shaper, defence_counters
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -120,6 +127,8 @@ def resolve_attack(
     )
     if rolled.hit:
         damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled, margin=margin)
+    else:
+        defence_won(b, attacker, target, answer, rolled)
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
         return  # an area weapon has hit the whole cell already
@@ -184,6 +193,39 @@ def damage_area(
             rolled = choice.plans[-1].damage
     for victim in victims:
         hurt(b, victim, weapon.damage_type, rolled, attacker, roll.record, on_hit)
+
+
+def defence_won(
+    b: BattleContext, attacker: str, target: EntitySheet, answer: Attack, rolled: AttackRoll
+) -> None:
+    """A missed attack whose defence won counter-moves (Myst's defence margin, M-1): the
+    target's standing plan (`defence_plan`) or the ruleset's choice; a counterattack that
+    lands hurts the attacker."""
+    counters = defence_counters(b.ruleset)
+    if counters is None or not b.on_map(attacker) or not b.on_map(target.id):
+        return
+    standing = b.world.try_get(target.id, StandingDefence)
+    plan = None if standing is None else standing.moves
+    won = counters.defence_won(b.roller, b.bf, b.sheet(attacker), target, answer, rolled, plan)
+    if won is None:
+        return
+    b.emit(
+        "defence_margin",
+        {
+            "unit": target.id,
+            "attacker": attacker,
+            "margin": won.margin,
+            "units": won.units,
+            "taken": list(won.taken),
+            **won.logged,
+            "hit": won.hit,
+        },
+        about=[target.id, attacker],
+        rolls=won.rolls,
+        rules=won.rules,
+    )
+    if won.hit:
+        hurt(b, attacker, won.damage_type, won.damage, target.id, None)
 
 
 def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:

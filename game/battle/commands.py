@@ -217,6 +217,17 @@ class SpendMargin(Command):
 
 
 @dataclass(frozen=True)
+class DefencePlan(Command):
+    """The counter-moves the unit's won defences take from now on, in order (Myst's defence
+    margin, M-1: "counterattack", "cancel_penalty", "break_off", "priority"); none: it keeps
+    its margins. Given on its own turn; it costs nothing."""
+
+    KIND: ClassVar[str] = "defence_plan"
+    unit: str
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class EndTurn(Command):
     KIND: ClassVar[str] = "end_turn"
     unit: str
@@ -335,7 +346,7 @@ class SetController(Command):
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
-    UseObject, Improvise, React, StepAside, EndTurn, SpendMargin,
+    UseObject, Improvise, React, StepAside, EndTurn, SpendMargin, DefencePlan,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -23,6 +23,7 @@ from game.ecs.components import (
     Motion,
     Posture,
     Sheet,
+    StandingDefence,
     Status,
     Visibility,
     Waiting,
@@ -49,6 +50,7 @@ from game.rules.wounds import (
     start_of_turn,
 )
 from game.tactics import answers as tactics
+from game.tactics.ruleset import defence_counters
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -136,6 +138,30 @@ def _react(b: BattleContext, c: cmd.React) -> None:
 
 def _spend_margin(b: BattleContext, c: cmd.SpendMargin) -> None:
     combat.spend_margin(b, c.unit, c.uses)
+
+
+def _defence_plan_check(b: BattleState, c: cmd.DefencePlan) -> Refusal | None:
+    counters = defence_counters(b.ruleset)
+    if counters is None:
+        return Refusal("not_in_ruleset", command=c.KIND)
+    seen: set[str] = set()
+    for move in c.moves:
+        if move not in counters.defence_moves or move in seen:
+            return Refusal("unknown_counter_move", move=move)
+        seen.add(move)
+    return None
+
+
+def _defence_plan(b: BattleContext, c: cmd.DefencePlan) -> None:
+    """The unit's standing counter-moves (M-1), told to its own side only: the enemy learns
+    of them when a defence takes them."""
+    b.set(c.unit, StandingDefence(c.moves))
+    b.emit(
+        "defence_plan",
+        {"unit": c.unit, "moves": list(c.moves)},
+        to=frozenset({b.faction_of(c.unit)}),
+        rules=("M-1",),
+    )
 
 
 def step_aside_check(b: BattleState, unit: str) -> Refusal | None:
@@ -768,6 +794,7 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.Move: Handler(_move),
     cmd.React: Handler(_react),
     cmd.SpendMargin: Handler(_spend_margin),
+    cmd.DefencePlan: Handler(_defence_plan, _defence_plan_check),
     cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
     cmd.Attack: Handler(_attack, _checked("attack")),

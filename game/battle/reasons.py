@@ -74,6 +74,7 @@ class Why(StrEnum):
     OVER_STRENGTH_CAP = "over_strength_cap"
     OVER_DIE_MAXIMUM = "over_die_maximum"
     UNKNOWN_MARGIN_USE = "unknown_margin_use"
+    UNKNOWN_COUNTER_MOVE = "unknown_counter_move"  # not a defence-margin move, or listed twice
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"
@@ -137,6 +138,8 @@ class Happened(StrEnum):
     DAMAGE = "damage"
     MARGIN_WON = "margin_won"  # a hit's margin waits for its attacker's choice (M-1)
     MARGIN_SPENT = "margin_spent"
+    DEFENCE_MARGIN = "defence_margin"  # a won defence's counter-moves (M-1)
+    DEFENCE_PLAN = "defence_plan"  # a unit's standing counter-moves, told to its own side
     DIED = "died"
     DEATH_SAVE = "death_save"
     STANCE = "stance"

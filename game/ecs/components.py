@@ -200,6 +200,14 @@ class DamageWaiting:
     choice: object
 
 
+@dataclass(frozen=True)
+class StandingDefence:
+    """The counter-moves a won defence of this unit takes, in order (Myst's defence margin,
+    M-1): set on its own turn, since it is not at the screen when it is attacked."""
+
+    moves: tuple[str, ...]
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -221,6 +229,7 @@ COMPONENTS: tuple[type, ...] = (
     Crowded,
     RulesetSheet,
     DamageWaiting,
+    StandingDefence,
 )
 
 
@@ -256,6 +265,8 @@ def component_to_json(component: object) -> dict[str, Any]:
         return {"hidden_from": sorted(component.hidden_from), "stealth": component.stealth}
     if isinstance(component, RulesetSheet):
         return {"sheet": sheet_to_json(component.sheet)}
+    if isinstance(component, StandingDefence):
+        return {"moves": list(component.moves)}
     if isinstance(component, DamageWaiting):
         return {
             "target": component.target,
@@ -339,6 +350,11 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Fallen(json_cell(data["cell"]))
     if kind is RulesetSheet:
         return RulesetSheet(sheet_from_json(data["sheet"]))
+    if kind is StandingDefence:
+        moves = data["moves"]
+        if not isinstance(moves, list):
+            raise TypeError("moves is a list")
+        return StandingDefence(tuple(json_text(m) for m in moves))
     if kind is DamageWaiting:
         on_hit = data["on_hit"]
         if not isinstance(on_hit, list):

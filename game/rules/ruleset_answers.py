@@ -158,3 +158,21 @@ class DamageSpent:
     refused: str | None = None
     values: Mapping[str, object] = field(default_factory=dict)
     why: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DefenceWon:
+    """What a won defence buys its defender (CountersDefence.defence_won; Myst's defence margin,
+    M-1): the margin and its units, the counter-moves taken, and a counterattack's exchange
+    (its fields for the event, its rolls) with the damage it does to the attacker (`hit`
+    False: it did not land)."""
+
+    margin: int
+    units: int
+    taken: tuple[str, ...]
+    logged: Mapping[str, object] = field(default_factory=dict)
+    rolls: tuple[RollRecord, ...] = ()
+    hit: bool = False
+    damage: int = 0
+    damage_type: str = ""
+    rules: tuple[str, ...] = ()

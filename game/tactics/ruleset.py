@@ -32,6 +32,7 @@ from game.rules.ruleset_answers import (
     DamageChoice,
     DamageRoll,
     DamageSpent,
+    DefenceWon,
     Harm,
     TurnBudget,
 )
@@ -174,6 +175,39 @@ class ShapesDamage(Protocol):
 def damage_shaper(rules: BattleRules) -> ShapesDamage | None:
     """The battle side's answers about damage chosen after the dice, when it has them."""
     return rules if isinstance(rules, ShapesDamage) else None
+
+
+@runtime_checkable
+class CountersDefence(Protocol):
+    """What a ruleset whose won defence buys counter-moves answers besides `BattleRules`
+    (Myst: the defence margin, 20 points a move, M-1). The defender is not at the screen when
+    it is attacked: its standing plan (the `defence_plan` command on its own turn) decides,
+    else the ruleset's own choice (the computer's)."""
+
+    @property
+    def defence_moves(self) -> tuple[str, ...]:
+        """The counter-moves a standing plan may name, in the ruleset's order."""
+        ...
+
+    def defence_won(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        attack: Attack,
+        roll: AttackRoll,
+        plan: Sequence[str] | None,
+    ) -> DefenceWon | None:
+        """After an attack that missed: what the target's won defence buys with `plan` (None:
+        the ruleset's choice), a counterattack rolled with the battle's roller; None when the
+        defence won nothing."""
+        ...
+
+
+def defence_counters(rules: BattleRules) -> CountersDefence | None:
+    """The battle side's answers about a won defence's counter-moves, when it has them."""
+    return rules if isinstance(rules, CountersDefence) else None
 
 
 class NotPlayable(ValueError):

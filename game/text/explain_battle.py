@@ -217,6 +217,38 @@ def margin_plan_text(uses: Mapping[str, object], caps: Mapping[str, object], dam
     return _("{plan}: {damage} damage").format(plan=margin_uses_text(uses, caps), damage=damage)
 
 
+def counter_move_name(move: str) -> str:
+    """A defence margin's counter-move (002:l.76-79) in words."""
+    names = {
+        "counterattack": _("counterattack"),
+        "cancel_penalty": _("no -20 on the next defence this round"),
+        "break_off": _("break off"),
+        "priority": _("Priority next round"),
+    }
+    return names.get(move, move)
+
+
+def _defence_margin(d: Mapping[str, Any]) -> str:
+    moves = ", ".join(counter_move_name(str(m)) for m in d.get("taken", ()))
+    text = _("{unit} wins its defence against {attacker} by {margin} (M-1): {moves}.").format(
+        unit=d["unit"], attacker=d["attacker"], margin=d["margin"], moves=moves
+    )
+    if "counter_attack_total" in d:
+        text += " " + _("Counterattack {a} against {d}: {result}.").format(
+            a=d["counter_attack_total"], d=d["counter_defence_total"], result=_hit(d.get("hit"))
+        )
+    return text
+
+
+def _defence_plan(d: Mapping[str, Any]) -> str:
+    moves = [counter_move_name(str(m)) for m in d.get("moves", ())]
+    if not moves:
+        return _("{unit} will keep its defence margins.").format(unit=d["unit"])
+    return _("{unit}'s won defences will take: {moves}.").format(
+        unit=d["unit"], moves=", ".join(moves)
+    )
+
+
 def _death_save(d: Mapping[str, Any]) -> str:
     results = {
         "success": _("success"),
@@ -378,6 +410,8 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.DAMAGE: _damage,
     Happened.MARGIN_WON: _margin_won,
     Happened.MARGIN_SPENT: _margin_spent,
+    Happened.DEFENCE_MARGIN: _defence_margin,
+    Happened.DEFENCE_PLAN: _defence_plan,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DEATH_SAVE: _death_save,
     Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
@@ -640,6 +674,7 @@ _WHY: dict[Why, Callable[[], str]] = {
         "A die minimum of {minimum} is above the dice's maximum {maximum} (002:l.62)."
     ),
     Why.UNKNOWN_MARGIN_USE: lambda: _("No such use of a margin: {use}."),
+    Why.UNKNOWN_COUNTER_MOVE: lambda: _("No such counter-move, or named twice: {move}."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),

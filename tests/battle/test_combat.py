@@ -35,7 +35,7 @@ STATION = REPO / "maps" / "station_interior.tmx"
 SEED_DICE = (5, 6, 6, 4, 5, 5, 1)
 UNITS = (
     UnitSpec("josh", "a", (0, 0, 0), template="station_guard"),  # sample sheet `soldato`
-    UnitSpec("desmond", "b", (1, 0, 0), template="human"),  # sample sheet `popolano`
+    UnitSpec("desmond", "b", (1, 0, 0), template="human", weapon="combat_knife"),  # `popolano`
 )
 
 
@@ -247,3 +247,78 @@ def test_m1_a_journal_with_a_spent_margin_replays_to_the_same_hash(tmp_path: Pat
         assert reopened.battle.state_hash() == final
     finally:
         reopened.close()
+
+
+# --- the defence margin's counter-moves (M-1, 002:l.72-116) --------------------------------------
+
+#: Desmond (attack 30) strikes at Josh (defence 50): 30 + 1 + 1 + 1 = 33 against 50 + 30 = 80,
+#: a defence margin of 47: two counter-moves of 20 (002:l.76-79). Josh's counterattack, a punch
+#: (002:l.91: Corpo a Corpo, here the attack totals 45 and 30): 45 + 15 = 60 against 30 + 15 =
+#: 45, margin 15: three units, Strength 30 caps them at +1 and the punch's fixed 1 takes no
+#: minimum above 1: 1 + 1 = 2 damage.
+DEFENCE_DICE = (1, 1, 1, 10, 10, 10, 5, 5, 5, 5, 5, 5)
+
+
+@pytest.fixture
+def desmond_first() -> Iterator[Battle]:
+    """The duel with Desmond acting first (9 + 10 against 12 + 1, M-2)."""
+    setup = BattleSetup(
+        map_path="<test>",
+        map_sha256="",
+        seed=7,
+        units=UNITS,
+        initiative_dice=(1, 10),
+        ruleset="myst",
+    )
+    battle = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
+    assert battle.active == "desmond"
+    yield battle
+    battle.close()
+
+
+def test_m1_a_defence_won_by_47_counterattacks_by_default_and_the_punch_does_2(
+    desmond_first: Battle,
+) -> None:
+    b = desmond_first
+    assert b.apply(cmd.EnterRoll(DEFENCE_DICE), GM).accepted
+    outcome = b.apply(cmd.Attack("desmond", "josh"), GM)
+    assert outcome.accepted
+    won = next(e for e in outcome.events if e.kind == "defence_margin")
+    assert (won.data["margin"], won.data["units"], won.data["taken"]) == (47, 2, ["counterattack"])
+    assert (won.data["counter_attack_total"], won.data["counter_defence_total"]) == (60, 45)
+    assert won.data["hit"] is True
+    assert _status(b, "desmond") == 20  # 22 - 2
+
+
+def test_m1_a_standing_plan_set_on_its_own_turn_decides_the_counter_moves(
+    desmond_first: Battle,
+) -> None:
+    b = desmond_first
+    # Not Josh's turn: the plan is set on its own turn (the defender is not at the screen
+    # when it is attacked).
+    refusal = b.apply(cmd.DefencePlan("josh", ("priority",)), GM).refusal
+    assert refusal is not None and refusal.code == "not_active"
+    assert b.apply(cmd.EndTurn("desmond"), GM).accepted
+    for moves in (("bogus",), ("priority", "priority")):
+        refusal = b.apply(cmd.DefencePlan("josh", moves), GM).refusal
+        assert refusal is not None and refusal.code == "unknown_counter_move"
+    told = b.apply(cmd.DefencePlan("josh", ("priority", "break_off")), GM)
+    assert told.accepted and told.events[0].audience == frozenset({"a"})  # its own side only
+    assert b.apply(cmd.EndTurn("josh"), GM).accepted
+    assert b.active == "desmond"
+    assert b.apply(cmd.EnterRoll(DEFENCE_DICE[:6]), GM).accepted
+    outcome = b.apply(cmd.Attack("desmond", "josh"), GM)
+    won = next(e for e in outcome.events if e.kind == "defence_margin")
+    # Two units: the plan's two moves, no counterattack, so no more dice and no damage.
+    assert won.data["taken"] == ["priority", "break_off"] and not won.rolls
+    assert _status(b, "desmond") == 22
+
+
+def test_m1_a_defence_margin_under_20_buys_nothing(desmond_first: Battle) -> None:
+    # 30 + 10 + 10 + 1 = 51 against 50 + 1 + 1 + 1 = 53: a defence margin of 2 buys no move
+    # (002:l.76: 20 points each).
+    b = desmond_first
+    assert b.apply(cmd.EnterRoll((10, 10, 1, 1, 1, 1)), GM).accepted
+    outcome = b.apply(cmd.Attack("desmond", "josh"), GM)
+    assert not [e for e in outcome.events if e.kind == "defence_margin"]
+    assert not any(e.kind == "damage" for e in outcome.events)

@@ -77,6 +77,12 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "unit": "Ada", "target": "Bo", "uses": {"strength": 1, "minimum": 2, "reduce": 0},
         "damage": 3, "why": [],
     },
+    Happened.DEFENCE_MARGIN: {
+        "unit": "Bo", "attacker": "Ada", "margin": 24, "units": 1, "taken": ["counterattack"],
+        "counter_attack_total": 50, "counter_defence_total": 44, "counter_margin": 6,
+        "hit": True,
+    },
+    Happened.DEFENCE_PLAN: {"unit": "Bo", "moves": ["counterattack", "priority"]},
     Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
     Happened.DEATH_SAVE: {"unit": "Bo", "result": "two_failures", "wounds": {}},
     Happened.STANCE: {"unit": "Ada", "stance": "crouched"},

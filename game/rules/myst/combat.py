@@ -520,3 +520,35 @@ def plans(rules: MystRules, waiting: MarginToSpend) -> tuple[tuple[Spend, Damage
                 if kept is None or rank < kept[0]:
                     found[done.damage] = (rank, spend, done)
     return tuple((found[d][1], found[d][2]) for d in sorted(found, reverse=True))
+
+
+#: The defence margin's counter-moves a won defence takes when its defender set no plan (the
+#: computer's choice): the counterattack, the one with an effect on the battle's small base
+#: (M-2 counts no second-defence penalty, keeps no melee to break off and rolls Priority once).
+DEFAULT_DEFENCE_PLAN: Final = ("counterattack",)
+
+
+def check_defence_plan(moves: Sequence[str]) -> str | None:
+    """The first move of a defender's standing plan that is not a counter-move of 002:l.76-79
+    (or is listed twice), else None."""
+    seen: set[str] = set()
+    for move in moves:
+        if move not in DEFENCE_OPTIONS or move in seen:
+            return move
+        seen.add(move)
+    return None
+
+
+def counter_moves(options: Sequence[str], units: int, plan: Sequence[str]) -> tuple[str, ...]:
+    """The counter-moves a won defence takes (002:l.74-79, 20 points each): the plan's moves
+    that the defence offers, in the plan's order, as many as its units buy."""
+    return tuple(m for m in plan if m in options)[:units]
+
+
+def punch_damage(rules: MystRules, margin: int, strength: int) -> int:
+    """A counterattack's punch or kick that wins by `margin` (002:l.91): "un danno pari a 1,
+    incrementabile con eventuali bonus dovuti alla Forza secondo le normali regole", its
+    margin spent for the most damage."""
+    punch = rules.weapons["pugno"]
+    waiting = MarginToSpend(margin, punch.damage_min, strength, punch)
+    return spent(rules, waiting, most_damage(rules, waiting)).damage

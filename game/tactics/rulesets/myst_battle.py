@@ -41,12 +41,13 @@ from game.rules.ruleset_answers import (
     DamagePlan,
     DamageRoll,
     DamageSpent,
+    DefenceWon,
     Harm,
     Modifier,
     TurnBudget,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, ShapesDamage
+from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
@@ -314,6 +315,53 @@ class MystBattle:
         )
         return DamageSpent(done.damage, None, {}, why)
 
+    #: The defence margin's counter-moves (002:l.76-79), a standing plan's vocabulary.
+    defence_moves: tuple[str, ...] = combat.DEFENCE_OPTIONS
+
+    def defence_won(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        attack: Attack,
+        roll: AttackRoll,
+        plan: Sequence[str] | None,
+    ) -> DefenceWon | None:
+        """A won defence's counter-moves (002:l.74-79, 20 points each; against a ranged attack
+        no counterattack or break-off): the plan's, else the computer's (`DEFAULT_DEFENCE_PLAN`:
+        the counterattack). A counterattack is a punch or kick (002:l.89-91): Corpo a Corpo
+        against Corpo a Corpo + 3d10 each, shield not counted, 1 damage + the margin spent
+        for the most (Strength up to its cap). The other moves are taken and told; the
+        battle's base has nothing for them to change (docs/rules.md, "Myst in battle")."""
+        if roll.logged.get("winner") != "defence":
+            return None
+        detail: MystAttack = attack.detail
+        data = rules()
+        margin = int(str(roll.logged["margin"]))
+        options, units = combat.defence_options(data, margin, closed=False, melee=detail.melee)
+        chosen = combat.DEFAULT_DEFENCE_PLAN if plan is None else tuple(plan)
+        taken = combat.counter_moves(options, units, chosen)
+        if not taken:
+            return None
+        if "counterattack" not in taken:
+            return DefenceWon(margin, units, taken, rules=("M-1",))
+        # The defender strikes back at the attacker: the exchange with the roles swapped.
+        punch = combat.Situation(counter="punch")
+        done = combat.exchange(data, detail.target, detail.attacker, punch)
+        a = roller.roll(combat.DICE, f"counter {target.id}")
+        d = roller.roll(combat.DICE, f"counter {target.id} defence")
+        result = combat.resolve(data, done.attack, done.defence, a.dice, d.dice, punch)
+        hit = result.winner == "attack"
+        damage = combat.punch_damage(data, result.margin, detail.target.strength) if hit else 0
+        logged = {
+            "counter_attack_total": result.attack_total,
+            "counter_defence_total": result.defence_total,
+            "counter_margin": result.margin,
+        }
+        weapon = data.weapons["pugno"]
+        return DefenceWon(margin, units, taken, logged, (a, d), hit, damage, weapon.type, ("M-1",))
+
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
     ) -> Fraction:
@@ -404,3 +452,4 @@ BATTLE = MystBattle()
 #: mypy checks here that the object implements the whole protocol.
 _CHECKED: BattleRules = BATTLE
 _SHAPES: ShapesDamage = BATTLE
+_COUNTERS: CountersDefence = BATTLE
