@@ -5,10 +5,11 @@ Choices where the seed and the rulings leave the battle free (docs/rules.md, "My
 the attacker's margin is spent after the exchange and the damage dice (002:l.24), by the
 attacker's `spend_margin` when its attack asked to choose, else by the computer's choice (every
 5-point unit on Strength up to its cap, the rest on the die's minimum, nothing on reduction:
-the most damage); the line of fire's partial obstruction
-(M-1's default) lowers the attack, but a shot that strays is not rolled against the people in
-line yet; one exchange per round is the turn's one attack (a defence costs nothing and the
-second-defence penalty is not counted); people never block the line of sight.
+the most damage); a won defence takes its counter-moves from the defender's standing plan, else
+the counterattack; the line of fire's partial obstruction (M-1's default) lowers the attack, but
+a shot that strays is not rolled against the people in line yet; one exchange per round is the
+turn's one attack (a defence costs nothing and the second-defence penalty is not counted);
+people never block the line of sight.
 """
 
 from __future__ import annotations
