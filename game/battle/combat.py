@@ -213,7 +213,7 @@ def defence_won(
         "defence_margin",
         {
             "unit": target.id,
-            "attacker": attacker,
+            "against": attacker,
             "margin": won.margin,
             "units": won.units,
             "taken": list(won.taken),

@@ -746,6 +746,8 @@ class Battle:
         self._uncrowd(unit_id)
         self.world.remove(unit_id, Position)
         self._set(unit_id, Fallen(cell))
+        if self.world.has(unit_id, DamageWaiting):  # a GM's ruling killed it: the hit is lost
+            self.world.remove(unit_id, DamageWaiting)
         if self.initiative.entry(unit_id) is not None:
             # if it was acting, its turn is over: apply() moves the order on
             self.initiative.remove(unit_id)

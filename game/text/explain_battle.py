@@ -186,8 +186,9 @@ def _margin_won(d: Mapping[str, Any]) -> str:
 
 def _margin_spent(d: Mapping[str, Any]) -> str:
     uses = d.get("uses", {})
-    return _("{unit} spends its margin: {plan} — {damage} damage.").format(
+    return _("{unit} spends its margin on {target}: {plan} — {damage} damage.").format(
         unit=d["unit"],
+        target=d["target"],
         plan=margin_uses_text(uses if isinstance(uses, Mapping) else {}, {}),
         damage=d["damage"],
     )
@@ -230,8 +231,8 @@ def counter_move_name(move: str) -> str:
 
 def _defence_margin(d: Mapping[str, Any]) -> str:
     moves = ", ".join(counter_move_name(str(m)) for m in d.get("taken", ()))
-    text = _("{unit} wins its defence against {attacker} by {margin} (M-1): {moves}.").format(
-        unit=d["unit"], attacker=d["attacker"], margin=d["margin"], moves=moves
+    text = _("{unit} wins its defence against {against} by {margin} (M-1): {moves}.").format(
+        unit=d["unit"], against=d["against"], margin=d["margin"], moves=moves
     )
     if "counter_attack_total" in d:
         text += " " + _("Counterattack {a} against {d}: {result}.").format(

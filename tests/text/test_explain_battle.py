@@ -78,7 +78,7 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "damage": 3, "why": [],
     },
     Happened.DEFENCE_MARGIN: {
-        "unit": "Bo", "attacker": "Ada", "margin": 24, "units": 1, "taken": ["counterattack"],
+        "unit": "Bo", "against": "Ada", "margin": 24, "units": 1, "taken": ["counterattack"],
         "counter_attack_total": 50, "counter_defence_total": 44, "counter_margin": 6,
         "hit": True,
     },
