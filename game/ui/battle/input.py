@@ -244,6 +244,9 @@ class Input:
             elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 prompts.answer("plan:0")
             return
+        if prompts.kind == "defence" and key in _DIGITS:
+            prompts.answer(f"plan:{_DIGITS[key] - 1}")
+            return
         reaction = prompts.kind == "reaction"
         if reaction and k.matches("take", key):
             prompts.answer("take")

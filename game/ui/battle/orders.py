@@ -16,7 +16,7 @@ from game.battle.journal import JournalError
 from game.battle.view import PlayerView, told, view_for
 from game.grid.model import Cell
 from game.tactics.answers import HitAnswer
-from game.tactics.ruleset import damage_shaper
+from game.tactics.ruleset import damage_shaper, defence_counters
 from game.text import explain
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
@@ -382,6 +382,8 @@ class Orders:
                 for kind, needs in opts.KINDS:
                     if needs is opts.Needs.NOTHING and kind in options:
                         add(kind, LABELS[kind](), "self:" + kind)
+                if defence_counters(s.battle.ruleset) is not None:
+                    items.append((_("Counter-moves…"), "defence_plan", True, ""))
             for wound in wounds(s.view, target):
                 add(
                     "use_object",
@@ -424,6 +426,8 @@ class Orders:
             return
         if key.startswith("self:"):
             self.action(key.split(":", 1)[1])
+        elif key == "defence_plan":
+            s.prompts.defence_plan(unit)
         elif key == "attack" and target is not None:
             self.submit(self.attack_at(unit, target))
         elif key == "throw" and target is not None:

@@ -12,6 +12,7 @@ from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM
 from game.tactics.answers import HitAnswer
+from game.tactics.ruleset import defence_counters
 from game.text import explain, explain_battle
 from game.text.i18n import _
 from game.ui import hud
@@ -27,8 +28,10 @@ class Prompts:
     def __init__(self, scene: BattleScene) -> None:
         self.scene = scene
         self.prompt: hud.Prompt | None = None
-        #: "reaction", "rule", "improvise", "pause", or "" with no prompt open.
+        #: "reaction", "rule", "improvise", "pause", "margin", "defence", or "" with none open.
         self.kind = ""
+        #: The unit whose standing counter-moves the "defence" prompt asks for.
+        self.defence_unit: str | None = None
 
     def my_reaction(self) -> bool:
         """A reaction is waiting that this player decides."""
@@ -169,6 +172,9 @@ class Prompts:
         if kind == "margin":
             self._spend(key)
             return
+        if kind == "defence":
+            self._defence(key)
+            return
         self.close()
         if kind == "reaction":
             pending = s.battle.pending
@@ -221,3 +227,37 @@ class Prompts:
             return  # no such plan: the prompt stays open
         self.close()
         self.scene.orders.submit(cmd.SpendMargin(unit, **plans[index][1]))
+
+    def defence_plans(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The standing plans offered for a unit's won defences (M-1): each counter-move the
+        ruleset names first, the others after it in the ruleset's order; then none."""
+        counters = defence_counters(self.scene.battle.ruleset)
+        moves = () if counters is None else counters.defence_moves
+        plans = [
+            (
+                _("first: {move}").format(move=explain_battle.counter_move_name(m)),
+                (m, *(o for o in moves if o != m)),
+            )
+            for m in moves
+        ]
+        return [*plans, (_("keep the margins"), ())]
+
+    def defence_plan(self, unit: str) -> None:
+        """Ask the acting unit's player for its standing counter-moves (`defence_plan`): it is
+        not at the screen when it is attacked."""
+        self.defence_unit = unit
+        text = _(
+            "{unit}'s won defences buy counter-moves at 20 points of margin each (M-1), taken "
+            "in this order while they last. Choose: [1]-[{last}]."
+        ).format(unit=unit, last=len(self.defence_plans()))
+        answers = [
+            (f"{i + 1}. {words}", f"plan:{i}") for i, (words, _m) in enumerate(self.defence_plans())
+        ]
+        self.open("defence", hud.esc(text), answers, stacked=True)
+
+    def _defence(self, key: str) -> None:
+        plans = self.defence_plans()
+        index = int(key.removeprefix("plan:")) if key.startswith("plan:") else -1
+        self.close()
+        if 0 <= index < len(plans) and self.defence_unit is not None:
+            self.scene.orders.submit(cmd.DefencePlan(self.defence_unit, plans[index][1]))

@@ -97,3 +97,49 @@ def test_m1_the_margin_prompt_speaks_italian(make_window: MakeWindow) -> None:
         )
     finally:
         i18n.set_language(None)
+
+
+def _press(button: object) -> None:
+    pos = button.rect.center  # type: ignore[attr-defined]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=1))
+
+
+def test_m1_the_acting_units_menu_sets_its_standing_counter_moves_into_the_journal(
+    make_window: MakeWindow,
+) -> None:
+    # The defender is not at the screen when it is attacked: its player sets on its own turn
+    # which counter-moves a won defence takes (002:l.76-79), from its right-click menu.
+    units = [
+        UnitSpec("Kask", "raiders", (12, 16, 0), template="station_guard"),
+        UnitSpec("Vidal", "station_security", (13, 16, 0), template="human"),
+    ]
+    w = make_window(units=units, ruleset="myst", seed=2)
+    assert w.battle.active == "Kask"
+    w.click((12, 16, 0), button=3)
+    menu = w.scene.orders.menu
+    assert menu is not None and "defence_plan" in dict(menu.buttons)
+    _press(dict(menu.buttons)["defence_plan"])
+    w.frames(3)
+    prompt = w.scene.prompts.prompt
+    assert prompt is not None and w.scene.prompts.kind == "defence"
+    assert [b.text for _k, b in prompt.buttons] == [
+        "1. first: counterattack",
+        "2. first: no -20 on the next defence this round",
+        "3. first: break off",
+        "4. first: Priority next round",
+        "5. keep the margins",
+    ]
+    w.key(pygame.K_4)
+    w.frames(3)
+    assert w.session.history[-1].command == cmd.DefencePlan(
+        "Kask", ("priority", "counterattack", "cancel_penalty", "break_off")
+    )
+    assert w.battle.active == "Kask"  # it costs nothing
+
+
+def test_periferie_offers_no_counter_moves_in_the_menu(make_window: MakeWindow) -> None:
+    w = make_window()
+    w.click(w.battle.sheet("Kask").cell, button=3)
+    menu = w.scene.orders.menu
+    assert menu is not None and "defence_plan" not in dict(menu.buttons)
