@@ -254,7 +254,7 @@ def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -
     if not clear:
         return None
 
-    def weight(c: Cell) -> tuple[int, int, int, int]:
+    def weight(c: Cell) -> tuple[Fraction, int, int, int]:
         return _cover_from(b.ruleset, *_moved(b.bf, me, c), enemies), -c[2], -c[1], -c[0]
 
     return max(clear, key=weight)
@@ -269,6 +269,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
         return cmd.React(unit, take=True)
+    choice = b.damage_choice(unit)
+    if choice is not None:  # a hit's margin waits (M-1): the most damage
+        return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
     me = b.sheet(unit)
     turn = b.turn(unit)
     enemies = _enemies(b, me)

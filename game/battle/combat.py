@@ -5,13 +5,21 @@ handlers and the battle's context")."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
-from game.ecs.components import Crowded, Position, RulesetSheet, Wounds
+from game.ecs.components import (
+    Crowded,
+    DamageWaiting,
+    Position,
+    RulesetSheet,
+    StandingDefence,
+    Wounds,
+)
 from game.rules.wounds import Health
+from game.tactics.ruleset import damage_shaper, defence_counters
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -103,10 +111,12 @@ def resolve_attack(
     kind: str,
     *,
     both: bool = True,
+    margin: str | None = None,
 ) -> None:
     """One attack at an entity: to-hit (P-HIT-*), then damage over the area (P-AREA-1). An
     attack on a cell two share is aimed at both (P-MOV-8): the other is attacked next, with
-    its own roll, if the attacker could attack it."""
+    its own roll, if the attacker could attack it. `margin`: the attack command's choice of
+    how a hit's margin is spent (`damage_area`)."""
     mate = b.world.try_get(target.id, Crowded)
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
     b.reveal_to(attacker, {target.faction})
@@ -126,7 +136,9 @@ def resolve_attack(
         rules=answer.rules,
     )
     if rolled.hit:
-        damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled)
+        damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled, margin=margin)
+    else:
+        defence_won(b, attacker, target, answer, rolled)
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
         return  # an area weapon has hit the whole cell already
@@ -135,6 +147,7 @@ def resolve_attack(
     second = b.sheet(other)
     if b.ruleset.attack(b.bf, b.sheet(attacker), second, weapon, worded=False).chance is None:
         return
+    # The second is the computer's choice: one margin waits at a time.
     resolve_attack(b, attacker, second, weapon, kind, both=False)
 
 
@@ -146,9 +159,14 @@ def damage_area(
     aimed: str | None,
     attack: Attack | None = None,
     hit: AttackRoll | None = None,
+    *,
+    margin: str | None = None,
 ) -> None:
     """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
-    its own armour and table); a one-target weapon hits only the aimed entity."""
+    its own armour and table); a one-target weapon hits only the aimed entity. A hit whose
+    damage its attacker may still shape (`DamageRoll.choice`, Myst's margin, M-1) waits for
+    its `spend_margin` when `margin` is "ask", takes the least damage for "least", and the
+    computer's choice (the most) otherwise (docs/battle.md, "A hit's margin")."""
     if weapon.area:
         from game.grid.area import area_cells
 
@@ -162,6 +180,88 @@ def damage_area(
     roll = b.ruleset.roll_damage(b.roller, b.bf, by, weapon, attack, hit)
     on_hit = weapon.on_hit
     damage_type = roll.damage_type or weapon.damage_type
+    rolled = roll.rolled
+    shaper = damage_shaper(b.ruleset)
+    if roll.choice is not None and shaper is not None and len(victims) == 1:
+        choice = shaper.damage_choice(roll.choice)
+        if margin == "ask":
+            b.set(attacker, DamageWaiting(victims[0], damage_type, on_hit, roll.choice))
+            b.emit(
+                "margin_won",
+                {
+                    "unit": attacker,
+                    "target": victims[0],
+                    "units": choice.units,
+                    "rolled": choice.rolled,
+                    "caps": dict(choice.caps),
+                },
+                about=[attacker, victims[0]],
+                rolls=(roll.record,),
+                rules=choice.rules,
+            )
+            return
+        if margin == "least":
+            rolled = choice.plans[-1].damage
     for victim in victims:
         # through the context: harm done while a simultaneous group acts waits (F-1)
-        b.hurt(victim, damage_type, roll.rolled, attacker, roll.record, on_hit)
+        b.hurt(victim, damage_type, rolled, attacker, roll.record, on_hit)
+
+
+def defence_won(
+    b: BattleContext, attacker: str, target: EntitySheet, answer: Attack, rolled: AttackRoll
+) -> None:
+    """A missed attack whose defence won counter-moves (Myst's defence margin, M-1): the
+    target's standing plan (`defence_plan`) or the ruleset's choice; a counterattack that
+    lands hurts the attacker."""
+    counters = defence_counters(b.ruleset)
+    if counters is None or not b.on_map(attacker) or not b.on_map(target.id):
+        return
+    standing = b.world.try_get(target.id, StandingDefence)
+    plan = None if standing is None else standing.moves
+    won = counters.defence_won(b.roller, b.bf, b.sheet(attacker), target, answer, rolled, plan)
+    if won is None:
+        return
+    b.emit(
+        "defence_margin",
+        {
+            "unit": target.id,
+            "against": attacker,
+            "margin": won.margin,
+            "units": won.units,
+            "taken": list(won.taken),
+            **won.logged,
+            "hit": won.hit,
+        },
+        about=[target.id, attacker],
+        rolls=won.rolls,
+        rules=won.rules,
+    )
+    if won.hit:
+        b.hurt(attacker, won.damage_type, won.damage, target.id, None)
+
+
+def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:
+    """The attacker's choice for its waiting hit (M-1): the ruleset's damage of it, or the
+    refusal of the rule it breaks (nothing changes); then the hit lands."""
+    shaper = damage_shaper(b.ruleset)
+    waiting = b.world.try_get(unit, DamageWaiting)
+    if waiting is None or shaper is None:
+        raise Refusal("no_margin_to_spend", unit=unit)
+    done = shaper.spend_damage(waiting.choice, uses)
+    if done.refused is not None:
+        raise Refusal(done.refused, unit=unit, **done.values)
+    b.take_damage_waiting(unit)
+    b.emit(
+        "margin_spent",
+        {
+            "unit": unit,
+            "target": waiting.target,
+            "uses": dict(uses),
+            "damage": done.damage,
+            "why": list(done.why),
+        },
+        about=[unit, waiting.target],
+        rules=("M-1",),
+    )
+    if b.on_map(waiting.target):
+        b.hurt(waiting.target, waiting.damage_type, done.damage, unit, None, waiting.on_hit)

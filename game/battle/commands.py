@@ -91,6 +91,20 @@ class Attack(Command):
     unit: str
     target: str | None = None
     at: Cell | None = None
+    #: How a hit's margin is spent where the ruleset has one (Myst, M-1): "ask" waits for
+    #: the attacker's `spend_margin` once the dice are known; "most" (the default, the
+    #: computer's choice) or "least" damage are applied at once (docs/battle.md, "Commands").
+    margin: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.margin is not None and self.margin not in MARGIN_CHOICES:
+            raise CommandError(
+                f"command.margin: {self.margin!r} is not one of {', '.join(MARGIN_CHOICES)}"
+            )
+
+
+#: The attack's `margin` values: wait for the attacker's choice, or the most or least damage.
+MARGIN_CHOICES = ("ask", "most", "least")
 
 
 @dataclass(frozen=True)
@@ -195,6 +209,33 @@ class FiveFootStep(Command):
     KIND: ClassVar[str] = "five_foot_step"
     unit: str
     to: Cell
+
+
+@dataclass(frozen=True)
+class SpendMargin(Command):
+    """Spend the margin of a hit that waits for its attacker's choice (Myst, M-1): units of 5
+    points on the Strength bonus, the die's minimum and the die's reduction (002:l.18-70)."""
+
+    KIND: ClassVar[str] = "spend_margin"
+    unit: str
+    strength: int = 0
+    minimum: int = 0
+    reduce: int = 0
+
+    @property
+    def uses(self) -> dict[str, int]:
+        return {"strength": self.strength, "minimum": self.minimum, "reduce": self.reduce}
+
+
+@dataclass(frozen=True)
+class DefencePlan(Command):
+    """The counter-moves the unit's won defences take from now on, in order (Myst's defence
+    margin, M-1: "counterattack", "cancel_penalty", "break_off", "priority"); none: it keeps
+    its margins. Given on its own turn; it costs nothing."""
+
+    KIND: ClassVar[str] = "defence_plan"
+    unit: str
+    moves: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -325,7 +366,8 @@ class Reload(Command):
 
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
-    UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload,
+    UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
+    DefencePlan,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from game.battle.commands import Move
     from game.battle.outcome import PendingMove
     from game.battle.setup import BattleSetup
+    from game.ecs.components import DamageWaiting
     from game.ecs.world import BattleWorld
     from game.grid.model import Cell, Grid
     from game.rules.data import RulesData, Weapon
@@ -153,8 +154,16 @@ class BattleContext(BattleState, Protocol):
         """A target the unit's side knows is there, or Refusal("unknown_target")."""
         ...
 
-    def resolve_attack(self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str) -> None:
-        """One attack at an entity: to-hit (P-HIT-*), then damage (P-AREA-1, P-MOV-8)."""
+    def resolve_attack(
+        self,
+        attacker: str,
+        target: EntitySheet,
+        weapon: Weapon,
+        kind: str,
+        margin: str | None = None,
+    ) -> None:
+        """One attack at an entity: to-hit (P-HIT-*), then damage (P-AREA-1, P-MOV-8);
+        `margin` the attack command's (Myst, M-1: "ask" leaves the hit's damage waiting)."""
         ...
 
     def damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
@@ -175,6 +184,10 @@ class BattleContext(BattleState, Protocol):
 
     def fall(self, unit_id: str) -> None:
         """The unit dies: off the map and out of the order."""
+        ...
+
+    def take_damage_waiting(self, unit_id: str) -> DamageWaiting | None:
+        """The unit's hit whose damage waited for its choice (M-1), which waits no longer."""
         ...
 
     # ---------------------------------------------------------------- sight

@@ -29,6 +29,7 @@ from game.ecs.components import (
     Armoured,
     Controller,
     Crowded,
+    DamageWaiting,
     Deferred,
     DeferredHit,
     Disengaged,
@@ -79,13 +80,19 @@ from game.rules.data import RulesData, Weapon
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative
 from game.rules.movement import Speeds
-from game.rules.ruleset_answers import ConditionEffects
+from game.rules.ruleset_answers import ConditionEffects, DamageChoice
 from game.rules.stance import Stance
 from game.rules.turn import TurnState
 from game.rules.wounds import Health, can_see, turn_lost_to
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for, turn_rules
+from game.tactics.ruleset import (
+    BattleRules,
+    battle_rules,
+    damage_shaper,
+    ruleset_for,
+    turn_rules,
+)
 
 __all__ = ["GM", "STALEMATE_ROUNDS", "Battle", "Outcome", "PendingMove", "Refusal"]
 
@@ -636,6 +643,13 @@ class Battle:
             raise Refusal("unknown_unit", unit=unit)
         if by != GM and self.controller_of_unit(unit) != by:
             raise Refusal("not_your_unit", unit=unit)
+        waiting = self.margin_waiting()
+        if isinstance(command, cmd.SpendMargin):
+            if waiting != unit:
+                raise Refusal("no_margin_to_spend", unit=unit)
+            return
+        if waiting is not None:
+            raise Refusal("margin_waiting", unit=waiting)
         if isinstance(command, cmd.React):
             if self.pending is None or self.pending.reactor != unit:
                 raise Refusal("no_reaction_offered", unit=unit)
@@ -644,6 +658,22 @@ class Battle:
             raise Refusal("reaction_pending", reactor=self.pending.reactor)
         if self.active != unit:
             raise Refusal("not_active", unit=unit, active=self.active)
+
+    def margin_waiting(self) -> str | None:
+        """The unit whose hit waits for it to spend its margin (M-1), if any: until it does,
+        it alone may give a command (`spend_margin`), and the GM."""
+        for unit in self.world.units_with(DamageWaiting):
+            return unit
+        return None
+
+    def damage_choice(self, unit: str) -> DamageChoice | None:
+        """What the unit may still choose about its hit's damage (the margin's units, each
+        use's cap, one plan per damage, most first), or None when nothing waits for it."""
+        waiting = self.world.try_get(unit, DamageWaiting)
+        shaper = damage_shaper(self.ruleset)
+        if waiting is None or shaper is None:
+            return None
+        return shaper.damage_choice(waiting.choice)
 
     # ------------------------------------------------------------ shared pieces
 
@@ -717,6 +747,8 @@ class Battle:
         self._uncrowd(unit_id)
         self.world.remove(unit_id, Position)
         self._set(unit_id, Fallen(cell))
+        if self.world.has(unit_id, DamageWaiting):  # a GM's ruling killed it: the hit is lost
+            self.world.remove(unit_id, DamageWaiting)
         if self.initiative.entry(unit_id) is not None:
             # if it was acting, its turn is over: apply() moves the order on
             self.initiative.remove(unit_id)
@@ -2140,8 +2172,15 @@ class _Context:
     def visible_target(self, unit_id: str, target: str | None) -> EntitySheet:
         return self._b._visible_target(unit_id, target)
 
-    def resolve_attack(self, attacker: str, target: EntitySheet, weapon: Weapon, kind: str) -> None:
-        combat.resolve_attack(self, attacker, target, weapon, kind)
+    def resolve_attack(
+        self,
+        attacker: str,
+        target: EntitySheet,
+        weapon: Weapon,
+        kind: str,
+        margin: str | None = None,
+    ) -> None:
+        combat.resolve_attack(self, attacker, target, weapon, kind, margin=margin)
 
     def damage_area(self, attacker: str, weapon: Weapon, origin: Cell, aimed: str | None) -> None:
         combat.damage_area(self, attacker, weapon, origin, aimed)
@@ -2161,6 +2200,12 @@ class _Context:
 
     def fall(self, unit_id: str) -> None:
         self._b._fall(unit_id)
+
+    def take_damage_waiting(self, unit_id: str) -> DamageWaiting | None:
+        waiting = self._b.world.try_get(unit_id, DamageWaiting)
+        if waiting is not None:
+            self._b.world.remove(unit_id, DamageWaiting)
+        return waiting
 
     def reveal_to(self, unit_id: str, factions: Iterable[str]) -> None:
         self._b._reveal_to(unit_id, factions)

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from game.battle import combat
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal
 from game.ecs.components import (
@@ -23,6 +24,7 @@ from game.ecs.components import (
     Posture,
     RulesetSheet,
     Sheet,
+    StandingDefence,
     Status,
     Visibility,
     Waiting,
@@ -49,6 +51,7 @@ from game.rules.wounds import (
     start_of_turn,
 )
 from game.tactics import answers as tactics
+from game.tactics.ruleset import defence_counters
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -134,6 +137,34 @@ def _react(b: BattleContext, c: cmd.React) -> None:
         b.emit("move_stopped", {"unit": mover, "why": refusal.code}, about=[mover])
 
 
+def _spend_margin(b: BattleContext, c: cmd.SpendMargin) -> None:
+    combat.spend_margin(b, c.unit, c.uses)
+
+
+def _defence_plan_check(b: BattleState, c: cmd.DefencePlan) -> Refusal | None:
+    counters = defence_counters(b.ruleset)
+    if counters is None:
+        return Refusal("not_in_ruleset", command=c.KIND)
+    seen: set[str] = set()
+    for move in c.moves:
+        if move not in counters.defence_moves or move in seen:
+            return Refusal("unknown_counter_move", move=move)
+        seen.add(move)
+    return None
+
+
+def _defence_plan(b: BattleContext, c: cmd.DefencePlan) -> None:
+    """The unit's standing counter-moves (M-1), told to its own side only: the enemy learns
+    of them when a defence takes them."""
+    b.set(c.unit, StandingDefence(c.moves))
+    b.emit(
+        "defence_plan",
+        {"unit": c.unit, "moves": list(c.moves)},
+        to=frozenset({b.faction_of(c.unit)}),
+        rules=("M-1",),
+    )
+
+
 def step_aside_check(b: BattleState, unit: str) -> Refusal | None:
     """P-MOV-8: whether `unit` may step out of a cell it shares now, wherever to (the board's
     menu offers it while the unit shares a cell; the do checks the cell)."""
@@ -182,7 +213,7 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
         if answer.chance is None:
             raise Refusal(str(answer.reason), target=target.id, why=answer.why)
         b.use_action(c.unit, "attack")
-        b.resolve_attack(c.unit, target, weapon, "attack")
+        b.resolve_attack(c.unit, target, weapon, "attack", c.margin)
         return
     if c.at is None:
         raise Refusal("no_target")
@@ -791,6 +822,8 @@ class Handler:
 HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.Move: Handler(_move, _checked("move")),
     cmd.React: Handler(_react),
+    cmd.SpendMargin: Handler(_spend_margin),
+    cmd.DefencePlan: Handler(_defence_plan, _defence_plan_check),
     cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
     cmd.FiveFootStep: Handler(_five_foot_step, _checked("five_foot_step")),

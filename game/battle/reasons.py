@@ -72,6 +72,15 @@ class Why(StrEnum):
     RELOADING = "reloading"  # a CAD weapon still being reloaded (fantasy, 003:l.140)
     NOTHING_TO_RELOAD = "nothing_to_reload"  # the weapon is ready to fire
     TARGET_OUT_OF_COMBAT = "target_out_of_combat"  # Myst: Status Globale 0 already (M-2)
+    # a hit's margin spent after the dice (Myst, M-1)
+    MARGIN_WAITING = "margin_waiting"  # another command while a margin waits to be spent
+    NO_MARGIN_TO_SPEND = "no_margin_to_spend"
+    NEGATIVE_SPEND = "negative_spend"
+    MARGIN_OVERSPENT = "margin_overspent"
+    OVER_STRENGTH_CAP = "over_strength_cap"
+    OVER_DIE_MAXIMUM = "over_die_maximum"
+    UNKNOWN_MARGIN_USE = "unknown_margin_use"
+    UNKNOWN_COUNTER_MOVE = "unknown_counter_move"  # not a defence-margin move, or listed twice
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"
@@ -134,6 +143,10 @@ class Happened(StrEnum):
     REACTION_ATTACK = "reaction_attack"
     THROW = "throw"
     DAMAGE = "damage"
+    MARGIN_WON = "margin_won"  # a hit's margin waits for its attacker's choice (M-1)
+    MARGIN_SPENT = "margin_spent"
+    DEFENCE_MARGIN = "defence_margin"  # a won defence's counter-moves (M-1)
+    DEFENCE_PLAN = "defence_plan"  # a unit's standing counter-moves, told to its own side
     DIED = "died"
     DEATH_SAVE = "death_save"
     DYING = "dying"  # d20: a dying creature's d% at the start of its turn (D-2)

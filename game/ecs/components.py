@@ -209,6 +209,26 @@ class RulesetSheet:
     sheet: object
 
 
+@dataclass(frozen=True)
+class DamageWaiting:
+    """A hit of this unit's whose damage waits for its choice once the dice are known (Myst's
+    attack margin, M-1): the target, the damage's type, the weapon's on-hit effects and the
+    ruleset's own waiting value (a pure rules record, written like a ruleset sheet)."""
+
+    target: str
+    damage_type: str
+    on_hit: tuple[str, ...]
+    choice: object
+
+
+@dataclass(frozen=True)
+class StandingDefence:
+    """The counter-moves a won defence of this unit takes, in order (Myst's defence margin,
+    M-1): set on its own turn, since it is not at the screen when it is attacked."""
+
+    moves: tuple[str, ...]
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -230,6 +250,8 @@ COMPONENTS: tuple[type, ...] = (
     Crowded,
     RulesetSheet,
     Deferred,
+    DamageWaiting,
+    StandingDefence,
 )
 
 
@@ -277,6 +299,15 @@ def component_to_json(component: object) -> dict[str, Any]:
                 }
                 for h in component.hits
             ]
+        }
+    if isinstance(component, StandingDefence):
+        return {"moves": list(component.moves)}
+    if isinstance(component, DamageWaiting):
+        return {
+            "target": component.target,
+            "damage_type": component.damage_type,
+            "on_hit": list(component.on_hit),
+            "choice": sheet_to_json(component.choice),
         }
     if isinstance(component, Waiting | Fallen | Disengaged):
         data = dict(vars(component))
@@ -354,6 +385,21 @@ def _from_json(kind: type, data: dict[str, Any]) -> object:
         return Fallen(json_cell(data["cell"]))
     if kind is RulesetSheet:
         return RulesetSheet(sheet_from_json(data["sheet"]))
+    if kind is StandingDefence:
+        moves = data["moves"]
+        if not isinstance(moves, list):
+            raise TypeError("moves is a list")
+        return StandingDefence(tuple(json_text(m) for m in moves))
+    if kind is DamageWaiting:
+        on_hit = data["on_hit"]
+        if not isinstance(on_hit, list):
+            raise TypeError("on_hit is a list")
+        return DamageWaiting(
+            json_text(data["target"]),
+            json_text(data["damage_type"]),
+            tuple(json_text(e) for e in on_hit),
+            sheet_from_json(data["choice"]),
+        )
     if kind is Disengaged:
         return Disengaged(json_cell(data["cell"]))
     if kind is Deferred:

@@ -66,6 +66,10 @@ class DamageRoll:
     #: The damage type `damage` is given when it is not the weapon's (fantasy: the hit
     #: location its d100 chose, so that a hit's damage can wait and still land there).
     damage_type: str | None = None
+    #: The ruleset's own value when the attacker may still shape the damage after the dice
+    #: (Myst's attack margin, M-1): a frozen pure-rules record the battle keeps (and saves)
+    #: while the choice waits; `rolled` is then the computer's choice. None: nothing to choose.
+    choice: Any = None
 
 
 @dataclass(frozen=True)
@@ -149,3 +153,54 @@ class TurnEffects:
     after: Any
     steps: tuple[TurnStep, ...] = ()
     turn_lost: str | None = None
+
+
+@dataclass(frozen=True)
+class DamagePlan:
+    """One way to shape a hit's damage after the dice: units per use, in the ruleset's order of
+    its uses (Myst: ("strength", 2), ("minimum", 1), ("reduce", 0)), and the damage it makes."""
+
+    uses: tuple[tuple[str, int], ...]
+    damage: int
+
+
+@dataclass(frozen=True)
+class DamageChoice:
+    """What the attacker of a hit may still choose (ShapesDamage.damage_choice): the units
+    there are to spend, the most each use may take, the die as rolled, and one plan for each
+    damage it can make, most damage first (the first is the computer's choice)."""
+
+    units: int
+    caps: tuple[tuple[str, int], ...]
+    rolled: int
+    plans: tuple[DamagePlan, ...]
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DamageSpent:
+    """A plan for a waiting choice: the damage it makes, or the refusal code (and its numbers)
+    of the rule it breaks."""
+
+    damage: int
+    refused: str | None = None
+    values: Mapping[str, object] = field(default_factory=dict)
+    why: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DefenceWon:
+    """What a won defence buys its defender (CountersDefence.defence_won; Myst's defence margin,
+    M-1): the margin and its units, the counter-moves taken, and a counterattack's exchange
+    (its fields for the event, its rolls) with the damage it does to the attacker (`hit`
+    False: it did not land)."""
+
+    margin: int
+    units: int
+    taken: tuple[str, ...]
+    logged: Mapping[str, object] = field(default_factory=dict)
+    rolls: tuple[RollRecord, ...] = ()
+    hit: bool = False
+    damage: int = 0
+    damage_type: str = ""
+    rules: tuple[str, ...] = ()

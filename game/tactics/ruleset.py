@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 from game.grid.los import LosResult
 from game.grid.model import Cell
@@ -29,7 +29,10 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageChoice,
     DamageRoll,
+    DamageSpent,
+    DefenceWon,
     Harm,
     TurnBudget,
     TurnEffects,
@@ -254,6 +257,61 @@ def turn_rules(rules: BattleRules) -> TurnRules:
     if all(hasattr(rules, name) for name in ("turn_begins", "turn_start", "turn_end")):
         return cast(TurnRules, rules)
     return NO_TURN_EFFECTS
+
+
+@runtime_checkable
+class ShapesDamage(Protocol):
+    """What a ruleset whose attacker shapes a hit's damage after the dice answers besides
+    `BattleRules` (Myst: the attack margin spent on Strength, the die minimum or reduction,
+    M-1). Its `roll_damage` puts the waiting value in `DamageRoll.choice`; the battle keeps it
+    until the attacker's `spend_margin` (or applies the computer's choice at once)."""
+
+    def damage_choice(self, choice: Any) -> DamageChoice:
+        """The units to spend, each use's cap, the die rolled and one plan per damage."""
+        ...
+
+    def spend_damage(self, choice: Any, uses: Mapping[str, int]) -> DamageSpent:
+        """The damage of `uses` (units per use; a use left out is 0), or the refusal of the
+        first rule they break."""
+        ...
+
+
+def damage_shaper(rules: BattleRules) -> ShapesDamage | None:
+    """The battle side's answers about damage chosen after the dice, when it has them."""
+    return rules if isinstance(rules, ShapesDamage) else None
+
+
+@runtime_checkable
+class CountersDefence(Protocol):
+    """What a ruleset whose won defence buys counter-moves answers besides `BattleRules`
+    (Myst: the defence margin, 20 points a move, M-1). The defender is not at the screen when
+    it is attacked: its standing plan (the `defence_plan` command on its own turn) decides,
+    else the ruleset's own choice (the computer's)."""
+
+    @property
+    def defence_moves(self) -> tuple[str, ...]:
+        """The counter-moves a standing plan may name, in the ruleset's order."""
+        ...
+
+    def defence_won(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        attack: Attack,
+        roll: AttackRoll,
+        plan: Sequence[str] | None,
+    ) -> DefenceWon | None:
+        """After an attack that missed: what the target's won defence buys with `plan` (None:
+        the ruleset's choice), a counterattack rolled with the battle's roller; None when the
+        defence won nothing."""
+        ...
+
+
+def defence_counters(rules: BattleRules) -> CountersDefence | None:
+    """The battle side's answers about a won defence's counter-moves, when it has them."""
+    return rules if isinstance(rules, CountersDefence) else None
 
 
 class NotPlayable(ValueError):

@@ -178,6 +178,78 @@ def _damage(d: Mapping[str, Any]) -> str:
     )
 
 
+def _margin_won(d: Mapping[str, Any]) -> str:
+    return _(
+        "{unit} hits {target}: {units} unit(s) of margin to spend, the die shows {rolled} (M-1)."
+    ).format(unit=d["unit"], target=d["target"], units=d["units"], rolled=d["rolled"])
+
+
+def _margin_spent(d: Mapping[str, Any]) -> str:
+    uses = d.get("uses", {})
+    return _("{unit} spends its margin on {target}: {plan} — {damage} damage.").format(
+        unit=d["unit"],
+        target=d["target"],
+        plan=margin_uses_text(uses if isinstance(uses, Mapping) else {}, {}),
+        damage=d["damage"],
+    )
+
+
+def margin_uses_text(uses: Mapping[str, object], caps: Mapping[str, object]) -> str:
+    """A margin's spend in words (M-1): "+2 damage (Strength, cap 2), die minimum 1, the die
+    reduced by 1", or "nothing spent"; the Strength cap named when `caps` has it."""
+    parts: list[str] = []
+    strength = uses.get("strength", 0)
+    if strength:
+        if "strength" in caps:
+            parts.append(
+                _("+{n} damage (Strength, cap {cap})").format(n=strength, cap=caps["strength"])
+            )
+        else:
+            parts.append(_("+{n} damage (Strength)").format(n=strength))
+    if uses.get("minimum", 0):
+        parts.append(_("die minimum {n}").format(n=uses["minimum"]))
+    if uses.get("reduce", 0):
+        parts.append(_("the die reduced by {n}").format(n=uses["reduce"]))
+    return ", ".join(parts) if parts else _("nothing spent")
+
+
+def margin_plan_text(uses: Mapping[str, object], caps: Mapping[str, object], damage: int) -> str:
+    """One choice of the margin prompt: its spend and the damage it makes."""
+    return _("{plan}: {damage} damage").format(plan=margin_uses_text(uses, caps), damage=damage)
+
+
+def counter_move_name(move: str) -> str:
+    """A defence margin's counter-move (002:l.76-79) in words."""
+    names = {
+        "counterattack": _("counterattack"),
+        "cancel_penalty": _("no -20 on the next defence this round"),
+        "break_off": _("break off"),
+        "priority": _("Priority next round"),
+    }
+    return names.get(move, move)
+
+
+def _defence_margin(d: Mapping[str, Any]) -> str:
+    moves = ", ".join(counter_move_name(str(m)) for m in d.get("taken", ()))
+    text = _("{unit} wins its defence against {against} by {margin} (M-1): {moves}.").format(
+        unit=d["unit"], against=d["against"], margin=d["margin"], moves=moves
+    )
+    if "counter_attack_total" in d:
+        text += " " + _("Counterattack {a} against {d}: {result}.").format(
+            a=d["counter_attack_total"], d=d["counter_defence_total"], result=_hit(d.get("hit"))
+        )
+    return text
+
+
+def _defence_plan(d: Mapping[str, Any]) -> str:
+    moves = [counter_move_name(str(m)) for m in d.get("moves", ())]
+    if not moves:
+        return _("{unit} will keep its defence margins.").format(unit=d["unit"])
+    return _("{unit}'s won defences will take: {moves}.").format(
+        unit=d["unit"], moves=", ".join(moves)
+    )
+
+
 def _death_save(d: Mapping[str, Any]) -> str:
     results = {
         "success": _("success"),
@@ -355,6 +427,10 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.REACTION_ATTACK: _reaction_attack,
     Happened.THROW: _throw,
     Happened.DAMAGE: _damage,
+    Happened.MARGIN_WON: _margin_won,
+    Happened.MARGIN_SPENT: _margin_spent,
+    Happened.DEFENCE_MARGIN: _defence_margin,
+    Happened.DEFENCE_PLAN: _defence_plan,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DAMAGE_DEFERRED: lambda d: _(
         "{unit} is hit ({rolled}): counted when the simultaneous group has acted (F-1)."
@@ -618,6 +694,18 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.RELOADING: lambda: _("Reloading ({turns} turns)."),
     Why.NOTHING_TO_RELOAD: lambda: _("The weapon is ready: nothing to reload."),
     Why.TARGET_OUT_OF_COMBAT: lambda: _("The target is out of the fight already."),
+    Why.MARGIN_WAITING: lambda: _("{unit} must spend its hit's margin first (M-1)."),
+    Why.NO_MARGIN_TO_SPEND: lambda: _("{unit} has no margin waiting to be spent."),
+    Why.NEGATIVE_SPEND: lambda: _("A margin is spent in whole units, none below 0."),
+    Why.MARGIN_OVERSPENT: lambda: _("{used} units spent, but the margin buys {units} (M-1)."),
+    Why.OVER_STRENGTH_CAP: lambda: _(
+        "+{strength} from Strength is above its cap of {cap} (M-1, 002:l.20)."
+    ),
+    Why.OVER_DIE_MAXIMUM: lambda: _(
+        "A die minimum of {minimum} is above the dice's maximum {maximum} (002:l.62)."
+    ),
+    Why.UNKNOWN_MARGIN_USE: lambda: _("No such use of a margin: {use}."),
+    Why.UNKNOWN_COUNTER_MOVE: lambda: _("No such counter-move, or named twice: {move}."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),

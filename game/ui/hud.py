@@ -676,11 +676,15 @@ class Prompt:
         *,
         entry: bool = False,
         choices: Sequence[tuple[str, str]] = (),
+        stacked: bool = False,
     ) -> None:
         """`entry`: a line to type in (the text of an improvised action, a DC); `choices`:
-        (label, id) pairs of a list to pick from beside it (a check's name)."""
+        (label, id) pairs of a list to pick from beside it (a check's name); `stacked`: the
+        answers one under another, each the dialog's width (a margin's plans)."""
         width = 520
         height = 170 + (40 if entry or choices else 0)
+        if stacked:
+            height = 122 + 44 * max(1, len(answers))
         rect = pygame.Rect(0, 0, width, height)
         rect.center = bounds.center
         self.panel = UIPanel(rect, starting_height=10, manager=manager)
@@ -706,8 +710,11 @@ class Prompt:
         w = (width - 16 - 6 * (count - 1)) // count
         y = height - 48
         for i, (label, key) in enumerate(answers):
+            place = pygame.Rect(8 + i * (w + 6), y, w, 38)
+            if stacked:
+                place = pygame.Rect(8, 112 + 44 * i, width - 16, 38)
             button = UIButton(
-                pygame.Rect(8 + i * (w + 6), y, w, 38),
+                place,
                 label,
                 manager=manager,
                 container=self.panel,

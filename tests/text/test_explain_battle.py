@@ -73,6 +73,20 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "unit": "Bo", "source": "Ada", "type": "perforante", "rolled": 7, "damage": 5,
         "effects": ["light_wound"], "wounds": {}, "why": [],
     },
+    Happened.MARGIN_WON: {
+        "unit": "Ada", "target": "Bo", "units": 3, "rolled": 1,
+        "caps": {"strength": 1, "minimum": 3, "reduce": 3},
+    },
+    Happened.MARGIN_SPENT: {
+        "unit": "Ada", "target": "Bo", "uses": {"strength": 1, "minimum": 2, "reduce": 0},
+        "damage": 3, "why": [],
+    },
+    Happened.DEFENCE_MARGIN: {
+        "unit": "Bo", "against": "Ada", "margin": 24, "units": 1, "taken": ["counterattack"],
+        "counter_attack_total": 50, "counter_defence_total": 44, "counter_margin": 6,
+        "hit": True,
+    },
+    Happened.DEFENCE_PLAN: {"unit": "Bo", "moves": ["counterattack", "priority"]},
     Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
     Happened.DEATH_SAVE: {"unit": "Bo", "result": "two_failures", "wounds": {}},
     Happened.STANCE: {"unit": "Ada", "stance": "crouched"},

@@ -401,3 +401,155 @@ def damaged(sheet: Sheet, damage: int) -> Sheet:
 def movement_allowance(sheet: Sheet) -> int:
     """M-2: the move on the shared grid is the sheet's speed in cells; out of the fight, none."""
     return 0 if sheet.out else sheet.speed
+
+
+#: The attack margin's three uses, in the order a plan is read and the seed lists them
+#: (002:l.18-22): Strength bonus, die minimum, reduction.
+USES: Final = ("strength", "minimum", "reduce")
+
+
+@dataclass(frozen=True)
+class MarginToSpend:
+    """A won exchange's margin and the damage dice already rolled, waiting for the attacker's
+    choice: 002:l.24 "Lo Scarto di Attacco può essere applicato anche dopo il tiro dei dadi
+    dei danni" (M-1). Plain values only: the battle keeps and saves it while it waits."""
+
+    margin: int
+    rolled: int
+    strength: int
+    weapon: Weapon
+    two_handed: bool = False
+    charge: bool = False
+    gallop: bool = False
+
+
+@dataclass(frozen=True)
+class SpendRefused:
+    """Why a spend does not fit the margin: a code (the battle's refusal) and its numbers."""
+
+    code: str
+    values: Mapping[str, int]
+
+
+def units_of(rules: MystRules, margin: int) -> int:
+    """The 5-point units a margin buys (002:l.42, 60, 68: "per ogni 5 punti di scarto")."""
+    return max(0, margin) // rules.margin_unit
+
+
+def cap_of(rules: MystRules, waiting: MarginToSpend) -> int:
+    """The most units Strength may take (the table's bonus and what raises it; 0 for a malus)."""
+    cap, _ = strength_cap(
+        rules,
+        waiting.strength,
+        two_handed=waiting.two_handed,
+        charge=waiting.charge,
+        gallop=waiting.gallop,
+    )
+    return max(cap, 0)
+
+
+def check_spend(rules: MystRules, waiting: MarginToSpend, spend: Spend) -> SpendRefused | None:
+    """Whether `spend` fits the waiting margin, naming the first rule it breaks: no use below
+    0, no more units than the margin buys (002:l.42, 60), Strength up to its cap (002:l.20, 46)
+    and the minimum up to the dice's maximum (002:l.62)."""
+    for name, value in zip(USES, (spend.strength, spend.minimum, spend.reduce), strict=True):
+        if value < 0:
+            return SpendRefused("negative_spend", {name: value})
+    units = units_of(rules, waiting.margin)
+    used = spend.strength + spend.minimum + spend.reduce
+    if used > units:
+        return SpendRefused("margin_overspent", {"used": used, "units": units})
+    cap = cap_of(rules, waiting)
+    if spend.strength > cap:
+        return SpendRefused("over_strength_cap", {"strength": spend.strength, "cap": cap})
+    high = waiting.weapon.damage_max
+    if spend.minimum > high:
+        return SpendRefused("over_die_maximum", {"minimum": spend.minimum, "maximum": high})
+    return None
+
+
+def spent(rules: MystRules, waiting: MarginToSpend, spend: Spend) -> Damage:
+    """The damage of the waiting margin spent so (`check_spend` first: this raises on a spend
+    that does not fit)."""
+    return spend_margin(
+        rules,
+        waiting.margin,
+        waiting.rolled,
+        spend,
+        waiting.strength,
+        waiting.weapon,
+        two_handed=waiting.two_handed,
+        charge=waiting.charge,
+        gallop=waiting.gallop,
+    )
+
+
+def most_damage(rules: MystRules, waiting: MarginToSpend) -> Spend:
+    """The spend that does the most damage, the computer's choice: every unit on Strength up to
+    its cap, the rest on the die's minimum (up to the dice's maximum), none on reduction.
+    Strength first is best whatever the die shows, and before the die is known too: a unit of
+    Strength is +1 for sure, a unit of minimum +1 only when the die shows less than it
+    (docs/rules.md, "Myst in battle")."""
+    units = units_of(rules, waiting.margin)
+    on_strength = min(units, cap_of(rules, waiting))
+    on_minimum = min(units - on_strength, waiting.weapon.damage_max)
+    return Spend(strength=on_strength, minimum=on_minimum)
+
+
+def least_damage(rules: MystRules, waiting: MarginToSpend) -> Spend:
+    """The spend that does the least damage (002:l.68-70: reduction "per contenere i danni"):
+    the die lowered by as many units as it shows, never below 0."""
+    return Spend(reduce=min(units_of(rules, waiting.margin), waiting.rolled))
+
+
+def plans(rules: MystRules, waiting: MarginToSpend) -> tuple[tuple[Spend, Damage], ...]:
+    """One spend for each damage the margin can make of the die, most damage first: the most
+    is `most_damage`'s; each other damage is made by the spend of the fewest units (then the
+    most on Strength, then on the minimum) among all that fit."""
+    units = units_of(rules, waiting.margin)
+    cap = min(units, cap_of(rules, waiting))
+    high = min(units, waiting.weapon.damage_max)
+    best = most_damage(rules, waiting)
+    found: dict[int, tuple[tuple[int, int, int, int], Spend, Damage]] = {}
+    for s in range(cap + 1):
+        for m in range(min(high, units - s) + 1):
+            for r in range(units - s - m + 1):
+                spend = Spend(strength=s, minimum=m, reduce=r)
+                done = spent(rules, waiting, spend)
+                rank = (0 if spend == best else 1, s + m + r, -s, -m)
+                kept = found.get(done.damage)
+                if kept is None or rank < kept[0]:
+                    found[done.damage] = (rank, spend, done)
+    return tuple((found[d][1], found[d][2]) for d in sorted(found, reverse=True))
+
+
+#: The defence margin's counter-moves a won defence takes when its defender set no plan (the
+#: computer's choice): the counterattack, the one with an effect on the battle's small base
+#: (M-2 counts no second-defence penalty, keeps no melee to break off and rolls Priority once).
+DEFAULT_DEFENCE_PLAN: Final = ("counterattack",)
+
+
+def check_defence_plan(moves: Sequence[str]) -> str | None:
+    """The first move of a defender's standing plan that is not a counter-move of 002:l.76-79
+    (or is listed twice), else None."""
+    seen: set[str] = set()
+    for move in moves:
+        if move not in DEFENCE_OPTIONS or move in seen:
+            return move
+        seen.add(move)
+    return None
+
+
+def counter_moves(options: Sequence[str], units: int, plan: Sequence[str]) -> tuple[str, ...]:
+    """The counter-moves a won defence takes (002:l.74-79, 20 points each): the plan's moves
+    that the defence offers, in the plan's order, as many as its units buy."""
+    return tuple(m for m in plan if m in options)[:units]
+
+
+def punch_damage(rules: MystRules, margin: int, strength: int) -> int:
+    """A counterattack's punch or kick that wins by `margin` (002:l.91): "un danno pari a 1,
+    incrementabile con eventuali bonus dovuti alla Forza secondo le normali regole", its
+    margin spent for the most damage."""
+    punch = rules.weapons["pugno"]
+    waiting = MarginToSpend(margin, punch.damage_min, strength, punch)
+    return spent(rules, waiting, most_damage(rules, waiting)).damage

@@ -446,6 +446,7 @@ class FantasyBattle(BattleRules):
             return Fraction(cover_dp.get(grade, 0))
 
         return worst_cover(self.sight, bf, unit, shooters, value, best)
+
     # ------------------------------------------------------------ CAD, groups, the tracker
     def reloading(self, sheet: Any) -> int:
         """003:l.140: turns of reloading left before the weapon fires again."""

@@ -2,12 +2,14 @@
 of game/rules/myst/ over the shared grid.
 
 Choices where the seed and the rulings leave the battle free (docs/rules.md, "Myst in battle"):
-the attacker's margin is spent by one default for everyone, the computer and the players alike
-(every 5-point unit on Strength up to its cap, the rest on the die's minimum, nothing on
-reduction; a window prompt to choose is later work); the line of fire's partial obstruction
-(M-1's default) lowers the attack, but a shot that strays is not rolled against the people in
-line yet; one exchange per round is the turn's one attack (a defence costs nothing and the
-second-defence penalty is not counted); people never block the line of sight.
+the attacker's margin is spent after the exchange and the damage dice (002:l.24), by the
+attacker's `spend_margin` when its attack asked to choose, else by the computer's choice (every
+5-point unit on Strength up to its cap, the rest on the die's minimum, nothing on reduction:
+the most damage); a won defence takes its counter-moves from the defender's standing plan, else
+the counterattack; the line of fire's partial obstruction (M-1's default) lowers the attack, but
+a shot that strays is not rolled against the people in line yet; one exchange per round is the
+turn's one attack (a defence costs nothing and the second-defence penalty is not counted);
+people never block the line of sight.
 """
 
 from __future__ import annotations
@@ -36,13 +38,17 @@ from game.rules.ruleset_answers import (
     Attack,
     AttackRoll,
     ConditionEffects,
+    DamageChoice,
+    DamagePlan,
     DamageRoll,
+    DamageSpent,
+    DefenceWon,
     Harm,
     Modifier,
     TurnBudget,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
 from game.tactics.rulesets.cover_seeking import worst_cover
 
@@ -97,14 +103,11 @@ def _weapon_roll(roller: Roller, weapon: Weapon) -> RollRecord:
 
 
 def default_spend(data: MystRules, margin: int, strength: int, weapon: Weapon) -> combat.Spend:
-    """M-1's margin spent by the default choice (the computer's, and the players' until a
-    window prompt exists): each unit of 5 on Strength up to the cap, then on the die's
-    minimum up to the dice's maximum; never on reduction."""
-    units = margin // data.margin_unit
-    cap, _ = combat.strength_cap(data, strength, two_handed=False, charge=False, gallop=False)
-    on_strength = min(units, max(cap, 0))
-    on_minimum = min(units - on_strength, weapon.damage_max)
-    return combat.Spend(strength=on_strength, minimum=on_minimum)
+    """M-1's margin spent by the computer's choice (and a player's who did not ask to
+    choose): the most damage (`combat.most_damage`: Strength up to the cap, then the die's
+    minimum up to the dice's maximum; never reduction). The die does not change it."""
+    waiting = combat.MarginToSpend(margin, weapon.damage_min, strength, weapon)
+    return combat.most_damage(data, waiting)
 
 
 def damage_from(data: MystRules, margin: int, rolled: int, strength: int, weapon: Weapon) -> int:
@@ -143,6 +146,10 @@ def in_line(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> tupl
     for cell in cells_entered(attacker.cell, target.cell):
         found.extend(o.id for o in bf.occupancy.all_at(cell))
     return tuple(found)
+
+
+def _uses(spend: combat.Spend) -> tuple[tuple[str, int], ...]:
+    return (("strength", spend.strength), ("minimum", spend.minimum), ("reduce", spend.reduce))
 
 
 def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object) -> Attack:
@@ -255,7 +262,8 @@ class MystBattle(BattleRules):
         roll: AttackRoll | None,
     ) -> DamageRoll:
         """A won exchange's damage: the sheet weapon's dice rolled with the battle's roller,
-        the margin spent by default (M-1, `default_spend`); without an exchange (an area or
+        the margin spent by the computer's choice (M-1, `default_spend`) and offered to the
+        attacker as `choice` (`damage_choice`, `spend_damage`); without an exchange (an area or
         a throw, periferie's) the dice alone."""
         detail: MystAttack | None = None if attack is None else attack.detail
         sheet = detail.attacker if detail is not None else rules().defaults
@@ -267,9 +275,94 @@ class MystBattle(BattleRules):
             return DamageRoll(record, record.total)
         margin = int(str(roll.logged["margin"]))
         data = rules()
-        spend = default_spend(data, margin, sheet.strength, arm)
-        dealt = combat.spend_margin(data, margin, record.total, spend, sheet.strength, arm)
-        return DamageRoll(record, dealt.damage)
+        waiting = combat.MarginToSpend(margin, record.total, sheet.strength, arm)
+        dealt = combat.spent(data, waiting, combat.most_damage(data, waiting))
+        # A margin of a unit or more may be spent otherwise: the attacker's to choose (M-1).
+        choice = waiting if combat.units_of(data, margin) > 0 else None
+        return DamageRoll(record, dealt.damage, choice=choice)
+
+    def damage_choice(self, choice: Any) -> DamageChoice:
+        """The margin's units, the Strength cap and the die's maximum, and one plan for each
+        damage the margin can make of the die rolled, most first (M-1, 002:l.18-70)."""
+        waiting: combat.MarginToSpend = choice
+        data = rules()
+        units = combat.units_of(data, waiting.margin)
+        caps = (
+            ("strength", min(units, combat.cap_of(data, waiting))),
+            ("minimum", min(units, waiting.weapon.damage_max)),
+            ("reduce", units),
+        )
+        plans = tuple(
+            DamagePlan(_uses(spend), done.damage) for spend, done in combat.plans(data, waiting)
+        )
+        return DamageChoice(units, caps, waiting.rolled, plans, ("M-1",))
+
+    def spend_damage(self, choice: Any, uses: Mapping[str, int]) -> DamageSpent:
+        """The damage of the waiting margin spent as `uses`, or the first rule it breaks:
+        negative_spend, margin_overspent, over_strength_cap, over_die_maximum (M-1)."""
+        waiting: combat.MarginToSpend = choice
+        data = rules()
+        unknown = sorted(set(uses) - set(combat.USES))
+        if unknown:
+            return DamageSpent(0, "unknown_margin_use", {"use": unknown[0]})
+        spend = combat.Spend(**{name: uses.get(name, 0) for name in combat.USES})
+        refused = combat.check_spend(data, waiting, spend)
+        if refused is not None:
+            return DamageSpent(0, refused.code, dict(refused.values))
+        done = combat.spent(data, waiting, spend)
+        why = (
+            f"margin {waiting.margin}: {done.units} unit(s); Strength +{spend.strength} "
+            f"(cap {done.strength_cap}), die minimum {spend.minimum}, reduced by "
+            f"{spend.reduce}: die {waiting.rolled} -> {done.die}, damage {done.damage} (M-1)",
+        )
+        return DamageSpent(done.damage, None, {}, why)
+
+    #: The defence margin's counter-moves (002:l.76-79), a standing plan's vocabulary.
+    defence_moves: tuple[str, ...] = combat.DEFENCE_OPTIONS
+
+    def defence_won(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        attack: Attack,
+        roll: AttackRoll,
+        plan: Sequence[str] | None,
+    ) -> DefenceWon | None:
+        """A won defence's counter-moves (002:l.74-79, 20 points each; against a ranged attack
+        no counterattack or break-off): the plan's, else the computer's (`DEFAULT_DEFENCE_PLAN`:
+        the counterattack). A counterattack is a punch or kick (002:l.89-91): Corpo a Corpo
+        against Corpo a Corpo + 3d10 each, shield not counted, 1 damage + the margin spent
+        for the most (Strength up to its cap). The other moves are taken and told; the
+        battle's base has nothing for them to change (docs/rules.md, "Myst in battle")."""
+        if roll.logged.get("winner") != "defence":
+            return None
+        detail: MystAttack = attack.detail
+        data = rules()
+        margin = int(str(roll.logged["margin"]))
+        options, units = combat.defence_options(data, margin, closed=False, melee=detail.melee)
+        chosen = combat.DEFAULT_DEFENCE_PLAN if plan is None else tuple(plan)
+        taken = combat.counter_moves(options, units, chosen)
+        if not taken:
+            return None
+        if "counterattack" not in taken:
+            return DefenceWon(margin, units, taken, rules=("M-1",))
+        # The defender strikes back at the attacker: the exchange with the roles swapped.
+        punch = combat.Situation(counter="punch")
+        done = combat.exchange(data, detail.target, detail.attacker, punch)
+        a = roller.roll(combat.DICE, f"counter {target.id}")
+        d = roller.roll(combat.DICE, f"counter {target.id} defence")
+        result = combat.resolve(data, done.attack, done.defence, a.dice, d.dice, punch)
+        hit = result.winner == "attack"
+        damage = combat.punch_damage(data, result.margin, detail.target.strength) if hit else 0
+        logged = {
+            "counter_attack_total": result.attack_total,
+            "counter_defence_total": result.defence_total,
+            "counter_margin": result.margin,
+        }
+        weapon = data.weapons["pugno"]
+        return DefenceWon(margin, units, taken, logged, (a, d), hit, damage, weapon.type, ("M-1",))
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -379,3 +472,5 @@ class MystBattle(BattleRules):
 BATTLE = MystBattle()
 #: mypy checks here that the object implements the whole protocol.
 _CHECKED: BattleRules = BATTLE
+_SHAPES: ShapesDamage = BATTLE
+_COUNTERS: CountersDefence = BATTLE

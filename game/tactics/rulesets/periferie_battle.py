@@ -246,6 +246,7 @@ class PeriferieBattle(BattleRules):
         if not isinstance(health, Health):
             return TurnEffects(health)
         return TurnEffects(end_of_turn(health))
+
     # ---------------------------------------------------------------- the computer's cover
     def cover_value(
         self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]

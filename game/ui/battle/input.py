@@ -238,6 +238,15 @@ class Input:
 
     def _prompt_key(self, key: int) -> None:
         prompts, k = self.scene.prompts, self.scene.keys
+        if prompts.kind == "margin":  # a choice the battle waits for: no cancelling it
+            if key in _DIGITS:
+                prompts.answer(f"plan:{_DIGITS[key] - 1}")
+            elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                prompts.answer("plan:0")
+            return
+        if prompts.kind == "defence" and key in _DIGITS:
+            prompts.answer(f"plan:{_DIGITS[key] - 1}")
+            return
         reaction = prompts.kind == "reaction"
         if reaction and k.matches("take", key):
             prompts.answer("take")
@@ -280,3 +289,10 @@ class Input:
 def _is_guide_key(event: pygame.event.Event) -> bool:
     """`?` (whatever the keyboard's layout puts it on) or F1."""
     return getattr(event, "unicode", "") == "?" or event.key in (pygame.K_QUESTION, pygame.K_F1)
+
+
+#: The number keys (top row and keypad) that pick a numbered answer, 1-9.
+_DIGITS = {
+    **{getattr(pygame, f"K_{n}"): n for n in range(1, 10)},
+    **{getattr(pygame, f"K_KP{n}"): n for n in range(1, 10)},
+}

@@ -16,6 +16,7 @@ from game.battle.journal import JournalError
 from game.battle.view import PlayerView, told, view_for
 from game.grid.model import Cell
 from game.tactics.answers import HitAnswer
+from game.tactics.ruleset import damage_shaper, defence_counters
 from game.text import explain
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
@@ -83,6 +84,12 @@ class Orders:
         self.targeting = None
 
     # ------------------------------------------------------------ giving commands
+
+    def attack_at(self, unit: str, target: str) -> cmd.Attack:
+        """The player's attack on `target`: under a ruleset whose hits leave a choice after
+        the dice (Myst's margin, M-1) the battle waits for it, asked in a prompt."""
+        shapes = damage_shaper(self.scene.battle.ruleset) is not None
+        return cmd.Attack(unit, target=target, margin="ask" if shapes else None)
 
     def submit(self, command: cmd.Command, then: Callable[[Outcome], None] | None = None) -> None:
         """Give a command as this player; animate what it caused, or say why not. The command,
@@ -225,9 +232,7 @@ class Orders:
         if kind in (None, "move", "attack", "throw") and enemy:
             kind = kind if kind in ("attack", "throw") else self.default_kind(unit, target)
             command: cmd.Command = (
-                cmd.Throw(unit, target=target)
-                if kind == "throw"
-                else cmd.Attack(unit, target=target)
+                cmd.Throw(unit, target=target) if kind == "throw" else self.attack_at(unit, target)
             )
             verb = _("Throw at {t}") if kind == "throw" else _("Attack {t}")
             self.aim(command, verb.format(t=target), target)
@@ -386,6 +391,8 @@ class Orders:
                 for kind, needs in opts.KINDS:
                     if needs is opts.Needs.NOTHING and kind in options:
                         add(kind, LABELS[kind](), "self:" + kind)
+                if defence_counters(s.battle.ruleset) is not None:
+                    items.append((_("Counter-moves…"), "defence_plan", True, ""))
             for wound in wounds(s.view, target):
                 add(
                     "use_object",
@@ -429,8 +436,10 @@ class Orders:
             return
         if key.startswith("self:"):
             self.action(key.split(":", 1)[1])
+        elif key == "defence_plan":
+            s.prompts.defence_plan(unit)
         elif key == "attack" and target is not None:
-            self.submit(cmd.Attack(unit, target=target))
+            self.submit(self.attack_at(unit, target))
         elif key == "throw" and target is not None:
             self.submit(cmd.Throw(unit, target=target))
         elif key == "help" and target is not None:

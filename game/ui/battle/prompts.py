@@ -12,7 +12,8 @@ from game.battle import commands as cmd
 from game.battle import preview
 from game.battle.engine import GM
 from game.tactics.answers import HitAnswer
-from game.text import explain
+from game.tactics.ruleset import defence_counters
+from game.text import explain, explain_battle
 from game.text.i18n import _
 from game.ui import hud
 from game.ui.gm_panel import checks
@@ -27,8 +28,10 @@ class Prompts:
     def __init__(self, scene: BattleScene) -> None:
         self.scene = scene
         self.prompt: hud.Prompt | None = None
-        #: "reaction", "rule", "improvise", "pause", or "" with no prompt open.
+        #: "reaction", "rule", "improvise", "pause", "margin", "defence", or "" with none open.
         self.kind = ""
+        #: The unit whose standing counter-moves the "defence" prompt asks for.
+        self.defence_unit: str | None = None
 
     def my_reaction(self) -> bool:
         """A reaction is waiting that this player decides."""
@@ -38,6 +41,31 @@ class Prompts:
             return False
         controller = s.battle.controller_of_unit(pending.reactor)
         return controller != "computer" and (s.player == GM or controller == s.player)
+
+    def my_margin(self) -> str | None:
+        """The unit whose hit's margin waits (M-1) when this player spends it, else None."""
+        s = self.scene
+        unit = s.battle.margin_waiting()
+        if unit is None:
+            return None
+        controller = s.battle.controller_of_unit(unit)
+        mine = controller != "computer" and (s.player == GM or controller == s.player)
+        return unit if mine else None
+
+    def margin_plans(self, unit: str) -> list[tuple[str, dict[str, int]]]:
+        """The margin prompt's answers, as the battle offers them (most damage first, at most
+        nine: keys 1-9): each one's words and its uses."""
+        choice = self.scene.battle.damage_choice(unit)
+        if choice is None:
+            return []
+        caps = dict(choice.caps)
+        shown = list(choice.plans)
+        if len(shown) > 9:  # the most and the least damage always among them
+            shown = shown[:8] + shown[-1:]
+        return [
+            (explain_battle.margin_plan_text(dict(p.uses), caps, p.damage), dict(p.uses))
+            for p in shown
+        ]
 
     def ruling_due(self) -> bool:
         """An improvised action waits for the GM, who has the screen."""
@@ -49,6 +77,21 @@ class Prompts:
         s = self.scene
         if self.prompt is not None and self.kind == "reaction" and not self.my_reaction():
             self.close()
+        if self.prompt is not None and self.kind == "margin" and self.my_margin() is None:
+            self.close()
+        unit = self.my_margin()
+        if self.prompt is None and unit is not None and not s.animator.busy:
+            choice = s.battle.damage_choice(unit)
+            assert choice is not None
+            text = _(
+                "{unit} hits with {units} unit(s) of margin (5 points each, M-1); the die "
+                "shows {rolled}. Spend them: [1]-[{last}], Enter for the most damage."
+            )
+            plans = self.margin_plans(unit)
+            text = text.format(unit=unit, units=choice.units, rolled=choice.rolled, last=len(plans))
+            answers = [(f"{i + 1}. {words}", f"plan:{i}") for i, (words, _uses) in enumerate(plans)]
+            self.open("margin", hud.esc(text), answers, stacked=True)
+            return
         if self.prompt is None and self.ruling_due() and not s.animator.busy:
             unit, text = s.battle.improvising[0]
             self.open(
@@ -96,6 +139,7 @@ class Prompts:
         *,
         entry: bool = False,
         choices: Sequence[tuple[str, str]] = (),
+        stacked: bool = False,
     ) -> None:
         self.close()
         s = self.scene
@@ -106,7 +150,9 @@ class Prompts:
             bounds = bounds.clip(
                 pygame.Rect(tools.right, bounds.y, bounds.right - tools.right, bounds.height)
             )
-        self.prompt = hud.Prompt(s.ui, bounds, text, answers, entry=entry, choices=choices)
+        self.prompt = hud.Prompt(
+            s.ui, bounds, text, answers, entry=entry, choices=choices, stacked=stacked
+        )
         self.kind = kind
 
     def close(self) -> None:
@@ -122,6 +168,12 @@ class Prompts:
         choice = self.prompt.choice if self.prompt else ""
         if kind == "rule":
             self._rule(key, typed, choice)
+            return
+        if kind == "margin":
+            self._spend(key)
+            return
+        if kind == "defence":
+            self._defence(key)
             return
         self.close()
         if kind == "reaction":
@@ -165,3 +217,47 @@ class Prompts:
             command = cmd.RuleImprovise(unit, verdict)
         self.close()
         s.orders.submit(command)
+
+    def _spend(self, key: str) -> None:
+        """The margin prompt's answer: the plan with that number, sent as `spend_margin`."""
+        unit = self.my_margin()
+        plans = [] if unit is None else self.margin_plans(unit)
+        index = int(key.removeprefix("plan:")) if key.startswith("plan:") else -1
+        if unit is None or not 0 <= index < len(plans):
+            return  # no such plan: the prompt stays open
+        self.close()
+        self.scene.orders.submit(cmd.SpendMargin(unit, **plans[index][1]))
+
+    def defence_plans(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The standing plans offered for a unit's won defences (M-1): each counter-move the
+        ruleset names first, the others after it in the ruleset's order; then none."""
+        counters = defence_counters(self.scene.battle.ruleset)
+        moves = () if counters is None else counters.defence_moves
+        plans = [
+            (
+                _("first: {move}").format(move=explain_battle.counter_move_name(m)),
+                (m, *(o for o in moves if o != m)),
+            )
+            for m in moves
+        ]
+        return [*plans, (_("keep the margins"), ())]
+
+    def defence_plan(self, unit: str) -> None:
+        """Ask the acting unit's player for its standing counter-moves (`defence_plan`): it is
+        not at the screen when it is attacked."""
+        self.defence_unit = unit
+        text = _(
+            "{unit}'s won defences buy counter-moves at 20 points of margin each (M-1), taken "
+            "in this order while they last. Choose: [1]-[{last}]."
+        ).format(unit=unit, last=len(self.defence_plans()))
+        answers = [
+            (f"{i + 1}. {words}", f"plan:{i}") for i, (words, _m) in enumerate(self.defence_plans())
+        ]
+        self.open("defence", hud.esc(text), answers, stacked=True)
+
+    def _defence(self, key: str) -> None:
+        plans = self.defence_plans()
+        index = int(key.removeprefix("plan:")) if key.startswith("plan:") else -1
+        self.close()
+        if 0 <= index < len(plans) and self.defence_unit is not None:
+            self.scene.orders.submit(cmd.DefencePlan(self.defence_unit, plans[index][1]))

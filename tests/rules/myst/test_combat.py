@@ -283,3 +283,85 @@ def test_m2_a_damaged_sheet_and_its_movement(rules: MystRules) -> None:
     sheet = combat.damaged(_sheet(rules, status=5), 3)
     assert sheet.status == 2 and combat.movement_allowance(sheet) == 4
     assert combat.movement_allowance(combat.damaged(sheet, 9)) == 0
+
+
+# --- the margin waiting for its attacker's choice (M-1, 002:l.18-70) ---------------------------
+
+
+def _waiting(rules: MystRules, **changes: object) -> combat.MarginToSpend:
+    """Josh's hit (002:l.44): margin 16, a mazza 1d6 showing 1, Strength 35."""
+    values: dict[str, object] = {
+        "margin": 16,
+        "rolled": 1,
+        "strength": 35,
+        "weapon": rules.weapons["mazza"],
+    }
+    values.update(changes)
+    return combat.MarginToSpend(**values)  # type: ignore[arg-type]
+
+
+def test_m1_the_computers_choice_for_josh_is_the_seeds_one_strength_and_minimum_two(
+    rules: MystRules,
+) -> None:
+    # 002:l.58: "utilizzato 5 dei 16 punti [...] +1 [...] può però utilizzare 10 degli 11 punti
+    # che gli restano per impostare a 2 il punteggio minimo".
+    waiting = _waiting(rules)
+    assert combat.units_of(rules, 16) == 3
+    assert combat.most_damage(rules, waiting) == Spend(strength=1, minimum=2)
+    assert combat.spent(rules, waiting, Spend(strength=1, minimum=2)).damage == 3
+
+
+def test_m1_devons_two_handed_grip_spends_16_as_two_strength_and_one_minimum(
+    rules: MystRules,
+) -> None:
+    # 002:l.236: Strength 35 "bonus massimo di +1 [...] impugnando l'arma a 2 mani [...] +2":
+    # the three units go 2 on Strength (cap 2) and 1 on the minimum. The die showing 1: the
+    # minimum 1 leaves it 1, +2 = 3; showing 5: 5 + 2 = 7.
+    waiting = _waiting(rules, two_handed=True)
+    assert combat.cap_of(rules, waiting) == 2
+    best = combat.most_damage(rules, waiting)
+    assert best == Spend(strength=2, minimum=1)
+    assert combat.spent(rules, waiting, best).damage == 3
+    assert combat.spent(rules, replace(waiting, rolled=5), best).damage == 7
+
+
+@pytest.mark.parametrize(
+    ("spend", "code", "values"),
+    [
+        (Spend(strength=2), "over_strength_cap", {"strength": 2, "cap": 1}),
+        (Spend(strength=1, minimum=2, reduce=1), "margin_overspent", {"used": 4, "units": 3}),
+        (Spend(reduce=-1), "negative_spend", {"reduce": -1}),
+        (Spend(strength=1, minimum=2), None, None),
+    ],
+)
+def test_m1_a_spend_is_checked_against_the_units_and_the_strength_cap(
+    rules: MystRules, spend: Spend, code: str | None, values: dict[str, int] | None
+) -> None:
+    refused = combat.check_spend(rules, _waiting(rules), spend)
+    if code is None:
+        assert refused is None
+    else:
+        assert refused is not None and (refused.code, dict(refused.values)) == (code, values)
+
+
+def test_m1_a_minimum_above_the_dice_maximum_is_refused_by_name(rules: MystRules) -> None:
+    # 002:l.62: "Il danno minimo non potrà in nessun caso superare il massimo risultato": a
+    # margin of 40 buys 8 units, a mazza 1d6 takes a minimum of 6 at most.
+    refused = combat.check_spend(rules, _waiting(rules, margin=40), Spend(minimum=7))
+    assert refused is not None and refused.code == "over_die_maximum"
+    assert dict(refused.values) == {"minimum": 7, "maximum": 6}
+
+
+def test_m1_the_plans_give_one_spend_per_damage_most_first(rules: MystRules) -> None:
+    # Margin 16 (3 units), Strength 35 (cap 1), a mazza showing 4: Strength 1 + the 4 = 5
+    # (the minimum of 2 cannot help a 4); nothing 4; then the 4 reduced by 1, 2, 3: 3, 2, 1.
+    plans = combat.plans(rules, _waiting(rules, rolled=4))
+    assert [(s.strength, s.minimum, s.reduce, d.damage) for s, d in plans] == [
+        (1, 2, 0, 5),
+        (0, 0, 0, 4),
+        (0, 0, 1, 3),
+        (0, 0, 2, 2),
+        (0, 0, 3, 1),
+    ]
+    # The least damage: as many units on reduction as the die shows, never below 0.
+    assert combat.least_damage(rules, _waiting(rules, rolled=2)) == Spend(reduce=2)

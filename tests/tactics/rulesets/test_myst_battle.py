@@ -189,3 +189,45 @@ def test_m2_out_of_the_fight_moves_nowhere() -> None:
     bf = _field([_fighter("a", "x", 0, status=0)])
     request, _ = BATTLE.move_request(bf, bf.entity("a"), None, dash=False, stealth=False)
     assert set(request.budgets.values()) == {0}
+
+
+def test_m1_a_won_exchange_leaves_its_margin_to_choose_and_the_object_spends_it() -> None:
+    # The exchange above: margin 27, five units; Strength 30 caps Strength at +1 (26-37), the
+    # 1d8 showing 2. Spent as 1 Strength + minimum 4: 4 + 1 = 5 (the computer's, `rolled`);
+    # as 1 Strength alone: 2 + 1 = 3; 2 Strength is above the cap; "dodge" is no use.
+    bf = _field(
+        [
+            _fighter("a", "x", 0, attack=40, strength=30, weapon="spada"),
+            _fighter("b", "y", 1, defence=40, status=10),
+        ]
+    )
+    attack = BATTLE.attack(bf, bf.entity("a"), bf.entity("b"))
+    roller = Roller(1)
+    roller.supply(10, 10, 10, 1, 1, 1, 2)
+    rolled = BATTLE.roll_attack(roller, attack, Advantage.NONE, "attack a")
+    damage = BATTLE.roll_damage(
+        roller, bf, bf.entity("a"), bf.rules.weapons["pistol"], attack, rolled
+    )
+    assert damage.rolled == 5 and damage.choice is not None
+    choice = BATTLE.damage_choice(damage.choice)
+    assert (choice.units, choice.rolled) == (5, 2)
+    assert dict(choice.plans[0].uses) == {"strength": 1, "minimum": 4, "reduce": 0}
+    assert BATTLE.spend_damage(damage.choice, {"strength": 1}).damage == 3
+    over = BATTLE.spend_damage(damage.choice, {"strength": 2})
+    assert (over.refused, dict(over.values)) == ("over_strength_cap", {"strength": 2, "cap": 1})
+    unknown = BATTLE.spend_damage(damage.choice, {"dodge": 1})
+    assert unknown.refused == "unknown_margin_use"
+
+
+def test_m1_a_margin_under_five_points_leaves_nothing_to_choose() -> None:
+    # 40 + 2 + 2 + 3 = 47 against 40 + 1 + 1 + 1 = 43: margin 4 buys no unit (002:l.42).
+    bf = _field([_fighter("a", "x", 0, attack=40), _fighter("b", "y", 1, defence=40)])
+    attack = BATTLE.attack(bf, bf.entity("a"), bf.entity("b"))
+    roller = Roller(1)
+    roller.supply(2, 2, 3, 1, 1, 1)
+    rolled = BATTLE.roll_attack(roller, attack, Advantage.NONE, "attack a")
+    assert rolled.hit and rolled.logged["margin"] == 4
+    damage = BATTLE.roll_damage(
+        roller, bf, bf.entity("a"), bf.rules.weapons["pistol"], attack, rolled
+    )
+    assert damage.choice is None
