@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from game.battle.outcome import Refusal
+from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
     Crowded,
     DamageWaiting,
@@ -91,7 +91,7 @@ def _attack_roll(
     else:
         answer = b.ruleset.attack(b.bf, me, target, weapon)
     if answer.chance is None:
-        raise Refusal(str(answer.reason), target=target.id, why=answer.why)
+        raise no_chance(answer.reason, target.id, answer.why)
     advantage = b.advantage(attacker, target.id)
     rolled = b.ruleset.roll_attack(b.roller, answer, advantage, purpose)
     b.spend_help(attacker)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.battle import combat
 from game.battle import commands as cmd
-from game.battle.outcome import Refusal
+from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
     Armed,
     Controller,
@@ -211,7 +211,7 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
         target = b.visible_target(c.unit, c.target)
         answer = b.ruleset.attack(b.bf, b.sheet(c.unit), target, weapon)
         if answer.chance is None:
-            raise Refusal(str(answer.reason), target=target.id, why=answer.why)
+            raise no_chance(answer.reason, target.id, answer.why)
         b.use_action(c.unit, "attack")
         b.resolve_attack(c.unit, target, weapon, "attack", c.margin)
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -27,6 +27,15 @@ class Refusal(Exception):
 
     def to_json(self) -> dict[str, Any]:
         return {"refused": self.code, **{k: _plain(v) for k, v in self.values.items()}}
+
+
+def no_chance(reason: str | None, target: str, why: Sequence[str] = ()) -> Refusal:
+    """The refusal of an attack the ruleset gives no chance: its reason when the battle has
+    that code, else `no_chance` carrying the ruleset's own reason (worded by the text layer)."""
+    code = str(reason)
+    if code in Why.__members__.values():
+        return Refusal(code, target=target, why=tuple(why))
+    return Refusal(Why.NO_CHANCE, target=target, reason=code, why=tuple(why))
 
 
 def _plain(value: object) -> object:

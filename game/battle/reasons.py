@@ -70,6 +70,9 @@ class Why(StrEnum):
     UNKNOWN_TRIGGER = "unknown_trigger"
     ENGAGED = "engaged"  # a ranged attack from a fighter engaged in melee (fantasy, 003:l.61)
     RELOADING = "reloading"  # a CAD weapon still being reloaded (fantasy, 003:l.140)
+    #: a ruleset's own reason for an attack without a chance, carried as `reason` (e.g. d20's
+    #: "cannot_attack_prone", 004:l.23): the battle has no code of its own for it
+    NO_CHANCE = "no_chance"
     NOTHING_TO_RELOAD = "nothing_to_reload"  # the weapon is ready to fire
     TARGET_OUT_OF_COMBAT = "target_out_of_combat"  # Myst: Status Globale 0 already (M-2)
     # a hit's margin spent after the dice (Myst, M-1)

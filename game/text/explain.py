@@ -304,19 +304,21 @@ def hit_lines(chance: HitChance) -> list[str]:
 
 def no_chance_text(reason: NoChance, values: Mapping[str, Value]) -> str:
     """Why an attack or a throw has no chance; `values` as game/tactics/answers.py gives them."""
-    texts = {
-        NoChance.SELF_TARGET: _("{attacker} aims at itself"),
-        NoChance.NO_WEAPON: _("{attacker} carries no weapon"),
-        NoChance.BLINDED: _("{attacker} is blinded"),
-        NoChance.OUT_OF_COMBAT: _("{attacker} is out of combat"),
-        NoChance.DEAD: _("{attacker} is dead"),
-        NoChance.NO_LOS: _("no line of sight"),
-        NoChance.OUT_OF_REACH: _(
-            "a melee weapon reaches the 26 cells around; target at {distance}"
-        ),
-        NoChance.OUT_OF_RANGE: _("long range {long_range} cells; target at {distance}"),
-    }
-    return texts[reason].format(**values)
+    return _NO_CHANCE_TEXTS[reason]().format(**values)
+
+
+_NO_CHANCE_TEXTS: Mapping[NoChance, Callable[[], str]] = {
+    NoChance.SELF_TARGET: lambda: _("{attacker} aims at itself"),
+    NoChance.NO_WEAPON: lambda: _("{attacker} carries no weapon"),
+    NoChance.BLINDED: lambda: _("{attacker} is blinded"),
+    NoChance.OUT_OF_COMBAT: lambda: _("{attacker} is out of combat"),
+    NoChance.DEAD: lambda: _("{attacker} is dead"),
+    NoChance.NO_LOS: lambda: _("no line of sight"),
+    NoChance.OUT_OF_REACH: lambda: _(
+        "a melee weapon reaches the 26 cells around; target at {distance}"
+    ),
+    NoChance.OUT_OF_RANGE: lambda: _("long range {long_range} cells; target at {distance}"),
+}
 
 
 # --- any ruleset's attack (game/rules/ruleset_answers.py) ------------------------------------
@@ -385,17 +387,32 @@ _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
 }
 
 
+def no_chance_words(reason: str, values: Mapping[str, object]) -> str:
+    """Any ruleset's reason code for an attack without a chance, in words (the code itself
+    when it has none); `values` fill its names, a missing one reads "?"."""
+    filled = _Filled({k: str(v) for k, v in values.items()})
+    if reason in NoChance.__members__.values():
+        return _NO_CHANCE_TEXTS[NoChance(reason)]().format_map(filled)
+    if reason in D20_REASONS:
+        return d20_reason_text(reason)
+    if reason in _RULESET_NO_CHANCE:
+        return _RULESET_NO_CHANCE[reason]().format_map(filled)
+    return reason
+
+
+class _Filled(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
 def attack_lines(attack: Attack) -> list[str]:
     """Any ruleset's attack in words: its chance and a line a modifier, or why it has none."""
     if attack.chance is None:
         reason = attack.reason or ""
-        if reason in NoChance.__members__.values():
-            return [no_chance_text(NoChance(reason), dict(attack.values))]  # type: ignore[arg-type]
-        if reason in D20_REASONS:
-            return [d20_reason_text(reason)]
-        if reason in _RULESET_NO_CHANCE:
-            return [_RULESET_NO_CHANCE[reason]().format(**dict(attack.values))]
-        return [attack.why[0] if attack.why else reason]
+        words = no_chance_words(reason, attack.values)
+        if words == reason and attack.why:
+            return [attack.why[0]]
+        return [words]
     lines = [_("Chance to hit {chance}").format(chance=chance_text(attack.chance))]
     return lines + [modifier_line(m) for m in attack.modifiers]
 

@@ -22,6 +22,7 @@ from game.text.explain import (
     cover_name,
     effect_name,
     mode_name,
+    no_chance_words,
     roll_line,
     stance_name,
 )
@@ -639,6 +640,7 @@ def _list(value: object) -> str:
 
 _WHY: dict[Why, Callable[[], str]] = {
     Why.GM_ONLY: lambda: _("Only the GM may do that."),
+    Why.NO_CHANCE: lambda: _("No chance to hit: {reason}."),
     Why.NOT_YOUR_UNIT: lambda: _("{unit} is not yours to command."),
     Why.NOT_ACTIVE: lambda: _("It is not {unit}'s turn."),
     Why.UNKNOWN_UNIT: lambda: _("There is no such unit."),
@@ -778,7 +780,10 @@ def why_text(code: str, values: Mapping[str, object]) -> str:
     words: dict[str, str] = {}
     for key, value in values.items():
         word = _VALUE_WORDS.get(key)
-        words[key] = word(str(value)) if word is not None else _list(value)
+        if key == "reason":  # a ruleset's own reason for no chance (Why.NO_CHANCE)
+            words[key] = no_chance_words(str(value), values)
+        else:
+            words[key] = word(str(value)) if word is not None else _list(value)
     try:
         text = template.format(**words)
     except (KeyError, IndexError):
