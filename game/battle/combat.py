@@ -238,6 +238,12 @@ def defence_won(
     )
     if won.hit:
         b.hurt(attacker, won.damage_type, won.damage, target.id, None)
+        # A counterattack that puts the attacker out of the fight in its own turn ends that
+        # turn there, as a reaction's hit does (P-OA-1's turn_cut_short, M-1's counter).
+        out = b.on_map(attacker) and b.condition_effects(attacker).turn_lost is not None
+        if out and b.initiative.active == attacker:
+            b.emit("turn_cut_short", {"unit": attacker}, about=[attacker], rules=("M-1",))
+            b.end_turn(attacker)
 
 
 def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:

@@ -322,3 +322,24 @@ def test_m1_a_defence_margin_under_20_buys_nothing(desmond_first: Battle) -> Non
     outcome = b.apply(cmd.Attack("desmond", "josh"), GM)
     assert not [e for e in outcome.events if e.kind == "defence_margin"]
     assert not any(e.kind == "damage" for e in outcome.events)
+
+
+def test_m1_a_counterattack_that_puts_the_attacker_out_of_the_fight_ends_its_turn_there(
+    desmond_first: Battle,
+) -> None:
+    # The same exchange as above, but Desmond has only 2 points of Status left: the punch's 2
+    # puts him out of the fight in his own turn, which ends at once (as P-OA-1 cuts a turn
+    # short; here the fight too, Desmond being his side's only one); before, the computer went
+    # on acting with a unit out of the fight.
+    snapshot = json.loads(json.dumps(desmond_first.snapshot()))
+    snapshot["units"]["desmond"]["RulesetSheet"]["sheet"]["fields"]["status"] = 2
+    b = Battle.restore(desmond_first.setup, desmond_first.grid, desmond_first.rules, snapshot)
+    try:
+        assert b.apply(cmd.EnterRoll(DEFENCE_DICE), GM).accepted
+        outcome = b.apply(cmd.Attack("desmond", "josh"), GM)
+        assert outcome.accepted
+        assert _status(b, "desmond") == 0
+        assert "turn_cut_short" in [e.kind for e in outcome.events]
+        assert b.over and b.winner == "a"  # Desmond was side b's only fighter
+    finally:
+        b.close()
