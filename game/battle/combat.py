@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from game.battle.outcome import Refusal
 from game.ecs.components import Crowded, Position, RulesetSheet, Wounds
 from game.rules.wounds import Health
+from game.tactics.ruleset import round_rules
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -100,6 +101,7 @@ def resolve_attack(
     mate = b.world.try_get(target.id, Crowded)
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}")
     b.reveal_to(attacker, {target.faction})
+    _reaction(b, attacker, target.id, answer)
     b.emit(
         kind,
         {
@@ -126,6 +128,26 @@ def resolve_attack(
     if b.ruleset.attack(b.bf, b.sheet(attacker), second, weapon, worded=False).chance is None:
         return
     resolve_attack(b, attacker, second, weapon, kind, both=False)
+
+
+def _reaction(b: BattleContext, attacker: str, target: str, answer: Attack) -> None:
+    """The target's reaction counted in the attack (Cepheus's dodge or parry, 000:l.158-170):
+    what it costs the reactor, its own checks and its initiative (C-1, C-4)."""
+    rules = round_rules(b.ruleset)
+    own = b.world.try_get(target, RulesetSheet)
+    taken = None if rules is None or own is None else rules.reaction(answer)
+    if rules is None or own is None or taken is None:
+        return
+    after, change = rules.reacted(own.sheet)
+    b.set(target, RulesetSheet(after))
+    counts_in = b.initiative.adjust(target, change)
+    b.emit(
+        "reacted",
+        {"unit": target, "reaction": taken, "against": attacker, "initiative": change,
+         "round": counts_in},
+        about=[target, attacker],
+        rules=("C-1", "C-4"),
+    )  # fmt: skip
 
 
 def damage_area(

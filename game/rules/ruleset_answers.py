@@ -121,3 +121,13 @@ class TurnBudget:
     def spending(self, slot: str) -> frozenset[str]:
         """The commands that spend `slot`."""
         return frozenset(kind for kind, used in self.costs.items() if used == slot)
+
+
+class RulesRefusal(ValueError):
+    """A ruleset refuses a command of its own (Cepheus's aim, hasty...): `code` is the
+    battle's refusal code (battle/reasons.py), `values` fill its words."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values
