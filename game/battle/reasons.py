@@ -18,13 +18,6 @@ class Why(StrEnum):
     NOT_ACTIVE = "not_active"
     UNKNOWN_UNIT = "unknown_unit"
     COMBAT_OVER = "combat_over"
-    # Cepheus's round (C-1, C-4)
-    AIMED = "aimed"
-    HASTY = "hasty"
-    DELAYED = "delayed"
-    REACT_STANCE = "react_stance"
-    FIRE_MODE = "fire_mode"
-    REACTED = "reacted"
     REACTION_PENDING = "reaction_pending"
     NO_REACTION_OFFERED = "no_reaction_offered"
     TIE_NOT_YOURS = "tie_not_yours"
