@@ -233,3 +233,42 @@ def test_periferie_has_none_of_the_round_commands(make_battle) -> None:
         assert battle.apply(command, GM).refusal.code == "not_in_ruleset"  # type: ignore[union-attr]
     assert not {"aim", "hasty", "delay"} & {o.kind for o in opts.options_for(battle, GM, active)}
     assert "changes" not in battle.initiative.to_dict()
+
+
+#: Situations of the guard's turn: what it did before the bar is read (C-4's minor actions).
+SITUATIONS: dict[str, list[cmd.Command]] = {
+    "turn start": [],
+    "one aim": [cmd.Aim("ada", "foe")],
+    "two aims": [cmd.Aim("ada", "foe"), cmd.Aim("ada", "foe")],
+    "three aims": [cmd.Aim("ada", "foe")] * 3,
+    "moved": [cmd.Move("ada", (2, 6, 0))],
+    "attacked": [cmd.Attack("ada", "foe")],
+    "hasty": [cmd.Hasty("ada")],
+}
+
+
+@pytest.mark.parametrize("situation", sorted(SITUATIONS))
+def test_the_bars_round_options_are_accepted_and_refused_as_the_engine_does(
+    made, situation: str
+) -> None:
+    commands = {
+        "aim": cmd.Aim("ada", "foe"),
+        "hasty": cmd.Hasty("ada"),
+        "delay": cmd.Delay("ada"),
+        "react_stance": cmd.ReactStance("ada"),
+        "fire_mode": cmd.FireMode("ada"),
+    }
+    for kind, command in commands.items():
+        battle = _guard_and_civilian(made)
+        battle.roller.supply(1, 1)  # an attack in the situation misses: the target stays
+        for given in SITUATIONS[situation]:
+            _ok(battle, given)
+        option = {o.kind: o for o in opts.options_for(battle, GM, "ada")}[kind]
+        before = battle.state_hash()
+        outcome = battle.apply(command, GM)
+        if option.allowed:
+            assert outcome.accepted, (kind, outcome.refusal)
+        else:
+            assert option.refusal is not None and outcome.refusal is not None
+            assert outcome.refusal.code == option.refusal.code, kind
+            assert battle.state_hash() == before
