@@ -77,21 +77,21 @@ def after_command(t: Tempo, kind: str) -> Tempo:
     return replace(t, aim=0, aim_at="")
 
 
-def minor_left(t: Tempo, action: str | None, tables: Tables) -> int:
-    """C-4: one minor action and the significant one, or three minor. Moving spent the first
-    minor action; any significant action but aiming leaves no more (the dash is its two minor
-    actions of movement)."""
+def minor_left(t: Tempo, action: str | None, tables: Tables, lost: int = 0) -> int:
+    """C-4: one minor action and the significant one, or three minor (`lost` fewer: seriously
+    wounded, 000:l.386). Moving spent the first minor action; any significant action but
+    aiming leaves no more (the dash is its two minor actions of movement)."""
     turn = tables.turn
-    spent = t.aimed_this_turn + (1 if t.moved else 0)
+    spent = t.aimed_this_turn + (1 if t.moved else 0) + lost
     if action is not None and action != "aim":
         return max(turn["minor_actions"] - spent, 0)
     return max(turn["all_minor"] - spent, 0)
 
 
-def aim(t: Tempo, target: str, action: str | None, tables: Tables) -> Tempo:
+def aim(t: Tempo, target: str, action: str | None, tables: Tables, lost: int = 0) -> Tempo:
     """One minor action aiming at `target` (000:l.87): +1 to the next attack on it, at most +6;
     aiming at another target starts again."""
-    if minor_left(t, action, tables) <= 0:
+    if minor_left(t, action, tables, lost) <= 0:
         raise RulesRefusal("no_minor_action")
     cap = tables.mod("aim_max") // tables.mod("aim_per_action")
     before = t.aim if t.aim_at == target else 0
@@ -100,9 +100,9 @@ def aim(t: Tempo, target: str, action: str | None, tables: Tables) -> Tempo:
     return replace(t, aim=before + 1, aim_at=target, aimed_this_turn=t.aimed_this_turn + 1)
 
 
-def aim_spends_action(t: Tempo, tables: Tables) -> bool:
+def aim_spends_action(t: Tempo, tables: Tables, lost: int = 0) -> bool:
     """After an aim, the turn's minor actions reach into the significant action (C-4)."""
-    return t.aimed_this_turn + (1 if t.moved else 0) > tables.turn["minor_actions"]
+    return t.aimed_this_turn + (1 if t.moved else 0) + lost > tables.turn["minor_actions"]
 
 
 def declare_hasty(t: Tempo) -> Tempo:

@@ -507,8 +507,9 @@ class CepheusRound:
     def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
         s = _tempo_sheet(sheet)
         tables = data().tables
-        after = rules_tempo.aim(s.tempo, target, action, tables)
-        return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables)
+        lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
+        after = rules_tempo.aim(s.tempo, target, action, tables, lost)
+        return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:
         s = _tempo_sheet(sheet)

@@ -57,6 +57,17 @@ def test_c4_aiming_spends_the_minor_action_then_the_significant_one(tables: Tabl
     assert refused.value.code == "no_minor_action"
 
 
+def test_l386_seriously_wounded_the_first_aim_already_takes_the_significant_action(
+    tables: Tables,
+) -> None:
+    # 000:l.386: it loses the minor action: one significant, or two minor (C-4, assumed).
+    once = tempo.aim(tempo.Tempo(), "foe", None, tables, lost=1)
+    assert tempo.aim_spends_action(once, tables, lost=1)
+    twice = tempo.aim(once, "foe", "aim", tables, lost=1)
+    with pytest.raises(RulesRefusal):
+        tempo.aim(twice, "foe", "aim", tables, lost=1)
+
+
 def test_c4_after_moving_and_attacking_no_minor_action_is_left_to_aim(tables: Tables) -> None:
     moved = tempo.after_command(tempo.Tempo(), "move")
     assert tempo.minor_left(moved, None, tables) == 2  # the three-minor turn: two more
