@@ -541,10 +541,7 @@ def _hasty(b: BattleContext, c: cmd.Hasty) -> None:
 
 def _delay(b: BattleContext, c: cmd.Delay) -> None:
     """000:l.186: act later this round, or first next round (C-1), before doing anything."""
-    _round_rules(b, "delay", c.unit)
-    turn = b.turn(c.unit)
-    if turn.action is not None or turn.movement_spent or turn.interaction_used:
-        raise Refusal("turn_begun", unit=c.unit)
+    _round_rules(b, "delay", c.unit)  # the check has refused a turn already begun
     b.delay_turn(c.unit)
 
 
@@ -826,9 +823,8 @@ def _round_check(b: BattleState, unit: str, kind: str) -> Refusal | None:
             found.toggle(own.sheet, kind)
     except RulesRefusal as refused:
         return Refusal(refused.code, **refused.values)
-    if kind == "delay" and (
-        turn.action is not None or turn.movement_spent or turn.interaction_used
-    ):
+    begun = turn.action is not None or turn.movement_spent or turn.interaction_used
+    if kind == "delay" and (begun or found.turn_begun(own.sheet)):
         return Refusal("turn_begun", unit=unit)
     return None
 

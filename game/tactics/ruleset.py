@@ -303,6 +303,10 @@ class RoundRules(Protocol):
         """The standing choices the computer flips for its unit now (its fire mode...)."""
         ...
 
+    def turn_begun(self, sheet: object) -> bool:
+        """The unit has done something this turn the round rules count (an aim)."""
+        ...
+
 
 def round_rules(rules: BattleRules) -> RoundRules | None:
     """The battle side's round rules, None for a ruleset without them."""

@@ -179,6 +179,10 @@ def test_l186_delay_acts_after_the_next_or_first_next_round(made) -> None:
     assert _totals(battle) == {"ada": 3, "foe": 2}
     _ok(battle, cmd.Move("ada", (2, 6, 0)))
     assert _refused(battle, cmd.Delay("ada")) == "turn_begun"
+    _ok(battle, cmd.EndTurn("ada"))
+    _ok(battle, cmd.EndTurn("foe"))
+    _ok(battle, cmd.Aim("ada", "foe"))  # an aim is the turn begun too (C-4's minor action)
+    assert _refused(battle, cmd.Delay("ada")) == "turn_begun"
 
 
 def test_l245_an_automatic_weapon_fires_bursts_plus_1_and_plus_1d6_damage(made) -> None:

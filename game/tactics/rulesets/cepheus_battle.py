@@ -548,6 +548,9 @@ class CepheusRound:
         fire = ("fire_mode",) if auto and not s.tempo.burst else ()
         return fire + (("react_stance",) if s.tempo.react != "after_acting" else ())
 
+    def turn_begun(self, sheet: object) -> bool:
+        return _tempo_sheet(sheet).tempo.aimed_this_turn > 0
+
 
 ROUND = CepheusRound()
 _ROUND_CHECKED: RoundRules = ROUND
