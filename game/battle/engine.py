@@ -792,7 +792,7 @@ class Battle:
                 return
             if self.initiative.round != previous_round:
                 self._emit("round_started", {"round": self.initiative.round})
-                self._round_sheets("round")
+                self._round_sheets()
             if self._start_turn(unit):
                 return
         raise AssertionError("no unit could take a turn in 10,000 tries")
@@ -800,7 +800,7 @@ class Battle:
     def _start_turn(self, unit: str) -> bool:
         """The unit's turn begins; False when it is skipped (and already ended)."""
         self.turn(unit).start_turn()
-        self._round_sheets("turn", unit)
+        self._round_sheets(unit)
         for other in self.world.units_with(Status):
             status = self.world.get(other, Status)
             if other == unit:
@@ -926,7 +926,7 @@ class Battle:
     # A ruleset with round rules (game/tactics/ruleset.py: RoundRules) keeps a state in its
     # units' sheets within the round; without them none of this runs.
 
-    def _round_sheets(self, moment: str, unit: str | None = None) -> None:
+    def _round_sheets(self, unit: str | None = None) -> None:
         """A round or `unit`'s turn begins: each ruleset sheet as the round rules leave it."""
         rules = round_rules(self.ruleset)
         if rules is None:
