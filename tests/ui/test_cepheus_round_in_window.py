@@ -6,11 +6,13 @@ maps/station_interior.tmx, seed 1, the computer plays station security."""
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from game.battle import preview
 from game.battle.setup import UnitSpec
 from game.ecs.components import RulesetSheet
-from game.text import explain
+from game.text import explain, i18n
+from game.ui import hud
 from tests.ui.conftest import MakeWindow, Window
 
 ROUND_KINDS = ("aim", "hasty", "delay", "react_stance", "fire_mode")
@@ -115,3 +117,18 @@ def test_delay_shows_the_units_new_score_in_the_tracker(make_window: MakeWindow)
     assert now is not None and now.total == w.battle.initiative.entry(after).total < before
     assert dict(w.scene.view.order)[unit] == now.total
     assert f"{unit} {now.total}" in _chips(w)
+
+
+@pytest.mark.parametrize("language", ["en", "it"])
+@pytest.mark.parametrize("size", [(1280, 720), (800, 560)])
+def test_the_round_commands_labels_are_not_cut_on_the_bar(
+    make_window: MakeWindow, language: str, size: tuple[int, int]
+) -> None:
+    with i18n.speaking(language):
+        w = make_window(ruleset="cepheus")
+        _raider_acts(w)
+        pygame.display.set_mode(size, pygame.RESIZABLE)
+        pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1]))
+        w.frames(3)
+        assert {a.kind for a, _button in w.scene.bar.buttons} >= set(ROUND_KINDS)
+        assert hud.cut_labels(w.scene.ui) == []
