@@ -23,13 +23,14 @@ from numpy.typing import NDArray
 from game.battle import commands as cmd
 from game.battle.engine import Battle
 from game.battle.handlers import check
-from game.ecs.components import Armed, Sheet, Visibility
+from game.ecs.components import Armed, RulesetSheet, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
+from game.rules.ruleset_answers import RulesRefusal
 from game.rules.wounds import is_dying
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, round_rules
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
@@ -265,6 +266,39 @@ def _offered(b: Battle, kind: str) -> bool:
     return kind in b.ruleset.turn_budget().commands
 
 
+# ---------------------------------------------------------------- the round's rules (C-1, C-4)
+
+
+def _round_toggle(b: Battle, unit: str) -> cmd.Command | None:
+    """A standing choice the round rules would have the computer change (its fire mode, its
+    reaction stance)."""
+    rules = round_rules(b.ruleset)
+    own = b.world.try_get(unit, RulesetSheet)
+    if rules is None or own is None:
+        return None
+    commands = {"fire_mode": cmd.FireMode, "react_stance": cmd.ReactStance}
+    for kind in rules.computer_toggles(own.sheet):
+        if kind in commands and _offered(b, kind):
+            return commands[kind](unit)
+    return None
+
+
+def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
+    """Before a shot from where it stands: one minor action aiming, when the turn's minor
+    action is still free (it has not moved) and aiming leaves the significant action for the
+    shot (C-4, 000:l.87)."""
+    rules = round_rules(b.ruleset)
+    own = b.world.try_get(unit, RulesetSheet)
+    turn = b.turn(unit)
+    if rules is None or own is None or turn.movement_spent or not _offered(b, "aim"):
+        return None
+    try:
+        _after, spends_action = rules.aim(own.sheet, target, turn.action)
+    except RulesRefusal:
+        return None
+    return None if spends_action else cmd.Aim(unit, target)
+
+
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
@@ -283,10 +317,13 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if treat is not None:
             return treat
     armed = b.world.get(unit, Armed).weapon is not None
+    toggle = _round_toggle(b, unit)
+    if toggle is not None:
+        return toggle
     if action_free and armed:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
-            return cmd.Attack(unit, shot[1])
+            return _aim_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
     if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
         return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers

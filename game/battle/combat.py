@@ -19,7 +19,7 @@ from game.ecs.components import (
     Wounds,
 )
 from game.rules.wounds import Health
-from game.tactics.ruleset import damage_shaper, defence_counters
+from game.tactics.ruleset import damage_shaper, defence_counters, round_rules
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -120,6 +120,7 @@ def resolve_attack(
     mate = b.world.try_get(target.id, Crowded)
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
     b.reveal_to(attacker, {target.faction})
+    _reaction(b, attacker, target.id, answer)
     b.emit(
         kind,
         {
@@ -149,6 +150,26 @@ def resolve_attack(
         return
     # The second is the computer's choice: one margin waits at a time.
     resolve_attack(b, attacker, second, weapon, kind, both=False)
+
+
+def _reaction(b: BattleContext, attacker: str, target: str, answer: Attack) -> None:
+    """The target's reaction counted in the attack (Cepheus's dodge or parry, 000:l.158-170):
+    what it costs the reactor, its own checks and its initiative (C-1, C-4)."""
+    rules = round_rules(b.ruleset)
+    own = b.world.try_get(target, RulesetSheet)
+    taken = None if rules is None or own is None else rules.reaction(answer)
+    if rules is None or own is None or taken is None:
+        return
+    after, change = rules.reacted(own.sheet)
+    b.set(target, RulesetSheet(after))
+    counts_in = b.initiative.adjust(target, change)
+    b.emit(
+        "reacted",
+        {"unit": target, "reaction": taken, "against": attacker, "initiative": change,
+         "round": counts_in},
+        about=[target, attacker],
+        rules=("C-1", "C-4"),
+    )  # fmt: skip
 
 
 def damage_area(

@@ -244,6 +244,50 @@ class EndTurn(Command):
     unit: str
 
 
+# The round's own commands (a ruleset with round rules: Cepheus C-1/C-4).
+
+
+@dataclass(frozen=True)
+class Aim(Command):
+    """Spend a minor action aiming at `target`: +1 to the next attack on it (000:l.87)."""
+
+    KIND: ClassVar[str] = "aim"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Hasty(Command):
+    """Act hastily next round: +2 initiative, -1 to every action (000:l.79)."""
+
+    KIND: ClassVar[str] = "hasty"
+    unit: str
+
+
+@dataclass(frozen=True)
+class Delay(Command):
+    """Act later this round, or first next round (000:l.186)."""
+
+    KIND: ClassVar[str] = "delay"
+    unit: str
+
+
+@dataclass(frozen=True)
+class ReactStance(Command):
+    """Flip the standing choice to dodge or parry when attacked (000:l.158-170)."""
+
+    KIND: ClassVar[str] = "react_stance"
+    unit: str
+
+
+@dataclass(frozen=True)
+class FireMode(Command):
+    """Flip an automatic weapon between single shots and bursts (000:l.245)."""
+
+    KIND: ClassVar[str] = "fire_mode"
+    unit: str
+
+
 # ---------------------------------------------------------------- the GM's commands
 
 
@@ -367,7 +411,7 @@ class Reload(Command):
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
-    DefencePlan,
+    DefencePlan, Aim, Hasty, Delay, ReactStance, FireMode,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

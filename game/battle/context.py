@@ -236,3 +236,8 @@ class BattleContext(BattleState, Protocol):
     def end_combat(self, winner: str | None) -> None:
         """The combat is over (the GM ends it, or a side has won)."""
         ...
+
+    def delay_turn(self, unit: str) -> None:
+        """The acting unit acts later this round or first next round (C-1): its turn stops
+        without its end-of-turn effects and the order moves on."""
+        ...

@@ -90,6 +90,7 @@ from game.tactics.ruleset import (
     BattleRules,
     battle_rules,
     damage_shaper,
+    round_rules,
     ruleset_for,
     turn_rules,
 )
@@ -531,6 +532,7 @@ class Battle:
             if refusal is not None:
                 raise refusal
             handler.do(self._context, command)
+            self._after_command(command)
             self._check_over()
             if not self.over and self.pending is None and self.initiative.active is None:
                 self._next_turn()  # the acting unit fell: the order moves on
@@ -819,6 +821,7 @@ class Battle:
                 return
             if self.initiative.round != previous_round:
                 self._emit("round_started", {"round": self.initiative.round})
+                self._round_sheets()
             if (unit not in group or self.initiative.round != previous_round) and (
                 self._apply_deferred() and self.initiative.active != unit
             ):
@@ -869,6 +872,7 @@ class Battle:
     def _start_turn(self, unit: str) -> bool:
         """The unit's turn begins; False when it is skipped (and already ended)."""
         self.turn(unit).start_turn()
+        self._round_sheets(unit)
         for other in self.world.units_with(Status):
             status = self.world.get(other, Status)
             if other == unit:
@@ -989,6 +993,50 @@ class Battle:
 
     def _end_turn(self, unit: str) -> None:
         self._end_turn_effects(unit)
+        self._next_turn()
+
+    # ------------------------------------------------------------ the round's rules (C-1)
+    # A ruleset with round rules (game/tactics/ruleset.py: RoundRules) keeps a state in its
+    # units' sheets within the round; without them none of this runs.
+
+    def _round_sheets(self, unit: str | None = None) -> None:
+        """A round or `unit`'s turn begins: each ruleset sheet as the round rules leave it."""
+        rules = round_rules(self.ruleset)
+        if rules is None:
+            return
+        for other in [unit] if unit is not None else self.world.units_with(RulesetSheet):
+            own = self.world.try_get(other, RulesetSheet)
+            if own is None:
+                continue
+            after = rules.start_turn(own.sheet) if unit else rules.start_round(own.sheet)
+            if after is not own.sheet:
+                self._set(other, RulesetSheet(after))
+
+    def _after_command(self, command: cmd.Command) -> None:
+        """Its unit's state after a player command (an aim lost on doing anything else)."""
+        rules = round_rules(self.ruleset)
+        unit = getattr(command, "unit", None)
+        if rules is None or command.GM or not isinstance(unit, str):
+            return
+        own = self.world.try_get(unit, RulesetSheet)
+        if own is not None:
+            after = rules.after_command(own.sheet, command.KIND)
+            if after is not own.sheet:
+                self._set(unit, RulesetSheet(after))
+
+    def _delay_turn(self, unit: str) -> None:
+        following = self.initiative.delay(unit)
+        self.turn(unit).end_turn()
+        self._emit(
+            "delayed",
+            {
+                "unit": unit,
+                "after": following,
+                "round": self.round + (1 if following is None else 0),
+            },
+            about=[unit],
+            rules=("C-1",),
+        )
         self._next_turn()
 
     def _arrivals(self, round_no: int) -> None:
@@ -2242,3 +2290,6 @@ class _Context:
 
     def end_combat(self, winner: str | None) -> None:
         self._b._end_combat(winner)
+
+    def delay_turn(self, unit: str) -> None:
+        self._b._delay_turn(unit)

@@ -38,6 +38,7 @@ from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
 from game.rules.heal import check_dc, use_medkit
 from game.rules.initiative import InitiativeError
+from game.rules.ruleset_answers import RulesRefusal
 from game.rules.stance import Stance
 from game.rules.throw import (
     THROW_SIZES,
@@ -51,7 +52,7 @@ from game.rules.wounds import (
     start_of_turn,
 )
 from game.tactics import answers as tactics
-from game.tactics.ruleset import defence_counters
+from game.tactics.ruleset import RoundRules, defence_counters, round_rules
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -539,6 +540,69 @@ def _reload(b: BattleContext, c: cmd.Reload) -> None:
     b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=("F-3",))
 
 
+# ---------------------------------------------------------------- the round (Cepheus C-1/C-4)
+
+
+def _round_rules(b: BattleContext, kind: str, unit: str) -> tuple[RoundRules, object]:
+    """The ruleset's round rules and the unit's own sheet they read (the budget has already
+    refused the command under a ruleset without them)."""
+    found = round_rules(b.ruleset)
+    own = b.world.try_get(unit, RulesetSheet)
+    if found is None or own is None:
+        raise Refusal("not_in_ruleset", command=kind)
+    return found, own.sheet
+
+
+def _aim(b: BattleContext, c: cmd.Aim) -> None:
+    """000:l.87: a minor action aiming at a target it could attack now (C-4's budget is the
+    round rules')."""
+    rules, sheet = _round_rules(b, "aim", c.unit)
+    target = b.visible_target(c.unit, c.target)
+    answer = b.ruleset.attack(b.bf, b.sheet(c.unit), target, worded=False)
+    if answer.chance is None:
+        raise no_chance(answer.reason, target.id, answer.why)
+    turn = b.turn(c.unit)
+    try:
+        after, spends_action = rules.aim(sheet, target.id, turn.action)
+    except RulesRefusal as refused:
+        raise Refusal(refused.code, **refused.values) from None
+    if spends_action and turn.action is None:
+        b.use_action(c.unit, "aim")
+    b.set(c.unit, RulesetSheet(after))
+    b.emit("aimed", {"unit": c.unit, "target": target.id}, about=[c.unit], rules=("C-1", "C-4"))
+
+
+def _hasty(b: BattleContext, c: cmd.Hasty) -> None:
+    """000:l.79: +2 initiative and -1 to every action, from the next round (C-1)."""
+    rules, sheet = _round_rules(b, "hasty", c.unit)
+    try:
+        after, change = rules.declare_hasty(sheet)
+    except RulesRefusal as refused:
+        raise Refusal(refused.code, **refused.values) from None
+    b.set(c.unit, RulesetSheet(after))
+    counts_in = b.initiative.adjust(c.unit, change)
+    b.emit("hasty", {"unit": c.unit, "round": counts_in}, about=[c.unit], rules=("C-1",))
+
+
+def _delay(b: BattleContext, c: cmd.Delay) -> None:
+    """000:l.186: act later this round, or first next round (C-1), before doing anything."""
+    _round_rules(b, "delay", c.unit)  # the check has refused a turn already begun
+    b.delay_turn(c.unit)
+
+
+def _toggle(kind: str) -> Callable[[BattleContext, Any], None]:
+    def handler(b: BattleContext, c: Any) -> None:
+        rules, sheet = _round_rules(b, kind, c.unit)
+        try:
+            after, now = rules.toggle(sheet, kind)
+        except RulesRefusal as refused:
+            raise Refusal(refused.code, **refused.values) from None
+        b.set(c.unit, RulesetSheet(after))
+        b.emit(kind, {"unit": c.unit, "now": now}, about=[c.unit], rules=("C-1", "C-4"))
+
+    return handler
+
+
 # ---------------------------------------------------------------- the GM's handlers
 
 
@@ -784,11 +848,42 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         return Refusal("needs_ranged_weapon", weapon=weapon.id)
     if kind == "use_object" and b.world.get(unit, Sheet).medkits <= 0:
         return Refusal("no_medkit")
+    if kind in ROUND_KINDS:
+        refused = _round_check(b, unit, kind)
+        if refused is not None:
+            return refused
     if kind in STANCES:
         if b.world.get(unit, Posture).stance is STANCES[kind]:
             return Refusal("same_stance", stance=STANCES[kind].value)
         if budget.costs[kind] == "interaction" and turn.interaction_used:
             return Refusal("interaction_used")
+    return None
+
+
+#: The round's own commands (RoundRules): their check asks the round rules.
+ROUND_KINDS = ("aim", "hasty", "delay", "react_stance", "fire_mode")
+
+
+def _round_check(b: BattleState, unit: str, kind: str) -> Refusal | None:
+    """A round command's refusal whatever it is aimed at: the round rules tried on the unit's
+    sheet (they change nothing: the sheet is a frozen value)."""
+    found = round_rules(b.ruleset)
+    own = b.world.try_get(unit, RulesetSheet)
+    if found is None or own is None:
+        return Refusal("not_in_ruleset", command=kind)
+    turn = b.turn(unit)
+    try:
+        if kind == "aim":
+            found.aim(own.sheet, "", turn.action)  # a minor action left, whatever the target
+        elif kind == "hasty":
+            found.declare_hasty(own.sheet)
+        elif kind == "fire_mode":
+            found.toggle(own.sheet, kind)
+    except RulesRefusal as refused:
+        return Refusal(refused.code, **refused.values)
+    begun = turn.action is not None or turn.movement_spent or turn.interaction_used
+    if kind == "delay" and (begun or found.turn_begun(own.sheet)):
+        return Refusal("turn_begun", unit=unit)
     return None
 
 
@@ -842,6 +937,11 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.Improvise: Handler(_improvise, _checked("improvise")),
     cmd.EndTurn: Handler(_end_turn_cmd),
     cmd.Reload: Handler(_reload, _checked("reload")),
+    cmd.Aim: Handler(_aim, _checked("aim")),
+    cmd.Hasty: Handler(_hasty, _checked("hasty")),
+    cmd.Delay: Handler(_delay, _checked("delay")),
+    cmd.ReactStance: Handler(_toggle("react_stance"), _checked("react_stance")),
+    cmd.FireMode: Handler(_toggle("fire_mode"), _checked("fire_mode")),
     cmd.Reveal: Handler(_reveal),
     cmd.Conceal: Handler(_conceal),
     cmd.PlaceReinforcement: Handler(_place_reinforcement),

@@ -58,6 +58,12 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("crouch", Needs.NOTHING),
     ("prone", Needs.NOTHING),
     ("stand", Needs.NOTHING),
+    # a round's own commands (Cepheus C-1/C-4; only where the turn budget lists them)
+    ("aim", Needs.ENEMY),
+    ("hasty", Needs.NOTHING),
+    ("delay", Needs.NOTHING),
+    ("react_stance", Needs.NOTHING),
+    ("fire_mode", Needs.NOTHING),
     ("improvise", Needs.TEXT),
     ("end_turn", Needs.NOTHING),
 )

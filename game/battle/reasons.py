@@ -62,6 +62,11 @@ class Why(StrEnum):
     CANNOT_BE_HIT = "cannot_be_hit"
     PRONE_NO_MELEE = "prone_no_melee"
     UNCONSCIOUS = "unconscious"
+    # Cepheus's round (C-1, C-4: aim, hasty, the fire mode)
+    NO_MINOR_ACTION = "no_minor_action"
+    AIM_AT_MOST = "aim_at_most"
+    ALREADY_HASTY = "already_hasty"
+    NO_AUTO_FIRE = "no_auto_fire"
     UNKNOWN_TARGET = "unknown_target"
     NO_TARGET = "no_target"
     NEEDS_TARGET = "needs_target"
@@ -181,3 +186,10 @@ class Happened(StrEnum):
     COMBAT_OVER = "combat_over"
     DAMAGE_DEFERRED = "damage_deferred"  # harm kept aside while a simultaneous group acts (F-1)
     RELOADED = "reloaded"  # a turn spent reloading a CAD weapon (fantasy, 003:l.140)
+    # Cepheus's round (C-1, C-4)
+    AIMED = "aimed"
+    HASTY = "hasty"
+    DELAYED = "delayed"
+    REACT_STANCE = "react_stance"
+    FIRE_MODE = "fire_mode"
+    REACTED = "reacted"

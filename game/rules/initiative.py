@@ -107,6 +107,12 @@ class Initiative:
         # entities whose first turn is still to be skipped (P-INIT-5)
         self._skip: set[str] = set()
         self._next_listed = 0
+        # Scores changed during a round (a ruleset's dynamic initiative, C-1): what to take
+        # back as the round ends, what counts from the next round, and who acts first in it.
+        # Empty for a ruleset that never changes a score, so its saved order is as it was.
+        self._undo: dict[str, int] = {}
+        self._later: dict[str, int] = {}
+        self._first_next: list[str] = []
 
     @classmethod
     def start(
@@ -241,6 +247,7 @@ class Initiative:
         rolled = [_roll(roller, entry.combatant, entry.listed) for entry in everyone]
         self._order = _place([], rolled, self.tie_break)
         self._pending = []
+        self._undo, self._later, self._first_next = {}, {}, []
         if self._started:
             self._round += 1
         self._started = False
@@ -262,6 +269,10 @@ class Initiative:
         if self._active == entity_id:
             self._active = None
         self._skip.discard(entity_id)
+        self._undo.pop(entity_id, None)
+        self._later.pop(entity_id, None)
+        if entity_id in self._first_next:
+            self._first_next.remove(entity_id)
 
     def reveal(self, entity_id: str) -> None:
         """A hidden entity is seen: its place is shown to everyone from now on (P-INIT-4)."""
@@ -282,8 +293,88 @@ class Initiative:
             return False
         raise InitiativeError(f"{entity_id!r} is not in the initiative order")
 
+    # ------------------------------------------------ scores that change during a round (C-1)
+
+    def adjust(self, entity_id: str, change: int) -> int:
+        """Change a score for one round (C-1): this round's if the entity has still to act and
+        the change lowers it (it then acts later among those still to act), otherwise the next
+        round's. A change is taken back when the round it counted in ends. Answers the round
+        it counts in."""
+        index = self._index(self._order, entity_id)
+        if index is None:
+            raise InitiativeError(f"cannot change {entity_id!r}: not in the initiative order")
+        if index < self._reached or change >= 0:
+            # A rise for one still to act would put it before those who have acted: it counts
+            # from the next round, as every change of one that has acted.
+            self._later[entity_id] = self._later.get(entity_id, 0) + change
+            return self._round + 1
+        entry = self._order.pop(index)
+        entry = replace(entry, total=entry.total + change)
+        self._undo[entity_id] = self._undo.get(entity_id, 0) - change
+        place = index
+        while place < len(self._order) and self._order[place].total >= entry.total:
+            place += 1
+        self._order.insert(place, entry)
+        return self._round
+
+    def delay(self, entity_id: str) -> str | None:
+        """The active entity acts later this round (000:l.186): right after the next one to
+        act, at its score; the last to act instead acts first next round, one above the
+        highest score then. Answers whom it now follows, None for the next round."""
+        if self._active != entity_id:
+            raise InitiativeError(f"only the acting entity may delay, not {entity_id!r}")
+        entry = self._order.pop(self._reached - 1)
+        self._reached -= 1
+        self._active = None
+        if self._reached < len(self._order):
+            following = self._order[self._reached]
+            self._order.insert(self._reached + 1, replace(entry, total=following.total))
+            return following.entity_id
+        low = self._order[-1].total if self._order else entry.total
+        self._order.append(replace(entry, total=min(low, entry.total)))
+        self._reached = len(self._order)
+        self._first_next.append(entity_id)
+        return None
+
+    def _changes_at_new_round(self) -> None:
+        """The round's changes are taken back, the next round's count, the delayed take the
+        lead (C-1); the order is sorted again, ties kept as they stood."""
+        if not (self._undo or self._later or self._first_next):
+            return
+        totals = {e.entity_id: e.total for e in self._order}
+        for entity_id, change in [*self._undo.items(), *self._later.items()]:
+            if entity_id in totals:
+                totals[entity_id] += change
+        self._undo = {e: -c for e, c in self._later.items() if e in totals and c}
+        self._later = {}
+        first = [e for e in self._first_next if e in totals]
+        self._first_next = []
+        if first:
+            others = [t for e, t in totals.items() if e not in first] or list(totals.values())
+            top = max(others)
+            for entity_id in first:
+                # "superiore di un punto a quella della attuale Iniziativa più alta" (l.186):
+                # a lasting score, not a one-round change.
+                totals[entity_id] = top + 1
+                self._undo.pop(entity_id, None)
+        ranked = sorted(
+            enumerate(self._order),
+            key=lambda pair: (-totals[pair[1].entity_id], pair[1].entity_id not in first, pair[0]),
+        )
+        self._order = [replace(entry, total=totals[entry.entity_id]) for _, entry in ranked]
+
     def to_dict(self) -> dict[str, Any]:
+        changes = {}
+        if self._undo or self._later or self._first_next:
+            changes = {
+                "changes": {
+                    "undo": dict(sorted(self._undo.items())),
+                    "later": dict(sorted(self._later.items())),
+                    "first_next": list(self._first_next),
+                }
+            }
         return {
+            **changes,
             "round": self._round,
             "started": self._started,
             "reached": self._reached,
@@ -309,6 +400,10 @@ class Initiative:
             initiative._active = None if data["active"] is None else str(data["active"])
             initiative._skip = {str(entity_id) for entity_id in data["skip"]}
             initiative._next_listed = int(data["next_listed"])
+            changes = data.get("changes", {})
+            initiative._undo = {str(k): int(v) for k, v in changes.get("undo", {}).items()}
+            initiative._later = {str(k): int(v) for k, v in changes.get("later", {}).items()}
+            initiative._first_next = [str(e) for e in changes.get("first_next", [])]
         except (KeyError, TypeError, ValueError) as exc:
             raise InitiativeError(f"bad initiative data: {exc!r}") from None
         initiative._check_consistent()
@@ -354,9 +449,11 @@ class Initiative:
             self._reached = self._order.index(last_reached) + 1
 
     def _new_round(self) -> None:
-        """Same order as before (P-INIT-3); reinforcements take their places first (P-INIT-6)."""
+        """Same order as before (P-INIT-3) but for the scores changed during the round (C-1);
+        reinforcements take their places first (P-INIT-6)."""
         self._round += 1
         self._reached = 0
+        self._changes_at_new_round()
         pending, self._pending = self._pending, []
         self._insert(pending)
 

@@ -204,3 +204,13 @@ class DefenceWon:
     damage: int = 0
     damage_type: str = ""
     rules: tuple[str, ...] = ()
+
+
+class RulesRefusal(ValueError):
+    """A ruleset refuses a command of its own (Cepheus's aim, hasty...): `code` is the
+    battle's refusal code (battle/reasons.py), `values` fill its words."""
+
+    def __init__(self, code: str, **values: object) -> None:
+        super().__init__(code)
+        self.code = code
+        self.values = values

@@ -418,3 +418,59 @@ def point_arg(
         w, h, d = bf.grid.shape
         fail(f"{where}.{key}", f"{cell} is outside the {w}x{h}x{d} map")
     return cell
+
+
+class RoundRules(Protocol):
+    """Optional side of a ruleset whose units keep a state within the round (Cepheus C-1/C-4:
+    aiming, dodge and parry, acting hastily, the fire mode) in their ruleset sheet, and whose
+    initiative changes during a round. A ruleset without one (`round_rules` None) has none of
+    its commands (`aim`, `hasty`, `delay`, `react_stance`, `fire_mode`: its turn budget lists
+    them not), and the battle never calls it: periferie's order and journals are unchanged."""
+
+    def start_round(self, sheet: object) -> object:
+        """A new round begins: the sheet after it (a reaction's penalty ends...)."""
+        ...
+
+    def start_turn(self, sheet: object) -> object:
+        """Its own turn begins: the sheet after it."""
+        ...
+
+    def after_command(self, sheet: object, kind: str) -> object:
+        """Its unit's player command of `kind` was carried out: the sheet after it."""
+        ...
+
+    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
+        """One aim at `target` with the turn's action so far (None: not used): the sheet after
+        it and whether it spends the turn's action; RulesRefusal when it may not."""
+        ...
+
+    def declare_hasty(self, sheet: object) -> tuple[object, int]:
+        """Act hastily: the sheet after it and the initiative change; RulesRefusal if not."""
+        ...
+
+    def toggle(self, sheet: object, what: str) -> tuple[object, str]:
+        """Change a standing choice (`react_stance`, `fire_mode`) to its next value: the sheet
+        after it and the choice now (a code); RulesRefusal if the unit has no such choice."""
+        ...
+
+    def reaction(self, attack: Attack) -> str | None:
+        """The reaction the target takes to this attack (a code), None for none."""
+        ...
+
+    def reacted(self, sheet: object) -> tuple[object, int]:
+        """The target's sheet after a reaction, and the initiative change it costs."""
+        ...
+
+    def computer_toggles(self, sheet: object) -> tuple[str, ...]:
+        """The standing choices the computer flips for its unit now (its fire mode...)."""
+        ...
+
+    def turn_begun(self, sheet: object) -> bool:
+        """The unit has done something this turn the round rules count (an aim)."""
+        ...
+
+
+def round_rules(rules: BattleRules) -> RoundRules | None:
+    """The battle side's round rules, None for a ruleset without them."""
+    found: RoundRules | None = getattr(rules, "round_rules", None)
+    return found

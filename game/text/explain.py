@@ -136,6 +136,7 @@ def action_name(kind: str) -> str:
         "improvise": _("improvise"),
         "throw": _("throw"),
         "reload": _("reload"),
+        "aim": _("aim"),
     }
     return names.get(kind, kind)
 
@@ -357,6 +358,13 @@ def modifier_line(modifier: Modifier) -> str:
         "dm_prone": lambda: _("prone target DM {dm}").format(dm=_signed(value)),
         "dm_into_melee": lambda: _("firing into melee DM {dm}").format(dm=_signed(value)),
         "dm_zero_g_recoil": lambda: _("recoil in zero-G DM {dm}").format(dm=_signed(value)),
+        "dm_aim": lambda: _("aim DM {dm}").format(dm=_signed(value)),
+        "dm_laser_sight": lambda: _("laser sight DM {dm}").format(dm=_signed(value)),
+        "dm_dodge": lambda: _("target dodges DM {dm}").format(dm=_signed(value)),
+        "dm_parry": lambda: _("target parries DM {dm}").format(dm=_signed(value)),
+        "dm_burst": lambda: _("burst DM {dm}").format(dm=_signed(value)),
+        "dm_hasty": lambda: _("hasty DM {dm}").format(dm=_signed(value)),
+        "dm_reactions": lambda: _("own reactions DM {dm}").format(dm=_signed(value)),
         "myst_attack": lambda: _("attack total {total} + 3d10").format(total=value),
         "myst_defence": lambda: _("defence total {total} + 3d10").format(total=-value),
         "fantasy_dp": lambda: _("protection difficulty {dp}").format(dp=value),

@@ -508,6 +508,37 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         who=_("the computer") if d["controller"] == "computer" else d["controller"],
     ),
     Happened.COMBAT_OVER: _combat_over,
+    # Cepheus's round (C-1, C-4)
+    Happened.AIMED: lambda d: _("{unit} aims at {target}.").format(
+        unit=d["unit"], target=d["target"]
+    ),
+    Happened.HASTY: lambda d: _(
+        "{unit} will act hastily in round {round}: +2 initiative, -1 to every action."
+    ).format(unit=d["unit"], round=d["round"]),
+    Happened.DELAYED: lambda d: (
+        _("{unit} delays: it will act after {after}.").format(
+            unit=d["unit"], after=_("someone unseen") if d["after"] == UNSEEN else d["after"]
+        )
+        if d.get("after") is not None
+        else _("{unit} delays: it will act first in round {round}.").format(
+            unit=d["unit"], round=d["round"]
+        )
+    ),
+    Happened.REACT_STANCE: lambda d: (
+        _("{unit} will dodge or parry when attacked.")
+        if d.get("now") == "always"
+        else _("{unit} will dodge or parry when attacked once its turn is over.")
+        if d.get("now") == "after_acting"
+        else _("{unit} will not react when attacked.")
+    ).format(unit=d["unit"]),
+    Happened.FIRE_MODE: lambda d: (
+        _("{unit} fires bursts.") if d.get("now") == "burst" else _("{unit} fires single shots.")
+    ).format(unit=d["unit"]),
+    Happened.REACTED: lambda d: (
+        _("{unit} dodges {against}: initiative {change} (round {round}).")
+        if d.get("reaction") == "dodge"
+        else _("{unit} parries {against}: initiative {change} (round {round}).")
+    ).format(unit=d["unit"], against=d["against"], change=d["initiative"], round=d["round"]),
 }
 
 
@@ -686,6 +717,10 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.CANNOT_BE_HIT: lambda: _("Full cover and a low stance: it cannot be hit (C-3)."),
     Why.PRONE_NO_MELEE: lambda: _("A prone attacker cannot attack in melee."),
     Why.UNCONSCIOUS: lambda: _("Unconscious (C-5)."),
+    Why.NO_MINOR_ACTION: lambda: _("No minor action left this turn (C-4)."),
+    Why.AIM_AT_MOST: lambda: _("Aiming gives at most +{most} (C-1)."),
+    Why.ALREADY_HASTY: lambda: _("Already acting hastily next round (C-1)."),
+    Why.NO_AUTO_FIRE: lambda: _("This weapon has no automatic fire."),
     Why.UNKNOWN_TARGET: lambda: _("No such target in sight."),
     Why.NO_TARGET: lambda: _("Choose a target or a cell."),
     Why.NEEDS_TARGET: lambda: _("This weapon needs a target, not a cell."),

@@ -27,6 +27,12 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "stand": (pygame.K_v,),
     "improvise": (pygame.K_i,),
     "end_turn": (pygame.K_RETURN, pygame.K_KP_ENTER),
+    # a round's own commands (Cepheus C-1/C-4)
+    "aim": (pygame.K_g,),
+    "hasty": (pygame.K_j,),
+    "delay": (pygame.K_l,),
+    "react_stance": (pygame.K_b,),
+    "fire_mode": (pygame.K_z,),
     "confirm": (pygame.K_SPACE,),
     "cancel": (pygame.K_ESCAPE,),
     "next_unit": (pygame.K_TAB,),

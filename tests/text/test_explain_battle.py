@@ -121,6 +121,13 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.CELL_EDITED: {"at": [3, 3, 0], "obstacle": "full", "terrain": None, "floor": None},
     Happened.CONTROLLER: {"faction": "raiders", "controller": "computer"},
     Happened.COMBAT_OVER: {"winner": "raiders"},
+    Happened.AIMED: {"unit": "Ada", "target": "Bo"},
+    Happened.HASTY: {"unit": "Ada", "round": 3},
+    Happened.DELAYED: {"unit": "Ada", "after": "Bo", "round": 2},
+    Happened.REACT_STANCE: {"unit": "Ada", "now": "after_acting"},
+    Happened.FIRE_MODE: {"unit": "Ada", "now": "burst"},
+    Happened.REACTED: {"unit": "Bo", "reaction": "dodge", "against": "Ada", "initiative": -2,
+                       "round": 2},
 }  # fmt: skip
 
 

@@ -11,7 +11,16 @@ from types import MappingProxyType
 
 from game.rules import registry
 from game.rules.cepheus.sheet import KINDS, Sheet, Weapon, parse_sheet, parse_weapon
-from game.rules.reader import ScenarioError, as_int, as_list, as_number, as_object, as_str, choice
+from game.rules.reader import (
+    ScenarioError,
+    as_int,
+    as_list,
+    as_number,
+    as_object,
+    as_str,
+    choice,
+    fail,
+)
 
 #: The difficulty of an attack the table forbids (000:l.45-56).
 NO_ATTACK = "--"
@@ -205,6 +214,10 @@ def parse_samples(raw: Mapping[str, object], tables: Tables) -> Samples:
         wid: parse_weapon(w, f"weapons.{wid}", tables.kinds)
         for wid, w in as_object(top.get("weapons", {}), "weapons").items()
     }
+    for wid, w in weapons.items():
+        if w.auto and w.auto not in tables.bursts:
+            known = ", ".join(str(b) for b in tables.bursts)
+            fail(f"weapons.{wid}.auto", f"no burst of {w.auto} rounds (000:l.249-256: {known})")
     default = weapons.get("pugni")
     sheets: dict[str, Sheet] = {}
     raw_sheets: dict[str, Mapping[str, object]] = {}

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from game.rules.cepheus.tempo import Tempo
 from game.rules.reader import ScenarioError, as_bool, as_int, as_object, as_str, choice, fail
 
 #: The physical characteristics, in the order damage reaches them (C-5: END first).
@@ -14,7 +15,7 @@ CHARS = ("end", "str", "dex")
 #: The skills the seed's chapter names (000:l.130-134, 283, 345-349, 398); others are refused.
 SKILLS = ("armi da fuoco", "atletica", "comando", "g-zero", "medico", "mischia", "tattica")
 SHEET_KEYS = ("chars", "max", "dm", "skills", "weapon", "armour")
-WEAPON_KEYS = ("type", "damage", "recoil", "laser", "name", "sample")
+WEAPON_KEYS = ("type", "damage", "recoil", "laser", "name", "sample", "auto", "laser_sight")
 #: Which check a weapon kind attacks with (000:l.130-134, C-1).
 KINDS = ("melee", "thrown", "firearm")
 _DAMAGE = re.compile(r"^([1-9]\d?)d6(?:([+-])(\d{1,2}))?$")
@@ -39,6 +40,10 @@ class Weapon:
     recoil: bool = False
     laser: bool = False
     name: str = ""
+    #: Automatic fire: the rounds of its burst (000:l.245-256), 0 for none.
+    auto: int = 0
+    #: A laser sight: +1 when aiming (000:l.144).
+    laser_sight: bool = False
 
     @property
     def damage(self) -> str:
@@ -61,6 +66,8 @@ class Sheet:
     skills: Mapping[str, int] = field(default_factory=dict)
     weapon: Weapon | None = None
     armour: int = 0
+    #: The unit's state within the battle's round (aim, reactions, hasty, fire mode: C-1, C-4).
+    tempo: Tempo = field(default_factory=Tempo)
 
     def char(self, name: str) -> int:
         """A current characteristic, or MissingCharacteristic naming `sheet.chars.<name>`."""
@@ -108,6 +115,8 @@ def parse_weapon(value: object, where: str, types: Mapping[str, str]) -> Weapon:
         recoil=as_bool(spec.get("recoil", False), f"{where}.recoil"),
         laser=as_bool(spec.get("laser", False), f"{where}.laser"),
         name=as_str(spec["name"], f"{where}.name") if "name" in spec else "",
+        auto=as_int(spec.get("auto", 0), f"{where}.auto", low=0, high=100),
+        laser_sight=as_bool(spec.get("laser_sight", False), f"{where}.laser_sight"),
     )
 
 

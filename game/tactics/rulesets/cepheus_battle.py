@@ -6,14 +6,16 @@ What the battle cannot say yet, and how it is approximated (docs/rules.md, "Ceph
 battle"): the C-4 turn is mapped onto the battle's slots — a movement of one minor action (4
 cells), the significant action (an attack), or the significant action spent on two more minor
 actions of movement (the `dash`: three minor actions, 12 cells); a change of stance takes the
-interaction slot, where C-4 counts it as a minor action. No situation the grid does not know
-(aiming, dodging, bursts, darkness...) is offered: every attack is the plain one. There are no
-reactions (no attacks of opportunity, no readied shots).
+interaction slot, where C-4 counts it as a minor action. The round's own commands (aim, act
+hastily, delay, the reaction stance, the fire mode) and the dodge and parry reactions are the
+`round_rules` block below (docs/rules.md, "Cepheus in the battle"). There are no attacks of
+opportunity nor readied shots. Darkness, smoke and the GM's situations are not offered.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -26,6 +28,7 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
+from game.rules.cepheus import tempo as rules_tempo
 from game.rules.cepheus.checks import CELL_METRES
 from game.rules.cepheus.cover import cover_grade, grade_from_obstacles
 from game.rules.cepheus.damage import (
@@ -51,11 +54,12 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     Harm,
     Modifier,
+    RulesRefusal,
     TurnBudget,
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, RoundRules
 from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
@@ -82,6 +86,12 @@ BUDGET = TurnBudget(
             "prone": "interaction",
             "stand": "interaction",
             "end_turn": "",
+            # C-1/C-4's round commands: the round rules count their minor actions themselves
+            "aim": "",
+            "hasty": "",
+            "delay": "",
+            "react_stance": "",
+            "fire_mode": "",
         }
     ),
 )
@@ -177,6 +187,8 @@ class CepheusBattle(BattleRules):
     reactions: frozenset[str] = frozenset()
     #: The computer shoots at once when it expects half a characteristic point of damage.
     worth_attacking = Fraction(1, 2)
+    #: C-1/C-4 within the round: aim, dodge and parry, hasty, the fire mode (set below).
+    round_rules: RoundRules
 
     def attack(
         self,
@@ -210,8 +222,9 @@ class CepheusBattle(BattleRules):
             zero_g=bf.grid.gravity == 0,  # C-5
             beside_target=beside_target(bf, attacker, target),
         )
+        situation = round_situation(bf, attacker, target, geometry)
         result = rules_attack.attack(
-            a_sheet, t_sheet, a_sheet.weapon, geometry, rules_attack.Situation(), data().tables
+            a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
         )
         rules = tactics.merge_rules(sight.rules, ("G-4",), result.rules)
         return Attack(
@@ -248,7 +261,10 @@ class CepheusBattle(BattleRules):
         weapon = sheet_of(attacker).weapon
         if attack.chance is None or not isinstance(result, rules_attack.Attack) or weapon is None:
             return Fraction(0)
-        return _expected(result.total_dm, weapon.dice, weapon.bonus, sheet_of(target).armour)
+        dice, extra = burst_extra(attack)
+        return _expected(
+            result.total_dm, weapon.dice + dice, weapon.bonus + extra, sheet_of(target).armour
+        )
 
     def roll_damage(
         self,
@@ -267,8 +283,9 @@ class CepheusBattle(BattleRules):
         if own is None:
             record = roller.roll("1d6", f"damage {weapon.id}")
             return DamageRoll(record, record.total + effect)
-        record = roller.roll(f"{own.dice}d6", f"damage {own.name or weapon.id}")
-        return DamageRoll(record, record.total + own.bonus + effect)
+        dice, extra = burst_extra(attack)
+        record = roller.roll(f"{own.dice + dice}d6", f"damage {own.name or weapon.id}")
+        return DamageRoll(record, record.total + own.bonus + extra + effect)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
         """C-5: `rolled` (dice + bonus + Effect) - armour, END first, then the higher of STR
@@ -372,6 +389,8 @@ class CepheusBattle(BattleRules):
         minor = MINOR_DASHING if dash else MINOR_WALKING
         state = state_of(sheet_of(entity))
         cells = movement_allowance(minor, entity.stance.value, state, data().tables).cells
+        if sheet_of(entity).tempo.aimed_this_turn:
+            cells = 0  # C-4: the turn's minor action went on aiming (round rules, below)
         budgets = {m: cells for m in request.budgets} if request.budgets else {}
         if budgets and request.mode not in budgets:
             budgets[request.mode] = cells
@@ -417,6 +436,143 @@ class CepheusBattle(BattleRules):
 
         return worst_cover(self.sight, bf, unit, threats, value, best)
 
+
+# ---------------------------------------------------------------- the round (C-1, C-4)
+
+
+def round_situation(
+    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
+) -> rules_attack.Situation:
+    """What the attacker's round state and the target's standing reaction add to an attack:
+    the aim at this target (+ the laser sight), hasty, its own reactions, the burst of its fire
+    mode (000:l.79-87, 144, 160, 245), and the target's dodge or parry (l.158-170, 343)."""
+    a_sheet = sheet_of(attacker)
+    mine, weapon = a_sheet.tempo, a_sheet.weapon
+    return rules_attack.Situation(
+        aim=mine.aim if mine.aim_at == target.id else 0,
+        laser_sight=weapon is not None and weapon.laser_sight,
+        hasty=mine.hasty,
+        reactions=mine.reactions,
+        burst=weapon.auto if weapon is not None and weapon.auto and mine.burst else None,
+        dodge=(taken := target_reaction(bf, attacker, target, geo)) == rules_tempo.DODGE,
+        parry=taken == rules_tempo.PARRY,
+    )
+
+
+def target_reaction(
+    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
+) -> str | None:
+    """The reaction the target's standing choice takes to this attack: only aware of it when
+    it sees the attacker (000:l.162), not unconscious or dead; in cover (any grade, after the
+    stance shift) a dodge is -2 (l.166)."""
+    t_sheet, weapon = sheet_of(target), sheet_of(attacker).weapon
+    t = t_sheet.tempo
+    melee = weapon is not None and not weapon.ranged
+    prone = geo.target_stance == "prone"
+    if t.react == "never" or weapon is None or (prone and not melee):
+        return None
+    if state_of(t_sheet) in (UNCONSCIOUS, DEAD):
+        return None
+    tables = data().tables
+    grade = cover_grade(geo.cover, geo.target_stance in ("crouched", "prone"), tables)
+    return rules_tempo.choose_reaction(
+        t,
+        aware=tactics.sight(bf, target, attacker).clear,
+        prone=prone,
+        melee=melee,
+        in_cover=grade.in_cover,
+        mischia=t_sheet.skill("mischia"),
+        able=True,
+        tables=tables,
+    )
+
+
+def burst_extra(attack: Attack | None) -> tuple[int, int]:
+    """A burst's extra damage (000:l.249-256): (d6 count, constant), from the attack's DMs."""
+    result = None if attack is None else attack.detail
+    if not isinstance(result, rules_attack.Attack):
+        return 0, 0
+    for step in result.modifiers:
+        if step.code == "burst":
+            situation = rules_attack.Situation(burst=int(step.detail))
+            return rules_attack.extra_damage(situation, data().tables)
+    return 0, 0
+
+
+def _tempo_sheet(sheet: object) -> Sheet:
+    return sheet if isinstance(sheet, Sheet) else Sheet()
+
+
+class CepheusRound:
+    """C-1/C-4 within the round (game.tactics.ruleset.RoundRules): the unit's `Tempo` lives in
+    its sheet; the battle asks this object, which never knows the battle."""
+
+    def start_round(self, sheet: object) -> object:
+        s = _tempo_sheet(sheet)
+        after = rules_tempo.start_round(s.tempo)
+        return sheet if after is s.tempo else replace(s, tempo=after)
+
+    def start_turn(self, sheet: object) -> object:
+        s = _tempo_sheet(sheet)
+        after = rules_tempo.start_turn(s.tempo)
+        return sheet if after is s.tempo else replace(s, tempo=after)
+
+    def after_command(self, sheet: object, kind: str) -> object:
+        s = _tempo_sheet(sheet)
+        after = rules_tempo.after_command(s.tempo, kind)
+        return sheet if after is s.tempo else replace(s, tempo=after)
+
+    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
+        s = _tempo_sheet(sheet)
+        tables = data().tables
+        lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
+        after = rules_tempo.aim(s.tempo, target, action, tables, lost)
+        return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
+
+    def declare_hasty(self, sheet: object) -> tuple[object, int]:
+        s = _tempo_sheet(sheet)
+        after = rules_tempo.declare_hasty(s.tempo)
+        return replace(s, tempo=after), data().tables.initiative["hasty"]
+
+    def toggle(self, sheet: object, what: str) -> tuple[object, str]:
+        s = _tempo_sheet(sheet)
+        t = s.tempo
+        if what == "fire_mode":
+            if s.weapon is None or not s.weapon.auto:
+                raise RulesRefusal("no_auto_fire")
+            return replace(s, tempo=replace(t, burst=not t.burst)), "single" if t.burst else "burst"
+        after = rules_tempo.next_react_mode(t)
+        return replace(s, tempo=after), after.react
+
+    def reaction(self, attack: Attack) -> str | None:
+        result = attack.detail
+        if not isinstance(result, rules_attack.Attack):
+            return None
+        for code in (rules_tempo.DODGE, rules_tempo.PARRY):
+            if result.dm(code) is not None:
+                return code
+        return None
+
+    def reacted(self, sheet: object) -> tuple[object, int]:
+        s = _tempo_sheet(sheet)
+        after = rules_tempo.reacted(s.tempo)
+        return replace(s, tempo=after), data().tables.initiative["per_reaction"]
+
+    def computer_toggles(self, sheet: object) -> tuple[str, ...]:
+        # Ammunition is not counted: a burst is always the better shot (+DM, more damage).
+        # It reacts once its turn is over, where the reaction's -1 costs it no check (C-4).
+        s = _tempo_sheet(sheet)
+        auto = s.weapon is not None and s.weapon.auto
+        fire = ("fire_mode",) if auto and not s.tempo.burst else ()
+        return fire + (("react_stance",) if s.tempo.react != "after_acting" else ())
+
+    def turn_begun(self, sheet: object) -> bool:
+        return _tempo_sheet(sheet).tempo.aimed_this_turn > 0
+
+
+ROUND = CepheusRound()
+_ROUND_CHECKED: RoundRules = ROUND
+CepheusBattle.round_rules = ROUND  # the optional side the battle asks (ruleset.round_rules)
 
 BATTLE = CepheusBattle()
 #: mypy checks here that the object implements the whole protocol.

@@ -45,6 +45,11 @@ LABELS = {
     "stand": lambda: _("Stand"),
     "improvise": lambda: _("Improvise"),
     "end_turn": lambda: _("End turn"),
+    "aim": lambda: _("Aim"),
+    "hasty": lambda: _("Act hastily"),
+    "delay": lambda: _("Delay"),
+    "react_stance": lambda: _("Dodge/parry on-off"),
+    "fire_mode": lambda: _("Bursts on-off"),
 }
 _STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
 
@@ -236,6 +241,8 @@ class Orders:
             )
             verb = _("Throw at {t}") if kind == "throw" else _("Attack {t}")
             self.aim(command, verb.format(t=target), target)
+        elif kind == "aim" and enemy:
+            self.aim(cmd.Aim(unit, target), _("Aim at {t}").format(t=target), target)
         elif kind == "help" and not enemy:
             self.aim(cmd.Help(unit, target), _("Help {t}").format(t=target), target)
         elif kind == "use_object" and not enemy:
@@ -291,6 +298,10 @@ class Orders:
             "search": cmd.Search(unit),
             "end_turn": cmd.EndTurn(unit),
             "reload": cmd.Reload(unit),
+            "hasty": cmd.Hasty(unit),
+            "delay": cmd.Delay(unit),
+            "react_stance": cmd.ReactStance(unit),
+            "fire_mode": cmd.FireMode(unit),
         }
         if kind in immediate:
             self.submit(immediate[kind])
@@ -382,6 +393,8 @@ class Orders:
         target = s.pointer.unit
         if target is not None and s.view.sides.get(target) != s.view.sides.get(unit):
             add("attack", _("Attack {t}").format(t=target), "attack")
+            if "aim" in options:
+                add("aim", _("Aim at {t}").format(t=target), "aim")
             add("throw", _("Throw at {t}").format(t=target), "throw")
         elif target is not None:
             if target != unit:

@@ -5,10 +5,12 @@ movement allowance."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from game.rules.cepheus.sheet import Sheet
+from game.rules.cepheus.tempo import Tempo
 from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Combatant
 from game.scenario.parse import parse_scenario
@@ -27,12 +29,18 @@ CIVILIAN = {"chars": {"str": 7, "dex": 7, "end": 7}, "weapon": "pugni"}
 
 
 def _field(*entities: dict[str, object]) -> Battlefield:
+    """The entities with the standing reaction choice "never": the plain attack of C-1..C-3
+    (the dodge and parry they would take are tests/battle/test_cepheus_round.py's)."""
     scenario = {
         "ruleset": "cepheus",
         "map": {"size": [20, 10, 1], "cells": []},
         "entities": list(entities),
     }
-    return parse_scenario(scenario, ROOT)[0]
+    bf = parse_scenario(scenario, ROOT)[0]
+    plain = tuple(
+        replace(e, sheet=replace(sheet_of(e), tempo=Tempo(react="never"))) for e in bf.entities
+    )
+    return Battlefield(bf.grid, plain, bf.rules, bf.ruleset)
 
 
 def _duel(distance: int = 7) -> Battlefield:
@@ -139,7 +147,11 @@ def test_c1_initiative_is_2d6_plus_dex_dm_ties_to_the_higher_dex() -> None:
 
 def test_c4_the_turn_offers_movement_an_attack_a_dash_and_stances_and_no_reaction() -> None:
     budget = BATTLE.turn_budget()
-    assert budget.commands == {"move", "attack", "dash", "crouch", "prone", "stand", "end_turn"}
+    round_commands = {"aim", "hasty", "delay", "react_stance", "fire_mode"}  # C-1/C-4's own
+    assert budget.commands == {
+        "move", "attack", "dash", "crouch", "prone", "stand", "end_turn", *round_commands
+    }  # fmt: skip
+    assert all(budget.costs[kind] == "" for kind in round_commands)  # the round rules count
     assert budget.spending("action") == {"attack", "dash"}
     assert BATTLE.reactions == frozenset()
 
