@@ -10,7 +10,7 @@ import pygame
 #: W, A, S, D and the arrows pan the map, so no command uses them.
 DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "move": (pygame.K_m,),
-    "five_foot_step": (pygame.K_g,),
+    "five_foot_step": (pygame.K_b,),
     "attack": (pygame.K_x,),
     "throw": (pygame.K_t,),
     "reload": (pygame.K_l,),

@@ -35,7 +35,7 @@ def test_d2_the_5_foot_step_is_aimed_with_its_key_given_with_a_click_then_greyed
     unit = _raider_acting(w)
     start = w.battle.sheet(unit).cell
     to = w.battle.five_foot_step_cells(unit)[0]
-    w.key(pygame.K_g)
+    w.key(pygame.K_b)
     w.click(to)
     w.click(to)
     w.frames(5)
