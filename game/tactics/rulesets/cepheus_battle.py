@@ -128,9 +128,10 @@ def beside_target(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -
     for other in bf.entities:
         if other.id in (attacker.id, target.id) or other.neutral:
             continue
-        if state_of(sheet_of(other)) in (UNCONSCIOUS, DEAD):
+        # The distance first: the wound state is the dearer test (asked on every hover).
+        if chebyshev(other.cell, target.cell) > 1:
             continue
-        if chebyshev(other.cell, target.cell) <= 1:
+        if state_of(sheet_of(other)) not in (UNCONSCIOUS, DEAD):
             return True
     return False
 
