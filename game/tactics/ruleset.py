@@ -187,6 +187,11 @@ class BattleRules(Protocol):
         default the roll's total."""
         return str(total)
 
+    def sheet_text(self, sheet: Any) -> str:
+        """A unit's ruleset sheet in one line for `tessera summary` (fantasy: its dice, weapon,
+        DP and body points); "" by default (periferie's sheet is its template)."""
+        return ""
+
 
 class NotPlayable(ValueError):
     """A ruleset listed in the registry whose battle side does not exist yet (query only)."""
