@@ -73,6 +73,14 @@ def summary(loaded: LoadedMap, bf: Battlefield, brules: BattleRules | None = Non
             for u in units
         ]
         lines.append(f"{side_name(faction)}: {', '.join(marks)}")
+    sheets: dict[str, list[str]] = {}
+    for e in bf.entities:  # the ruleset's own sheets (periferie's are its templates: none)
+        text = brules.sheet_text(e.sheet)
+        if text:
+            sheets.setdefault(text, []).append(e.id)
+    if sheets:
+        lines += ["", _("Sheets:")]
+        lines += [f"  {text} — {', '.join(ids)}" for text, ids in sheets.items()]
     hidden = {u.name for u in loaded.units if u.hidden}
     surprised = {u.name for u in loaded.units if u.surprised}
     # The battle's own combatants (engine._combatant): a ruleset naming its order's bonus

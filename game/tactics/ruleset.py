@@ -201,6 +201,11 @@ class BattleRules(Protocol):
         default the roll's total."""
         return str(total)
 
+    def sheet_text(self, sheet: Any) -> str:
+        """A unit's ruleset sheet in one line for `tessera summary` (fantasy: its dice, weapon,
+        DP and body points); "" by default (periferie's sheet is its template)."""
+        return ""
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

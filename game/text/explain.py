@@ -386,6 +386,26 @@ def fantasy_initiative(agi: str, des: str) -> str:
     return _("AGI {agi} · DES {des}").format(agi=agi, des=des)
 
 
+def fantasy_sheet(
+    name: str,
+    chars: tuple[str, str, str, str],
+    weapon: str,
+    attack: str,
+    damage: str,
+    cad: int,
+    dp: int,
+    body: int,
+) -> str:
+    """A fantasy sheet in one line (003: characteristics are dice, l.16; DP l.76; CAD l.140)."""
+    agi, des, pot, pre = chars
+    arm = _("{weapon} {dice}, damage {damage}").format(weapon=weapon, dice=attack, damage=damage)
+    if cad > 1:
+        arm += ", " + _("CAD {cad}").format(cad=cad)
+    text = _("AGI {agi} · DES {des} · POT {pot} · PRE {pre}; {weapon}; DP {dp}; {body} body points")
+    line = text.format(agi=agi, des=des, pot=pot, pre=pre, weapon=arm, dp=dp, body=body)
+    return f"{name}: {line}" if name else line
+
+
 #: Other rulesets' reasons for no chance (Myst M-2, fantasy F-2), worded with the attack's values.
 _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "engaged": lambda: _("{attacker} is engaged in melee: no ranged attack"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,6 +19,8 @@ from game.battle.setup import BattleSetup, UnitSpec
 from game.ecs.components import Deferred, RulesetSheet
 from game.rules.data import load_rules
 from game.rules.fantasy.data import Sheet, Weapon
+from game.scenario.parse import parse_scenario
+from game.tactics.battlefield import Battlefield
 from game.tactics.rulesets.fantasy_battle import BATTLE
 from game.text.explain_battle import refusal_text
 from tests.battle.conftest import OPEN_FIELD, ascii_grid
@@ -44,6 +47,16 @@ def _sheet(b: Battle, unit: str) -> Sheet:
     own = b.world.get(unit, RulesetSheet).sheet
     assert isinstance(own, Sheet)
     return own
+
+
+def _field(entities: list[dict[str, object]]) -> Battlefield:
+    """A query's battlefield of fantasy fighters on an open 10 x 4 map."""
+    scenario = {"ruleset": "fantasy", "map": {"size": [10, 4, 1]}, "entities": entities}
+    return parse_scenario(scenario, Path.cwd())[0]
+
+
+def _fighter(id_: str, faction: str, x: int, **sheet: object) -> dict[str, object]:
+    return {"id": id_, "faction": faction, "at": [x, 0, 0], "sheet": sheet}
 
 
 def _ok(b: Battle, command: cmd.Command) -> list[str]:
@@ -92,8 +105,6 @@ def test_003_l67_leaving_an_enemys_reach_gives_it_a_free_attack_the_fugitive_can
 def test_003_l67_the_free_attack_is_a_check_against_the_dp_with_no_defence() -> None:
     # The same pair as the query asks it: the ordinary attack is a contest (the bruto has no
     # defence skill: AGI d4 alone, 003:l.75); the reaction's is not.
-    from tests.tactics.rulesets.test_fantasy_battle import _field, _fighter
-
     bf = _field([_fighter("a", "x", 0, pot="d6"), _fighter("b", "y", 1, agi="d4")])
     weapon = bf.rules.weapons["pistol"]  # periferie's record, as the battle passes it
     plain = BATTLE.attack(bf, bf.entity("a"), bf.entity("b"))
@@ -147,8 +158,6 @@ def test_003_l140_a_cad_2_crossbow_shoots_one_turn_and_reloads_the_next(
 
 def test_003_l140_cad_3_fires_then_takes_the_two_following_turns_to_reload() -> None:
     # "alcune perfino di 3 (tirano in un turno, impiegano i 2 seguenti per ricaricare)".
-    from tests.tactics.rulesets.test_fantasy_battle import _field, _fighter
-
     heavy = {"name": "Balestra pesante", "kind": "ranged", "damage": "1d10", "cad": 3}
     bf = _field([_fighter("a", "x", 0, weapon=heavy), _fighter("b", "y", 6)])
     a, target = bf.entity("a"), bf.entity("b")

@@ -152,12 +152,13 @@ def test_a_wall_blocks_the_line_of_sight() -> None:
 
 
 def test_damage_through_armour_into_the_body_sections() -> None:
-    # 003:l.179: the ogre's torso armour 6 (sample) takes 9: destroyed, 3 to the body, which
-    # fills nothing yet (Lieve has 5 boxes). A d100 of 25 is the torso (F-3).
+    # 003:l.179: the ogre's torso armour 4 (the bruto sample) takes 6: destroyed, 2 to the
+    # body, which fills nothing yet (Lieve has 3 boxes). A d100 of 25 is the torso (F-3): 3
+    # there leave 1 of its armour and reach no body point.
     a, b = _ask(
         [
-            {"q": "damage", "target": "ogre", "damage": 9, "location": "torso"},
-            {"q": "damage", "target": "ogre", "damage": 4, "location": 25},
+            {"q": "damage", "target": "ogre", "damage": 6, "location": "torso"},
+            {"q": "damage", "target": "ogre", "damage": 3, "location": 25},
         ]
     )
     assert (
@@ -166,8 +167,8 @@ def test_damage_through_armour_into_the_body_sections() -> None:
         a["body_lost"],
         a["full_sections"],
         a["dead"],
-    ) == (0, True, 3, [], False)
-    assert b["location"] == "torso" and b["armour_left"] == 2 and b["body_lost"] == 0
+    ) == (0, True, 2, [], False)
+    assert b["location"] == "torso" and b["armour_left"] == 1 and b["body_lost"] == 0
 
 
 def test_initiative_by_agi_then_des_then_together() -> None:

@@ -122,8 +122,14 @@ def test_the_ruleset_option_summarises_the_station_under_fantasy_and_refuses_an_
 
     done = summary("--ruleset", "fantasy")
     assert done.returncode == 0, done.stderr
-    # Wisp is the scavenger, the sample arciere (AGI d8, DES d10): first (F-1).
+    # Wisp is the scavenger, the sample arciere (AGI d8, DES d10): first (F-1). Its sheet as the
+    # fantasy object words it: PRE d10 + "uso balestre" d8 for its CAD 2 crossbow (003:l.82,
+    # 140), DP 8 (VPB 8, no shield, 003:l.76), 8 body points (2/2/2/1/1, assumed).
     assert "  AGI d8 · DES d10  Wisp" in done.stdout
+    assert (
+        "  arciere: AGI d8 · DES d10 · POT d6 · PRE d10; Balestra d10+d8, damage 1d10, CAD 2; DP 8;"
+        " 8 body points — Wisp"
+    ) in done.stdout
     # Kask's pitchfork needs contact (F-2): the fantasy object's answer, not periferie's P.
     assert "a melee attack needs an adjacent cell; Okafor is 12 away" in done.stdout
     assert "P-HIT-2" not in done.stdout

@@ -88,6 +88,8 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     },
     Happened.DEFENCE_PLAN: {"unit": "Bo", "moves": ["counterattack", "priority"]},
     Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
+    Happened.DAMAGE_DEFERRED: {"unit": "Bo", "source": "Ada", "rolled": 6},
+    Happened.RELOADED: {"unit": "Ada", "left": 1},
     Happened.DEATH_SAVE: {"unit": "Bo", "result": "two_failures", "wounds": {}},
     Happened.STANCE: {"unit": "Ada", "stance": "crouched"},
     Happened.DODGE: {"unit": "Ada"},

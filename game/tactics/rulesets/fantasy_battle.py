@@ -480,6 +480,24 @@ class FantasyBattle(BattleRules):
         agi, des = divmod(total, AGI_WEIGHT)
         return explain.fantasy_initiative(_die_name(agi), _die_name(des))
 
+    def sheet_text(self, sheet: Any) -> str:
+        """The sample's dice, weapon (its attack dice and damage, CAD), DP and body points."""
+        if not isinstance(sheet, Sheet):
+            return ""
+        arm = sheet.weapon
+        skill = sheet.skills.get(arm.skill) if arm.skill else None
+        first = sheet.pot if arm.melee else sheet.pre
+        return explain.fantasy_sheet(
+            sheet.sample or "",
+            (sheet.agi, sheet.des, sheet.pot, sheet.pre),
+            arm.name,
+            "+".join(d for d in (first, skill) if d),
+            arm.damage,
+            arm.cad,
+            sheet.dp,
+            sheet.body_total,
+        )
+
 
 def _die_name(faces: int) -> str:
     return next((d for d, f in dice.FACES.items() if f == faces and f), "-")

@@ -214,13 +214,15 @@ def test_armour_absorbs_is_destroyed_at_equal_damage_and_passes_the_excess(
 
 def test_body_sections_fill_from_lieve_and_all_lost_is_death(rules: FantasyRules) -> None:
     # 003:l.175 "partendo dalla sezione più alta (ferita lieve)"; 003:l.183 a full section's
-    # penalty (assumed -1 for Lieve, -2 Serio); 003:l.184 all points lost: dead. Boxes 4/3/3/2/2
-    # = 14: 5 lost fill Lieve (4) only; 7 fill Lieve and Serio; 14 is death.
+    # penalty (assumed -1 for Lieve, -2 Serio); 003:l.184 all points lost: dead. Boxes 2/2/2/1/1
+    # = 8 (assumed, tuned: docs/rules.md): 3 lost fill Lieve (2) only; 4 fill Lieve and Serio;
+    # 7 is not yet death, 8 is.
     pc = _sheet(rules)
-    five = combat.take_damage(rules, pc, 5, "legs")
-    assert five.full_sections == ("lieve",) and five.penalty == -1
-    assert combat.take_damage(rules, pc, 7, "legs").full_sections == ("lieve", "serio")
-    assert combat.take_damage(rules, pc, 14, "legs").dead
+    three = combat.take_damage(rules, pc, 3, "legs")
+    assert three.full_sections == ("lieve",) and three.penalty == -1
+    assert combat.take_damage(rules, pc, 4, "legs").full_sections == ("lieve", "serio")
+    assert not combat.take_damage(rules, pc, 7, "legs").dead
+    assert combat.take_damage(rules, pc, 8, "legs").dead
 
 
 def test_initiative_agi_then_des_then_together() -> None:
@@ -234,9 +236,10 @@ def test_initiative_agi_then_des_then_together() -> None:
 
 def test_section_penalties_lower_both_sides_totals(rules: FantasyRules) -> None:
     # 003:l.183: a full section's penalty "applicata a tutte le azioni": an attacker with Lieve
-    # full (4 lost) attacks at -1; a defender with Lieve and Serio full (7) defends at -2.
+    # full (2 lost of boxes 2/2/2/1/1) attacks at -1; a defender with Lieve and Serio full (4)
+    # defends at -2.
     plan = combat.plan(
-        rules, _sheet(rules, body_lost=4), _sheet(rules, body_lost=7), SWORD, Situation()
+        rules, _sheet(rules, body_lost=2), _sheet(rules, body_lost=4), SWORD, Situation()
     )
     assert (plan.attack_modifier, plan.defence_modifier) == (-1, -2)
 
