@@ -203,7 +203,8 @@ def damage_area(
     damage_type = roll.damage_type or weapon.damage_type
     rolled = roll.rolled
     shaper = damage_shaper(b.ruleset)
-    if roll.choice is not None and shaper is not None and len(victims) == 1:
+    asked = margin in ("ask", "least")  # else `rolled` is already the most damage
+    if asked and roll.choice is not None and shaper is not None and len(victims) == 1:
         choice = shaper.damage_choice(roll.choice)
         if margin == "ask":
             b.set(attacker, DamageWaiting(victims[0], damage_type, on_hit, roll.choice))
