@@ -258,6 +258,8 @@ class Battle:
                     unpack_mask(cells["floor"], grid.shape),
                     gravity=grid.gravity,
                     pressurised=grid.pressurised,
+                    darkness=grid.darkness,
+                    smoke=grid.smoke,
                 )
             part = "vision"
             battle.vision = Vision.from_json(grid.shape, snapshot["vision"])

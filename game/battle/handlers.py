@@ -35,19 +35,13 @@ from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
 from game.rules.heal import check_dc, use_medkit
 from game.rules.initiative import InitiativeError
+from game.rules.ruleset_answers import NOT_OFFERED
 from game.rules.stance import Stance
-from game.rules.throw import (
-    THROW_SIZES,
-    ThrowBand,
-    landing_cell,
-    miss_deviation,
-)
+from game.rules.throw import THROW_DAMAGE_TYPE, THROW_SIZES
 from game.rules.wounds import (
     CONDITIONS,
-    attack_barred_by,
     start_of_turn,
 )
-from game.tactics import answers as tactics
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -166,9 +160,9 @@ def _weapon_of(b: BattleContext, unit: str) -> Weapon:
 
 def _attack(b: BattleContext, c: cmd.Attack) -> None:
     weapon = _weapon_of(b, c.unit)
-    if weapon.kind == "thrown":
+    if weapon.kind == "thrown" and b.ruleset.can_throw(b.bf, b.sheet(c.unit)) != NOT_OFFERED:
         _throw(b, cmd.Throw(c.unit, c.target, c.at))
-        return
+        return  # without throws in the ruleset a thrown weapon attacks as its sheet says
     b.need_action(c.unit)
     if c.target is not None:
         target = b.visible_target(c.unit, c.target)
@@ -184,40 +178,23 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
 
 
 def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None:
-    """An area weapon aimed at a cell: line of sight to it, then the weapon's own P against a
-    cell (no defence, armour or cover: nobody is aimed at), P-AREA-1."""
-    from game.rules.hit import attack_bonus, hit_chance
-
-    if not weapon.area:
-        raise Refusal("needs_target", weapon=weapon.id)
-    if not b.grid.in_bounds(at):
-        raise Refusal("outside_map", at=at)
+    """An area weapon aimed at a cell: the ruleset's chance (periferie: line of sight, then the
+    weapon's own P against a cell, P-AREA-1), rolled as an attack; a hit goes off at the cell."""
     me = b.sheet(unit)
-    barred = attack_barred_by(me.health)
-    if barred:
-        raise Refusal(barred, unit=unit)
-    los = b.ruleset.sight(b.bf, me, at)
-    if not los.clear:
-        raise Refusal("no_los", at=at, why=tactics.sight_why(los))
-    distance = chebyshev(me.cell, at)
-    if weapon.long_range is not None and distance > weapon.long_range:
-        raise Refusal("out_of_range", at=at)
+    answer = b.ruleset.area_attack(b.bf, me, weapon, at)
+    if answer.chance is None:
+        raise Refusal(str(answer.reason), **answer.values)
     b.use_action(unit, "attack")
-    b_att, check = attack_bonus(weapon.kind, me.checks)
-    chance = hit_chance(
-        weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
-    )
-    record = b.roller.d100(f"attack {unit}", b.advantage(unit, None), chance.p)
+    rolled = b.ruleset.roll_attack(b.roller, answer, b.advantage(unit, None), f"attack {unit}")
     b.spend_help(unit)
-    hit = record.outcome == "hit"
     b.emit(
         "attack",
-        {"unit": unit, "at": list(at), "weapon": weapon.id, "hit_chance": chance.p, "hit": hit},
+        {"unit": unit, "at": list(at), "weapon": weapon.id, **rolled.logged, "hit": rolled.hit},
         about=[unit],
-        rolls=(record,),
-        rules=("P-AREA-1", *chance.rules),
+        rolls=(rolled.record,),
+        rules=answer.rules,
     )
-    if hit:
+    if rolled.hit:
         b.damage_area(unit, weapon, at, None)
 
 
@@ -234,8 +211,9 @@ def throw_size(weapon: Weapon | None, size: str | None) -> str:
 
 
 def _throw(b: BattleContext, c: cmd.Throw) -> None:
-    """P-THR-1/2: at an entity (always a roll) or a cell (automatic within medium range); a miss
-    deviates; a thrown weapon with an area goes off where it lands (P-AREA-1)."""
+    """At an entity or a cell, as the ruleset answers and rolls it (periferie: P-THR-1/2, an
+    automatic throw at a cell within medium range, a miss deviates); a thrown weapon with an
+    area goes off where it lands (P-AREA-1), another hurts the target it hit."""
     weapon_id = b.world.get(c.unit, Armed).weapon
     held = None if weapon_id is None else b.rules.weapons[weapon_id]
     weapon = held if held is not None and held.kind == "thrown" and c.size is None else None
@@ -249,41 +227,14 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
     assert aim is not None
     if not b.grid.in_bounds(aim):
         raise Refusal("outside_map", at=aim)
-    answer = tactics.throw_at(b.bf, me, size, target if target is not None else aim)
-    if answer.reason is not None or answer.band == "out_of_range":
+    answer = b.ruleset.throw(b.bf, me, target if target is not None else aim, size, weapon)
+    if not answer.possible:
         raise Refusal(str(answer.reason or "out_of_range"), why=answer.why)
     b.use_action(c.unit, "throw")
-    rolls: list[RollRecord] = []
-    landed = aim
-    hit_target = False
-    if answer.automatic:
-        hit = True
-    else:
-        assert answer.hit_chance is not None
-        record = b.roller.d100(
-            f"throw {c.unit}",
-            b.advantage(c.unit, None if target is None else target.id),
-            answer.hit_chance,
-        )
+    advantage = b.advantage(c.unit, None if target is None else target.id)
+    rolled = b.ruleset.roll_throw(b.roller, b.bf, me, aim, answer, advantage, f"throw {c.unit}")
+    if not answer.automatic:
         b.spend_help(c.unit)
-        rolls.append(record)
-        hit = record.outcome == "hit"
-        if hit:
-            hit_target = target is not None
-        else:
-            from game.rules.hit import attack_bonus
-
-            b_att, _check = attack_bonus("thrown", me.checks)
-            band: ThrowBand = "long" if answer.band == "long" else "medium"
-            cells_off = miss_deviation(band, record.kept[0], b_att)
-            if cells_off:
-                sides = 6 if b.grid.microgravity else 4
-                direction = b.roller.die(sides, f"throw deviation {c.unit}")
-                rolls.append(b.roller.log[-1])
-                landed = landing_cell(me.cell, aim, cells_off, direction, b.grid.microgravity)
-                landed = _clamp(landed, b.grid.shape)
-    if answer.automatic and target is None:
-        hit_target = False
     b.emit(
         "throw",
         {
@@ -292,31 +243,23 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
             "weapon": None if weapon is None else weapon.id,
             "target": None if target is None else target.id,
             "aim": list(aim),
-            "landed": list(landed),
-            "hit": hit,
-            "hit_chance": answer.hit_chance,
+            "landed": list(rolled.landed),
+            "hit": rolled.hit,
+            **rolled.logged,
             "why": list(answer.why),
         },
         about=[c.unit] + ([target.id] if target is not None else []),
-        rolls=tuple(rolls),
-        rules=answer.rules + (("P-THR-2",) if landed != aim else ()),
+        rolls=rolled.rolls,
+        rules=answer.rules + rolled.rules,
     )
-    if weapon is not None and weapon.area:
-        b.damage_area(c.unit, weapon, landed, None)
-    elif hit_target and target is not None:
-        damage = weapon.damage if weapon is not None else THROW_SIZES[size].damage
-        dtype = weapon.damage_type if weapon is not None else "impatto"
-        record = b.roller.roll(damage, f"damage throw {c.unit}")
+    # an explosive goes off where it landed, whatever the throw did (the ruleset's area)
+    if weapon is not None and b.ruleset.area_victims(b.bf, me, weapon, rolled.landed) is not None:
+        b.damage_area(c.unit, weapon, rolled.landed, None)
+    elif rolled.hit and target is not None:
+        damage = b.ruleset.throw_damage(b.roller, b.bf, me, weapon, size, rolled)
+        dtype = weapon.damage_type if weapon is not None else THROW_DAMAGE_TYPE
         on_hit = weapon.on_hit if weapon is not None else ()
-        b.hurt(target.id, dtype, record.total, c.unit, record, on_hit)
-
-
-def _clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
-    return (
-        min(max(cell[0], 0), shape[0] - 1),
-        min(max(cell[1], 0), shape[1] - 1),
-        min(max(cell[2], 0), shape[2] - 1),
-    )
+        b.hurt(target.id, dtype, damage.rolled, c.unit, damage.record, on_hit)
 
 
 def _stance(b: BattleContext, c: cmd.ChangeStance) -> None:
@@ -627,7 +570,15 @@ def _edit_cell(b: BattleContext, c: cmd.EditCell) -> None:
     if c.floor is not None:
         floor[c.at] = c.floor
     b.replace_grid(
-        Grid.build(obstacle, terrain, floor, gravity=b.grid.gravity, pressurised=b.grid.pressurised)
+        Grid.build(
+            obstacle,
+            terrain,
+            floor,
+            gravity=b.grid.gravity,
+            pressurised=b.grid.pressurised,
+            darkness=b.grid.darkness,
+            smoke=b.grid.smoke,
+        )
     )
     b.emit(
         "cell_edited",
@@ -718,6 +669,10 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         barred = b.condition_effects(unit).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
+    if kind == "throw" and b.on_map(unit):
+        cannot = b.ruleset.can_throw(b.bf, b.sheet(unit))  # NOT_OFFERED: no throws at all
+        if cannot is not None:
+            return Refusal(cannot, unit=unit)
     if kind == "ready" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind == "ready" and weapon is not None and weapon.kind == "melee":

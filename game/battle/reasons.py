@@ -58,6 +58,10 @@ class Why(StrEnum):
     CANNOT_BE_HIT = "cannot_be_hit"
     PRONE_NO_MELEE = "prone_no_melee"
     UNCONSCIOUS = "unconscious"
+    # throws and areas at a cell (issue 15): none in the ruleset's seed; Cepheus needs a thrown
+    # weapon (000:l.351)
+    NOT_OFFERED = "not_offered"
+    NO_THROWN_WEAPON = "no_thrown_weapon"
     UNKNOWN_TARGET = "unknown_target"
     NO_TARGET = "no_target"
     NEEDS_TARGET = "needs_target"

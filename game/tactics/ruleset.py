@@ -31,6 +31,8 @@ from game.rules.ruleset_answers import (
     ConditionEffects,
     DamageRoll,
     Harm,
+    Throw,
+    ThrowRoll,
     TurnBudget,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -149,6 +151,65 @@ class BattleRules(Protocol):
     def reactions(self) -> frozenset[str]:
         """The reactions that exist: "opportunity_attack" (leaving reach), "readied_attack"
         (a readied ranged attack); none for a ruleset without them."""
+        ...
+
+    # ---------------------------------------------------------------- throws and areas at a cell
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        """The reason code `thrower` cannot throw anything now, whatever at (the action bar
+        greys the throw with it): ruleset_answers.NOT_OFFERED for a ruleset without throws;
+        None: it may try."""
+        ...
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        """A throw at an entity or a cell: of the thrown `weapon` in hand, else of an object of
+        periferie's `size` (light, medium, heavy; a ruleset without sizes ignores it)."""
+        ...
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """Resolve a possible throw aimed at the cell `aim` with the battle's roller: hit or
+        not, and where it landed (a miss may go astray), every roll in order."""
+        ...
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """The damage of a thrown object (not an area weapon) that hit its target."""
+        ...
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """An area weapon fired at the cell `at` (nobody aimed at): its chance, rolled with
+        `roll_attack`, or the reason there is none (with the values its wording needs)."""
+        ...
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """The entities a hit of an area weapon going off at `origin` reaches, in a fixed
+        order; None for a weapon without an area (only the one aimed at is hurt)."""
         ...
 
 

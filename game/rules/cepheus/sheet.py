@@ -14,7 +14,9 @@ CHARS = ("end", "str", "dex")
 #: The skills the seed's chapter names (000:l.130-134, 283, 345-349, 398); others are refused.
 SKILLS = ("armi da fuoco", "atletica", "comando", "g-zero", "medico", "mischia", "tattica")
 SHEET_KEYS = ("chars", "max", "dm", "skills", "weapon", "armour")
-WEAPON_KEYS = ("type", "damage", "recoil", "laser", "name", "sample")
+WEAPON_KEYS = ("type", "damage", "recoil", "laser", "name", "sample", "blast")
+#: The farthest a weapon's explosion reaches, in cells around where it goes off (sample data).
+MAX_BLAST = 10
 #: Which check a weapon kind attacks with (000:l.130-134, C-1).
 KINDS = ("melee", "thrown", "firearm")
 _DAMAGE = re.compile(r"^([1-9]\d?)d6(?:([+-])(\d{1,2}))?$")
@@ -39,6 +41,9 @@ class Weapon:
     recoil: bool = False
     laser: bool = False
     name: str = ""
+    #: An explosive (000:l.271-273, 353): the cells around where it goes off that it reaches
+    #: (G-4), 0 for a weapon that hits only its target. The seed gives no radius: sample data.
+    blast: int = 0
 
     @property
     def damage(self) -> str:
@@ -108,6 +113,7 @@ def parse_weapon(value: object, where: str, types: Mapping[str, str]) -> Weapon:
         recoil=as_bool(spec.get("recoil", False), f"{where}.recoil"),
         laser=as_bool(spec.get("laser", False), f"{where}.laser"),
         name=as_str(spec["name"], f"{where}.name") if "name" in spec else "",
+        blast=as_int(spec.get("blast", 0), f"{where}.blast", low=0, high=MAX_BLAST),
     )
 
 

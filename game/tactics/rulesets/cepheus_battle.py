@@ -19,6 +19,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from game.grid.area import area_cells
 from game.grid.cover import hiding_kinds
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult
@@ -39,9 +40,10 @@ from game.rules.cepheus.damage import (
 from game.rules.cepheus.data import CepheusData, default_data
 from game.rules.cepheus.initiative import Contender, order
 from game.rules.cepheus.sheet import CHARS, Sheet
+from game.rules.cepheus.throw import BOUNCE_DIRECTIONS, adds_effect, bounce_cells, bounce_offset
 from game.rules.cepheus.turn import movement_allowance
 from game.rules.data import Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
@@ -51,6 +53,8 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     Harm,
     Modifier,
+    Throw,
+    ThrowRoll,
     TurnBudget,
 )
 from game.tactics import answers as tactics
@@ -77,6 +81,7 @@ BUDGET = TurnBudget(
             "move": "movement",
             "attack": "action",
             "dash": "action",
+            "throw": "action",  # an attack with a thrown weapon (000:l.134, 351-353)
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",
@@ -168,6 +173,54 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
     return total
 
 
+# ---------------------------------------------------------------- the field, throws (issue 15)
+
+#: A Cepheus unit whose weapon is not a thrown one cannot throw (the seed has no improvised
+#: throws with their own damage, unlike periferie's objects by size).
+NO_THROWN_WEAPON = "no_thrown_weapon"
+
+
+def field_situation(bf: Battlefield) -> rules_attack.Situation:
+    """000:l.211-215: the map's darkness and smoke (its `darkness` and `smoke` properties,
+    kept on the grid) as the situation of every attack; the pure rules apply them to ranged
+    attacks and throws only, smoke doubled for lasers."""
+    grid = bf.grid
+    return rules_attack.Situation(
+        darkness=None if grid.darkness == "none" else grid.darkness,
+        smoke=None if grid.smoke == "none" else grid.smoke,
+    )
+
+
+def _attack_record(result: rules_attack.Attack, cells: int, rules: tuple[str, ...]) -> Attack:
+    return Attack(
+        chance=result.chance,
+        reason=None if result.reason is None else REASONS.get(result.reason, result.reason),
+        modifiers=modifiers(result),
+        rules=tactics.merge_rules(rules, ("G-4",), result.rules),
+        why=_why(result, cells),
+        cover=None,
+        detail=result,
+        values={"band": result.band},
+    )
+
+
+def at_cell(bf: Battlefield, attacker: EntitySheet, at: Cell) -> Attack:
+    """The attacker's own weapon at a cell nobody stands in for (a throw or an explosive):
+    C-1/C-2 and the field's DMs, no target's cover, stance or reaction."""
+    a_sheet = sheet_of(attacker)
+    cells = chebyshev(attacker.cell, at)
+    geometry = rules_attack.Geometry(
+        cells=cells,
+        cover="none",
+        attacker_stance=attacker.stance.value,
+        zero_g=bf.grid.gravity == 0,  # C-5
+    )
+    result = rules_attack.attack(
+        a_sheet, Sheet(), a_sheet.weapon, geometry, field_situation(bf), data().tables
+    )
+    return _attack_record(result, cells, ())
+
+
 class CepheusBattle:
     """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
 
@@ -210,7 +263,7 @@ class CepheusBattle:
             beside_target=beside_target(bf, attacker, target),
         )
         result = rules_attack.attack(
-            a_sheet, t_sheet, a_sheet.weapon, geometry, rules_attack.Situation(), data().tables
+            a_sheet, t_sheet, a_sheet.weapon, geometry, field_situation(bf), data().tables
         )
         rules = tactics.merge_rules(sight.rules, ("G-4",), result.rules)
         return Attack(
@@ -398,6 +451,109 @@ class CepheusBattle:
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # P-LOS-3 as in every ruleset: enemies block, allies do not (the shared kernel's rule).
         return tactics.sight(bf, frm, to)
+
+    # ---------------------------------------------------------------- throws and areas at a cell
+    # 000:l.134, 271-273, 351-353: a throw is an attack with a `lancio` weapon (Atletica + DEX
+    # DM, the table's row); a miss bounces (6 + Effect) m; an explosive goes off where it lands.
+
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        weapon = sheet_of(thrower).weapon
+        return None if weapon is not None and weapon.kind == "thrown" else NO_THROWN_WEAPON
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        """The Cepheus sheet's thrown weapon at an entity (the attack, with its cover and
+        stance) or at a cell (`at_cell`); `size` and the map's `weapon` are not read."""
+        cannot = self.can_throw(bf, thrower)
+        if cannot is not None:
+            return Throw(None, False, cannot, "out_of_range", ("C-1",))
+        if isinstance(to, EntitySheet):
+            attack = self.attack(bf, thrower, to)
+        else:
+            attack = at_cell(bf, thrower, to)
+        band = str(attack.values.get("band", "out_of_range"))
+        return Throw(attack.chance, False, attack.reason, band, attack.rules, attack.why, attack)
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """C-1's 2d6; a miss bounces (6 + Effect) m (000:l.353) in a d8's compass direction,
+        stopping before a wall or the map's edge."""
+        rolled = self.roll_attack(roller, throw.detail, advantage, purpose)
+        records: tuple[RollRecord, ...] = (rolled.record,)
+        cells = 0 if rolled.hit else bounce_cells(rolled.detail.effect)
+        if not cells:
+            return ThrowRoll(rolled.hit, aim, records, rolled.logged, ("C-1",), rolled.detail)
+        direction = roller.die(BOUNCE_DIRECTIONS, f"throw bounce {thrower.id}")
+        records = (*records, roller.log[-1])
+        dx, dy, _dz = bounce_offset(direction, 1)
+        landed = aim
+        for _step in range(cells):
+            nxt = (landed[0] + dx, landed[1] + dy, landed[2])
+            if not bf.grid.in_bounds(nxt) or bf.grid.sight_block[nxt]:
+                break
+            landed = nxt
+        return ThrowRoll(False, landed, records, rolled.logged, ("C-1",), rolled.detail)
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """000:l.353: an impact thrown weapon's Nd6 (+ its bonus) + the throw's Effect."""
+        own = sheet_of(thrower).weapon
+        assert own is not None, "a Cepheus throw needs a thrown weapon (can_throw)"
+        effect = roll.detail.effect if adds_effect(own.blast) and roll.detail is not None else 0
+        record = roller.roll(f"{own.dice}d6", f"damage throw {thrower.id}")
+        return DamageRoll(record, record.total + own.bonus + effect)
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """An explosive weapon (a blast) fired at a cell: the sheet weapon's check against
+        nobody (`at_cell`), in sight of the cell; a weapon without a blast needs a target."""
+        own = sheet_of(attacker).weapon
+        if own is None or not own.blast:
+            return Attack(None, "needs_target", (), (), values={"weapon": weapon.id})
+        if not bf.grid.in_bounds(at):
+            return Attack(None, "outside_map", (), (), values={"at": at})
+        sight = self.sight(bf, attacker, at)
+        if not sight.clear:
+            why = tuple(tactics.sight_why(sight))
+            return Attack(None, NO_LOS, (), sight.rules, why, values={"at": at, "why": why})
+        return at_cell(bf, attacker, at)
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """000:l.273: everyone within the explosive's blast (G-4 cells) of where it goes off,
+        by a clear line from there (the shared area rule, P-AREA-1); None without a blast."""
+        own = None if attacker is None else sheet_of(attacker).weapon
+        if own is None or not own.blast:
+            return None
+        r = own.blast
+        cube = [
+            (x, y, z) for z in range(-r, r + 1) for y in range(-r, r + 1) for x in range(-r, r + 1)
+        ]
+        cells = area_cells(bf.grid, origin, cube, True)
+        return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
 
 
 BATTLE = CepheusBattle()

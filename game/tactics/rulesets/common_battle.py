@@ -1,21 +1,38 @@
 """What the battle objects of the rulesets without periferie's stances and speeds share: a
-move of so many cells and an initiative order from totals the ruleset worked out itself."""
+move of so many cells, an initiative order from totals the ruleset worked out itself, and the
+answers of a ruleset whose seed has no throws nor area attacks at a cell (`NoThrows`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from types import MappingProxyType
+from typing import NoReturn
 
+from game.grid.area import area_cells
+from game.grid.model import Cell
 from game.grid.movement import MoveRequest
+from game.rules.data import Weapon
+from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
-from game.rules.ruleset_answers import TurnBudget
+from game.rules.ruleset_answers import (
+    NOT_OFFERED,
+    Attack,
+    DamageRoll,
+    Throw,
+    ThrowRoll,
+    TurnBudget,
+)
+from game.tactics.battlefield import Battlefield, EntitySheet
 
 #: A turn of a move and one action (an attack), nothing else: Myst's exchange (M-2) and the
 #: fantasy system's one action, which may follow closing in (003:l.4, 55).
 MOVE_AND_ACTION = TurnBudget(
     slots=("movement", "action"),
-    costs=MappingProxyType({"move": "movement", "attack": "action", "end_turn": ""}),
+    # "throw" is listed so that the action bar greys it with its reason (NoThrows: not offered)
+    costs=MappingProxyType(
+        {"move": "movement", "attack": "action", "throw": "action", "end_turn": ""}
+    ),
 )
 #: The movement modes such a fighter has, all at its one speed in cells.
 MODES = ("walk", "swim", "climb")
@@ -49,3 +66,71 @@ def order_keeper(entries: Sequence[InitiativeEntry]) -> Initiative:
             "pending": [],
         }
     )
+
+
+# ---------------------------------------------------------------- no throws (issue 15)
+
+
+def pattern_victims(bf: Battlefield, weapon: Weapon, origin: Cell) -> tuple[str, ...] | None:
+    """Everyone in the shared weapon's area pattern from `origin` (through sight unless the
+    weapon ignores it, P-AREA-1), in the pattern's order; None for a one-target weapon."""
+    if not weapon.area:
+        return None
+    cells = area_cells(bf.grid, origin, weapon.area, not weapon.area_ignores_sight)
+    return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
+
+
+class NoThrows:
+    """The throw and the area attack at a cell of a ruleset whose seed has neither: NOT_OFFERED
+    (the action bar greys the throw with it, the battle refuses both). A hit of an area weapon
+    on its target still covers the weapon's shared pattern (`pattern_victims`), as before."""
+
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        return NOT_OFFERED
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        return Throw(None, False, NOT_OFFERED, "out_of_range", ())
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        _never()
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        _never()
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        return Attack(None, NOT_OFFERED, (), ())
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        return pattern_victims(bf, weapon, origin)
+
+
+def _never() -> NoReturn:
+    raise ValueError("this ruleset has no throws: nothing to roll (its `throw` says so)")

@@ -44,7 +44,12 @@ from game.rules.ruleset_answers import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
-from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.common_battle import (
+    MOVE_AND_ACTION,
+    NoThrows,
+    cells_move,
+    order_keeper,
+)
 
 #: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn.
 BUDGET = MOVE_AND_ACTION
@@ -131,7 +136,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle:
+class FantasyBattle(NoThrows):  # no throws in its seed (issue 15)
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
     #: None yet: the free attack on a fleeing fighter (003:l.67) is documented as left.

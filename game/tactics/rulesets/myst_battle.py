@@ -43,7 +43,12 @@ from game.rules.ruleset_answers import (
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
-from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.common_battle import (
+    MOVE_AND_ACTION,
+    NoThrows,
+    cells_move,
+    order_keeper,
+)
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
 BUDGET = MOVE_AND_ACTION
@@ -148,7 +153,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class MystBattle:
+class MystBattle(NoThrows):  # no throws in its seed (issue 15)
     """The battle side of seed 002 (game.tactics.ruleset.BattleRules)."""
 
     #: No reactions: an exchange is the whole of Myst's melee (M-2).

@@ -9,12 +9,13 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from game.grid.geometry import chebyshev
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules.data import Weapon
 from game.rules.dice import Advantage, Roller
-from game.rules.hit import HitChance
+from game.rules.hit import HitChance, attack_bonus, hit_chance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
@@ -24,12 +25,16 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     Harm,
     Modifier,
+    Throw,
+    ThrowRoll,
     TurnBudget,
 )
+from game.rules.throw import THROW_SIZES, ThrowBand, landing_cell, miss_deviation
 from game.rules.wounds import Health, attack_barred_by, turn_lost_to
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
+from game.tactics.rulesets.common_battle import pattern_victims
 
 #: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
 #: action and one reaction a round. The action bar's kinds, each with the slot it spends.
@@ -72,6 +77,15 @@ def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
     if hit.cover_pct:
         notes.append(Modifier("cover", -hit.cover_pct, ("P-COV-1",)))
     return tuple(notes)
+
+
+def clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
+    """The nearest cell inside the map (a throw that went astray lands on its edge)."""
+    return (
+        min(max(cell[0], 0), shape[0] - 1),
+        min(max(cell[1], 0), shape[1] - 1),
+        min(max(cell[2], 0), shape[2] - 1),
+    )
 
 
 class PeriferieBattle:
@@ -174,6 +188,114 @@ class PeriferieBattle:
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # P-LOS-3: enemies block, allies do not (the shared kernel's rule); P-VUL-3 blinded.
         return tactics.sight(bf, frm, to)
+
+    # ---------------------------------------------------------------- throws and areas at a cell
+    # What handlers._throw, _area_at_cell and combat.damage_area did before the interface, the
+    # same rolls with the same purposes in the same order (P-THR-1/2, P-AREA-1).
+
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        return None  # anyone may throw a light object (P-THR-1)
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        answer = tactics.throw_at(bf, thrower, size, to)
+        p = answer.hit_chance
+        return Throw(
+            chance=None if p is None else Fraction(p, 100),
+            automatic=answer.automatic,
+            reason=None if answer.reason is None else str(answer.reason),
+            band=answer.band,
+            rules=answer.rules,
+            why=answer.why,
+            detail=answer,
+            values=answer.values,
+        )
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """P-THR-1: a d100 against P unless automatic; P-THR-2: a miss deviates (d4, d6 in
+        microgravity), kept inside the map."""
+        answer: tactics.ThrowAnswer = throw.detail
+        logged = {"hit_chance": answer.hit_chance}
+        if answer.automatic:
+            return ThrowRoll(True, aim, (), logged)
+        assert answer.hit_chance is not None, "roll_throw needs a possible throw"
+        record = roller.d100(purpose, advantage, answer.hit_chance)
+        if record.outcome == "hit":
+            return ThrowRoll(True, aim, (record,), logged)
+        b_att, _check = attack_bonus("thrown", thrower.checks)
+        band: ThrowBand = "long" if answer.band == "long" else "medium"
+        cells_off = miss_deviation(band, record.kept[0], b_att)
+        if not cells_off:
+            return ThrowRoll(False, aim, (record,), logged)
+        grid = bf.grid
+        direction = roller.die(6 if grid.microgravity else 4, f"throw deviation {thrower.id}")
+        landed = landing_cell(thrower.cell, aim, cells_off, direction, grid.microgravity)
+        landed = clamp(landed, grid.shape)
+        rules = ("P-THR-2",) if landed != aim else ()
+        return ThrowRoll(False, landed, (record, roller.log[-1]), logged, rules)
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """P-THR-1: the thrown weapon's dice, else the object's size's."""
+        dice = weapon.damage if weapon is not None else THROW_SIZES[size].damage
+        record = roller.roll(dice, f"damage throw {thrower.id}")
+        return DamageRoll(record, record.total)
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """P-AREA-1: line of sight to the cell, then the weapon's own P against a cell (no
+        defence, armour or cover: nobody is aimed at)."""
+        if not weapon.area:
+            return Attack(None, "needs_target", (), (), values={"weapon": weapon.id})
+        if not bf.grid.in_bounds(at):
+            return Attack(None, "outside_map", (), (), values={"at": at})
+        barred = attack_barred_by(attacker.health)
+        if barred:
+            return Attack(None, barred, (), (), values={"unit": attacker.id})
+        los = self.sight(bf, attacker, at)
+        if not los.clear:
+            why = tactics.sight_why(los)
+            return Attack(None, "no_los", (), los.rules, why, values={"at": at, "why": why})
+        distance = chebyshev(attacker.cell, at)
+        if weapon.long_range is not None and distance > weapon.long_range:
+            return Attack(None, "out_of_range", (), (), values={"at": at})
+        b_att, check = attack_bonus(weapon.kind, attacker.checks)
+        chance = hit_chance(
+            weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
+        )
+        rules = ("P-AREA-1", *chance.rules)
+        answer = tactics.HitAnswer(chance, None, rules)
+        return Attack(Fraction(chance.p, 100), None, modifiers(chance), rules, detail=answer)
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """P-AREA-1: everyone in the weapon's pattern from `origin` (through sight unless the
+        weapon ignores it)."""
+        return pattern_victims(bf, weapon, origin)
 
 
 BATTLE = PeriferieBattle()

@@ -139,8 +139,10 @@ def test_c1_initiative_is_2d6_plus_dex_dm_ties_to_the_higher_dex() -> None:
 
 def test_c4_the_turn_offers_movement_an_attack_a_dash_and_stances_and_no_reaction() -> None:
     budget = BATTLE.turn_budget()
-    assert budget.commands == {"move", "attack", "dash", "crouch", "prone", "stand", "end_turn"}
-    assert budget.spending("action") == {"attack", "dash"}
+    assert budget.commands == {
+        "move", "attack", "dash", "throw", "crouch", "prone", "stand", "end_turn"
+    }  # fmt: skip
+    assert budget.spending("action") == {"attack", "dash", "throw"}
     assert BATTLE.reactions == frozenset()
 
 

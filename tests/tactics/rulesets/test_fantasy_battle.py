@@ -43,7 +43,8 @@ def _surprised_shot() -> Battlefield:
 def test_f2_the_fantasy_object_is_playable_and_implements_battle_rules() -> None:
     rules: BattleRules = battle_rules("fantasy")
     assert rules is BATTLE and ruleset_for("fantasy").battle is BATTLE
-    assert BATTLE.turn_budget().commands == frozenset({"move", "attack", "end_turn"})
+    # "throw" only to be greyed on the action bar: not offered (issue 15)
+    assert BATTLE.turn_budget().commands == frozenset({"move", "attack", "throw", "end_turn"})
     assert BATTLE.reactions == frozenset()
 
 
