@@ -21,6 +21,7 @@ from game.ecs.components import (
     Faction,
     Motion,
     Posture,
+    RulesetSheet,
     Sheet,
     Status,
     Visibility,
@@ -33,13 +34,13 @@ from game.rules import checknames
 from game.rules.checks import passive_perception
 from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
-from game.rules.heal import check_dc, use_medkit
 from game.rules.initiative import InitiativeError
 from game.rules.ruleset_answers import NOT_OFFERED
 from game.rules.stance import Stance
 from game.rules.throw import THROW_DAMAGE_TYPE, THROW_SIZES
 from game.rules.wounds import (
     CONDITIONS,
+    Health,
     start_of_turn,
 )
 
@@ -383,45 +384,38 @@ def _use_object(b: BattleContext, c: cmd.UseObject) -> None:
         raise Refusal("not_an_ally", ally=c.target)
     b.need_action(c.unit)
     me, target = b.sheet(c.unit), b.sheet(c.target)
-    kwargs = {
-        "self_target": c.unit == c.target,
-        "adjacent": chebyshev(me.cell, target.cell) <= 1,
-    }
-    try:
-        trial = use_medkit(target.health, c.wound, 0, **kwargs)
-    except RulesInputError:
-        raise Refusal("unknown_wound", wound=c.wound) from None
-    if not trial.kit_spent:
-        raise Refusal(trial.reason, target=c.target)
+    refused = b.ruleset.medkit_refusal(b.bf, me, target, c.wound)  # periferie: P-HEAL-1
+    if refused is not None:
+        raise Refusal(refused[0], **refused[1])
     b.use_action(c.unit, "use_object")
-    rolls: tuple[RollRecord, ...] = ()
-    total = None
-    dc = check_dc(c.wound)
-    if dc is not None:
-        # P-CHK-4: the roll is logged with its target, the DC of the wound treated.
-        record = b.roller.d20(
-            f"medicine {c.unit}",
-            checknames.bonus(me.checks, checknames.MEDICINE),
-            b.advantage(c.unit, None),
-            dc,
-        )
+    aid = b.ruleset.use_medkit(b.roller, b.bf, me, target, c.wound, b.advantage(c.unit, None))
+    if aid.rolls:
         b.spend_help(c.unit)
-        rolls, total = (record,), record.total
-    outcome = use_medkit(target.health, c.wound, total, **kwargs)
     b.set(c.unit, replace(sheet, medkits=sheet.medkits - 1))
-    b.set(c.target, Wounds(outcome.after))
+    if b.world.has(c.target, RulesetSheet):
+        # A ruleset's own health lives in its sheet; the shared Wounds keeps the battle's facts,
+        # which first aid does not take back during the battle (as combat.hurt sets them).
+        b.set(c.target, RulesetSheet(aid.after))
+        effects = b.ruleset.condition_effects(aid.after)
+        facts = {"dead": effects.dead, "out_of_combat": effects.out_of_combat}
+        kept = b.health(c.target).conditions
+        after = Health(conditions=kept | frozenset(n for n, held in facts.items() if held))
+    else:
+        after = aid.after  # periferie's wound ladder
+    b.set(c.target, Wounds(after))
     b.emit(
         "medkit",
         {
             "unit": c.unit,
             "target": c.target,
             "wound": c.wound,
-            "result": outcome.reason,
-            "wounds": outcome.after.to_dict(),
+            "result": aid.result,
+            "wounds": after.to_dict(),
+            **aid.logged,
         },
         about=[c.unit, c.target],
-        rolls=rolls,
-        rules=outcome.rules,
+        rolls=aid.rolls,
+        rules=aid.rules,
     )
 
 

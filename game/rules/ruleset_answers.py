@@ -165,3 +165,19 @@ class ThrowRoll:
     logged: Mapping[str, object]
     rules: tuple[str, ...] = ()
     detail: Any = None
+
+
+# ---------------------------------------------------------------- medkits (issue 15)
+
+
+@dataclass(frozen=True)
+class Aid:
+    """A medkit used (BattleRules.use_medkit): the patient's health value after it (the
+    ruleset's own, as `Harm.after`), the result's code, the rolls, the rulings and the fields
+    the `medkit` event records besides the result (Cepheus: the points restored)."""
+
+    after: Any
+    result: str
+    rolls: tuple[RollRecord, ...]
+    rules: tuple[str, ...]
+    logged: Mapping[str, object] = field(default_factory=dict)

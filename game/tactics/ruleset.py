@@ -26,6 +26,7 @@ from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
@@ -210,6 +211,28 @@ class BattleRules(Protocol):
     ) -> tuple[str, ...] | None:
         """The entities a hit of an area weapon going off at `origin` reaches, in a fixed
         order; None for a weapon without an area (only the one aimed at is hurt)."""
+        ...
+
+    # ---------------------------------------------------------------- medkits (first aid)
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        """Why `medic` may not use a medkit on `patient` (its ally or itself) now, the kit kept:
+        a reason code and the values its wording needs; None: it may. `wound` is periferie's
+        wound treated (light, grave, mortal); a ruleset without wound kinds ignores it."""
+        ...
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """A medkit used (the kit is spent) after `medkit_refusal` said yes: the check rolled
+        with the battle's roller and the patient's health value after."""
         ...
 
 

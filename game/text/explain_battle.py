@@ -229,6 +229,15 @@ def _medkit(d: Mapping[str, Any]) -> str:
     }
     wounds = {"light": _("light wound"), "grave": _("grave wound"), "mortal": _("mortal wound")}
     result = str(d.get("result"))
+    if "restored" in d:  # another ruleset's first aid: characteristic points back (Cepheus)
+        done = (
+            _("{n} characteristic points back").format(n=d["restored"])
+            if result == "first_aid"
+            else results.get(result, result)
+        )
+        return _("{unit} gives first aid to {target}: {result}").format(
+            unit=d["unit"], target=d["target"], result=done
+        )
     return _("{unit} uses a medkit on {target} ({wound}): {result}").format(
         unit=d["unit"],
         target=d["target"],

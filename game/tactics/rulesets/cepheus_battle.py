@@ -27,7 +27,7 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
-from game.rules.cepheus.checks import CELL_METRES
+from game.rules.cepheus.checks import CELL_METRES, check_chance, resolve_check
 from game.rules.cepheus.cover import grade_from_obstacles
 from game.rules.cepheus.damage import (
     DEAD,
@@ -38,6 +38,7 @@ from game.rules.cepheus.damage import (
     wound_state,
 )
 from game.rules.cepheus.data import CepheusData, default_data
+from game.rules.cepheus.first_aid import damaged, first_aid_dm, restore, restored_points
 from game.rules.cepheus.initiative import Contender, order
 from game.rules.cepheus.sheet import CHARS, Sheet
 from game.rules.cepheus.throw import BOUNCE_DIRECTIONS, adds_effect, bounce_cells, bounce_offset
@@ -47,6 +48,7 @@ from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
@@ -82,6 +84,7 @@ BUDGET = TurnBudget(
             "attack": "action",
             "dash": "action",
             "throw": "action",  # an attack with a thrown weapon (000:l.134, 351-353)
+            "use_object": "action",  # first aid, a Medico check (000:l.121, 398)
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",
@@ -554,6 +557,47 @@ class CepheusBattle:
         ]
         cells = area_cells(bf.grid, origin, cube, True)
         return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
+
+    # ---------------------------------------------------------------- first aid (000:l.398)
+
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        """A dead patient, one neither the medic nor beside it (as periferie's medkit, G-5),
+        or one with nothing damaged keeps the kit; `wound` is not read."""
+        sheet = sheet_of(patient)
+        if state_of(sheet) == DEAD:
+            return "target_dead", {"target": patient.id}
+        if medic.id != patient.id and chebyshev(medic.cell, patient.cell) > 1:
+            return "not_adjacent", {"target": patient.id}
+        if not damaged(sheet):
+            return "no_such_wound", {"target": patient.id}
+        return None
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """000:l.398: 2d6 + Medico (Difficile, -2, on oneself) >= 8 (C-1); twice the Effect in
+        characteristic points back (`first_aid.restore`). No advantage in Cepheus."""
+        tables = data().tables
+        dm = first_aid_dm(sheet_of(medic), medic.id == patient.id)
+        record = roller.roll(f"{tables.check_dice}d6", f"first aid {medic.id}")
+        check = resolve_check(record.dice, dm, tables)
+        after, points = restore(sheet_of(patient), restored_points(check.effect))
+        logged = {
+            "chance": exact.fraction_text(check_chance(dm, tables)),
+            "total": check.total,
+            "effect": check.effect,
+            "restored": points,
+        }
+        result = "first_aid" if check.success else "check_failed"
+        return Aid(after, result, (record,), ("C-1",), logged)
 
 
 BATTLE = CepheusBattle()

@@ -1,10 +1,10 @@
 """What the battle objects of the rulesets without periferie's stances and speeds share: a
 move of so many cells, an initiative order from totals the ruleset worked out itself, and the
-answers of a ruleset whose seed has no throws nor area attacks at a cell (`NoThrows`)."""
+answers of a ruleset whose seed has no throws nor area attacks at a cell (`NotOffered`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NoReturn
 
@@ -17,6 +17,7 @@ from game.rules.initiative import Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
     NOT_OFFERED,
+    Aid,
     Attack,
     DamageRoll,
     Throw,
@@ -29,7 +30,7 @@ from game.tactics.battlefield import Battlefield, EntitySheet
 #: fantasy system's one action, which may follow closing in (003:l.4, 55).
 MOVE_AND_ACTION = TurnBudget(
     slots=("movement", "action"),
-    # "throw" is listed so that the action bar greys it with its reason (NoThrows: not offered)
+    # "throw" is listed so that the action bar greys it with its reason (NotOffered: not offered)
     costs=MappingProxyType(
         {"move": "movement", "attack": "action", "throw": "action", "end_turn": ""}
     ),
@@ -80,10 +81,11 @@ def pattern_victims(bf: Battlefield, weapon: Weapon, origin: Cell) -> tuple[str,
     return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
 
 
-class NoThrows:
-    """The throw and the area attack at a cell of a ruleset whose seed has neither: NOT_OFFERED
-    (the action bar greys the throw with it, the battle refuses both). A hit of an area weapon
-    on its target still covers the weapon's shared pattern (`pattern_victims`), as before."""
+class NotOffered:
+    """The throw, the area attack at a cell and the medkit of a ruleset whose seed has none of
+    them: NOT_OFFERED (the action bar greys the throw with it, the battle refuses them; the
+    medkit is not in such a turn budget at all). A hit of an area weapon on its target still
+    covers the weapon's shared pattern (`pattern_victims`), as before."""
 
     def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
         return NOT_OFFERED
@@ -131,6 +133,22 @@ class NoThrows:
     ) -> tuple[str, ...] | None:
         return pattern_victims(bf, weapon, origin)
 
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        return NOT_OFFERED, {}
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        _never()
+
 
 def _never() -> NoReturn:
-    raise ValueError("this ruleset has no throws: nothing to roll (its `throw` says so)")
+    raise ValueError("this ruleset does not offer it: nothing to roll (its answers say so)")

@@ -52,7 +52,7 @@ from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets import d20_geometry as d20
-from game.tactics.rulesets.common_battle import NoThrows
+from game.tactics.rulesets.common_battle import NotOffered
 from game.text import explain
 
 #: D-2: a standard and a move action, or one full-round action; mapped onto the battle's slots
@@ -67,7 +67,7 @@ BUDGET = TurnBudget(
             "crouch": "interaction",  # D-3: crouched is the table's "kneeling"
             "prone": "interaction",
             "stand": "interaction",
-            "throw": "action",  # greyed: not offered (NoThrows)
+            "throw": "action",  # greyed: not offered (NotOffered)
             "end_turn": "",
         }
     ),
@@ -138,7 +138,7 @@ class Detail:
     crit_immune: bool
 
 
-class D20Battle(NoThrows):  # no throws in its seed (issue 15)
+class D20Battle(NotOffered):  # no throws in its seed (issue 15)
     """The battle side of seed 004 (game.tactics.ruleset.BattleRules)."""
 
     #: D-2: attacks of opportunity only (no readied attack in the seed or D-2's base).

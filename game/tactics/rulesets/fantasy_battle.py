@@ -46,7 +46,7 @@ from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
-    NoThrows,
+    NotOffered,
     cells_move,
     order_keeper,
 )
@@ -136,7 +136,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle(NoThrows):  # no throws in its seed (issue 15)
+class FantasyBattle(NotOffered):  # no throws in its seed (issue 15)
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
     #: None yet: the free attack on a fleeing fighter (003:l.67) is documented as left.

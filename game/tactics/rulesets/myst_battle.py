@@ -45,7 +45,7 @@ from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
 from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
-    NoThrows,
+    NotOffered,
     cells_move,
     order_keeper,
 )
@@ -153,7 +153,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class MystBattle(NoThrows):  # no throws in its seed (issue 15)
+class MystBattle(NotOffered):  # no throws in its seed (issue 15)
     """The battle side of seed 002 (game.tactics.ruleset.BattleRules)."""
 
     #: No reactions: an exchange is the whole of Myst's melee (M-2).

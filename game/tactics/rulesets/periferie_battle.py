@@ -13,12 +13,15 @@ from game.grid.geometry import chebyshev
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
-from game.rules.data import Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules import checknames
+from game.rules.data import RulesInputError, Weapon
+from game.rules.dice import Advantage, Roller, RollRecord
+from game.rules.heal import check_dc, use_medkit
 from game.rules.hit import HitChance, attack_bonus, hit_chance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
@@ -86,6 +89,13 @@ def clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
         min(max(cell[1], 0), shape[1] - 1),
         min(max(cell[2], 0), shape[2] - 1),
     )
+
+
+def _kit_kwargs(medic: EntitySheet, patient: EntitySheet) -> dict[str, bool]:
+    return {
+        "self_target": medic.id == patient.id,
+        "adjacent": chebyshev(medic.cell, patient.cell) <= 1,
+    }
 
 
 class PeriferieBattle:
@@ -296,6 +306,38 @@ class PeriferieBattle:
         """P-AREA-1: everyone in the weapon's pattern from `origin` (through sight unless the
         weapon ignores it)."""
         return pattern_victims(bf, weapon, origin)
+
+    # ---------------------------------------------------------------- medkits (P-HEAL-1)
+
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        try:
+            trial = use_medkit(patient.health, wound, 0, **_kit_kwargs(medic, patient))
+        except RulesInputError:
+            return "unknown_wound", {"wound": wound}
+        return None if trial.kit_spent else (str(trial.reason), {"target": patient.id})
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """P-HEAL-1: a light wound needs no check; a grave or mortal one the `applicazione
+        (medicina)` check against its DC, logged with it (P-CHK-4)."""
+        rolls: tuple[RollRecord, ...] = ()
+        total = None
+        dc = check_dc(wound)
+        if dc is not None:
+            bonus = checknames.bonus(medic.checks, checknames.MEDICINE)
+            record = roller.d20(f"medicine {medic.id}", bonus, advantage, dc)
+            rolls, total = (record,), record.total
+        outcome = use_medkit(patient.health, wound, total, **_kit_kwargs(medic, patient))
+        return Aid(outcome.after, str(outcome.reason), rolls, outcome.rules)
 
 
 BATTLE = PeriferieBattle()

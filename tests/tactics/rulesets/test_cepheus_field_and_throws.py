@@ -213,3 +213,76 @@ def test_000_l211_darkness_and_smoke_touch_throws_but_not_melee() -> None:
     # Personale, Corpo a corpo Media: Mischia 1 + DEX DM +1 = 2d6 + 2 >= 8, dark or not.
     for field in (knifer, _in(knifer, darkness="total", smoke="dense")):
         assert BATTLE.attack(field, field.entity("k"), field.entity("c")).chance == Fraction(26, 36)
+
+
+# ---------------------------------------------------------------- first aid (000:l.398)
+#: "Prestare pronto soccorso fa recuperare un numero di punti caratteristica pari al doppio
+#: dell'Effetto della prova di Medico ... Prestare pronto soccorso a se stessi è un compito
+#: Difficile (-2)." (000:l.398)
+MEDIC = {**CIVILIAN, "skills": {"medico": 1}}
+
+
+def _patient(chars: dict[str, int], at: list[int] | None = None) -> Battlefield:
+    return _field(
+        {"id": "m", "faction": "blue", "at": [0, 0, 0], "sheet": MEDIC},
+        {
+            "id": "p",
+            "faction": "blue",
+            "at": at or [1, 0, 0],
+            "sheet": {**CIVILIAN, "chars": chars, "max": {"end": 7, "str": 7, "dex": 7}},
+        },
+    )
+
+
+def test_000_l398_first_aid_gives_back_twice_the_effect_of_a_medico_check() -> None:
+    bf = _patient({"end": 2, "str": 7, "dex": 7})
+    assert BATTLE.medkit_refusal(bf, bf.entity("m"), bf.entity("p"), "light") is None
+    roller = Roller(1)
+    roller.supply(5, 4)  # 9 + Medico 1 = 10: Effect 2, 4 points back, all to END
+    aid = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("p"), "light", Advantage.NONE)
+    assert aid.result == "first_aid" and dict(aid.after.chars) == {"end": 6, "str": 7, "dex": 7}
+    assert aid.logged == {"chance": "7/12", "total": 10, "effect": 2, "restored": 4}
+    roller.supply(2, 3)  # 5 + 1 = 6: Effect -2, a failure: nothing back
+    failed = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("p"), "x", Advantage.NONE)
+    assert failed.result == "check_failed" and failed.after.chars["end"] == 2
+
+
+def test_000_l398_first_aid_on_oneself_is_difficile_minus_2() -> None:
+    bf = _field(
+        {
+            "id": "m",
+            "faction": "blue",
+            "at": [0, 0, 0],
+            "sheet": {**MEDIC, "chars": {"end": 1, "str": 7, "dex": 7}, "max": {"end": 7}},
+        }
+    )
+    roller = Roller(1)
+    roller.supply(6, 5)  # 11 + 1 - 2 = 10: Effect 2, 4 points
+    aid = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("m"), "x", Advantage.NONE)
+    assert aid.logged["chance"] == "5/18"  # 2d6 - 1 >= 8, i.e. 2d6 >= 9: 10 of 36
+    assert aid.after.chars["end"] == 5
+
+
+def test_first_aid_points_go_one_at_a_time_to_the_lowest_characteristic() -> None:
+    # END 0 and STR 0 (unconscious, C-5), DEX 5: ten points one at a time to the lowest,
+    # END first on a tie: END 1, STR 1, END 2, STR 2, ... END 5, STR 5, level with DEX.
+    bf = _patient({"end": 0, "str": 0, "dex": 5})
+    roller = Roller(1)
+    roller.supply(6, 6)  # 12 + 1 = 13: Effect 5, 10 points
+    aid = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("p"), "x", Advantage.NONE)
+    assert dict(aid.after.chars) == {"end": 5, "str": 5, "dex": 5}
+    assert aid.logged["restored"] == 10
+
+
+def test_first_aid_needs_the_patient_beside_alive_and_hurt_else_the_kit_is_kept() -> None:
+    far = _patient({"end": 2, "str": 7, "dex": 7}, at=[3, 0, 0])
+    assert BATTLE.medkit_refusal(far, far.entity("m"), far.entity("p"), "x") == (
+        "not_adjacent",
+        {"target": "p"},
+    )
+    dead = _patient({"end": 0, "str": 0, "dex": 0})
+    refused = BATTLE.medkit_refusal(dead, dead.entity("m"), dead.entity("p"), "x")
+    assert refused is not None and refused[0] == "target_dead"
+    fine = _patient({"end": 7, "str": 7, "dex": 7})
+    refused = BATTLE.medkit_refusal(fine, fine.entity("m"), fine.entity("p"), "x")
+    assert refused is not None and refused[0] == "no_such_wound"
