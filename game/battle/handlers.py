@@ -31,7 +31,6 @@ from game.ecs.components import (
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.rules import checknames
-from game.rules.checks import passive_perception
 from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
 from game.rules.initiative import InitiativeError
@@ -321,16 +320,17 @@ def _hide(b: BattleContext, c: cmd.Hide) -> None:
     every one of its units' passive perception hides the unit from that side."""
     b.use_action(c.unit, "hide")
     me = b.sheet(c.unit)
-    bonus = checknames.bonus(me.checks, checknames.STEALTH)
-    # P-CHK-4: the target logged is the highest passive perception among the enemies: the
-    # total that hides the unit from every side that does not see it.
-    perceptions = [
-        passive_perception(e.checks)
+    # P-CHK-4: the target logged is the highest perception DC among the enemies (periferie:
+    # passive perception): the total that hides the unit from every side that does not see it.
+    dcs = {
+        e.id: b.ruleset.perception_dc(b.bf, e)
         for e in b.bf.entities
         if e.faction != me.faction and not e.neutral
-    ]
-    dc = max(perceptions) if perceptions else None
-    record = b.roller.d20(f"hide {c.unit}", bonus, b.advantage(c.unit, None), dc)
+    }
+    dc = max(dcs.values()) if dcs else None
+    record = b.ruleset.stealth_roll(
+        b.roller, b.bf, me, b.advantage(c.unit, None), dc, f"hide {c.unit}"
+    )
     b.spend_help(c.unit)
     gained = set()
     for faction in b.setup.factions:
@@ -340,7 +340,7 @@ def _hide(b: BattleContext, c: cmd.Hide) -> None:
         if not enemies:
             continue
         seen = any(b.in_open_sight(e, c.unit) for e in enemies)
-        if not seen and all(record.total >= passive_perception(e.checks) for e in enemies):
+        if not seen and all(record.total >= dcs[e.id] for e in enemies):
             gained.add(faction)
     vis = b.world.get(c.unit, Visibility)
     b.set(c.unit, replace(vis, hidden_from=vis.hidden_from | gained, stealth=record.total))
@@ -358,8 +358,9 @@ def _search(b: BattleContext, c: cmd.Search) -> None:
     stealth the total meets is found."""
     b.use_action(c.unit, "search")
     me = b.sheet(c.unit)
-    bonus = checknames.bonus(me.checks, checknames.PERCEPTION)
-    record = b.roller.d20(f"search {c.unit}", bonus, b.advantage(c.unit, None))
+    record = b.ruleset.search_roll(
+        b.roller, b.bf, me, b.advantage(c.unit, None), f"search {c.unit}"
+    )
     b.spend_help(c.unit)
     found = []
     for other in b.bf.entities:

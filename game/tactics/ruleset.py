@@ -21,7 +21,7 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import registry
 from game.rules.data import RulesData, Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
@@ -233,6 +233,42 @@ class BattleRules(Protocol):
     ) -> Aid:
         """A medkit used (the kit is spent) after `medkit_refusal` said yes: the check rolled
         with the battle's roller and the patient's health value after."""
+        ...
+
+    # ---------------------------------------------------------------- hiding and searching
+    # The battle's hiding is shared (P-STL-1/2: hidden from a side none of whose units sees the
+    # unit in the open, found by a search or a failed stealth check); the ruleset gives the
+    # cover that hides, the checks and the total a stealth check must reach.
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        """Whether `unit`, in `enemy`'s sight, has cover enough from it to hide behind."""
+        ...
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        """The total a stealth check must reach to slip past `watcher`."""
+        ...
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        """`unit`'s stealth check with the battle's roller (its total is what a search must
+        reach); `dc` is the target logged with it, when there is one."""
+        ...
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        """`searcher`'s search: it finds a hidden unit in its sight whose stealth total it meets."""
         ...
 
 

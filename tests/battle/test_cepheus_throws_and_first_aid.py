@@ -11,7 +11,7 @@ from dataclasses import replace
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle
 from game.battle.setup import UnitSpec
-from game.ecs.components import RulesetSheet
+from game.ecs.components import RulesetSheet, Visibility
 
 
 def _cepheus(make_battle, ruleset: str = "cepheus", weapon: str = "frag_grenade") -> Battle:  # type: ignore[no-untyped-def]
@@ -82,3 +82,25 @@ def test_a_ruleset_without_throws_refuses_them_as_not_offered(make_battle) -> No
             assert at_cell is not None and at_cell.code == "not_offered", ruleset
         finally:
             battle.close()
+
+
+def test_a_cepheus_unit_crouched_behind_a_low_wall_hides_with_2d6_plus_dex_dm_against_8(
+    make_battle,
+) -> None:
+    # C-3: the half obstacle hiding ada is 1/2 cover ("muro basso"), 3/4 crouched: cover to
+    # hide behind. The seed has no stealth rule: a C-1 check, 2d6 + DEX DM (+1) >= 8, assumed.
+    picture = "\n".join(["." * 20] * 5 + ["......h" + "." * 13] + ["." * 20] * 6)
+    ada = UnitSpec("ada", "blue", (5, 5, 0), template="scavenger", stance="crouched")
+    foe = UnitSpec("foe", "red", (9, 5, 0), weapon="pistol")
+    plain: Battle = make_battle([ada, foe], picture=picture)
+    battle = Battle(replace(plain.setup, ruleset="cepheus"), plain.grid, plain.rules)
+    try:
+        assert not battle.in_open_sight(battle.sheet("foe"), "ada")
+        _turn_of(battle, "ada")
+        battle.roller.supply(4, 3)  # 7 + 1 = 8: hidden from the red side
+        assert battle.apply(cmd.Hide("ada"), GM).refusal is None
+        hide = next(e for e in battle.log if e.kind == "hide")
+        assert hide.data["success"] and hide.rolls[0].total == 8
+        assert "red" in battle.world.get("ada", Visibility).hidden_from
+    finally:
+        battle.close()

@@ -28,7 +28,7 @@ from game.grid.movement import MoveRequest
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus.checks import CELL_METRES, check_chance, resolve_check
-from game.rules.cepheus.cover import grade_from_obstacles
+from game.rules.cepheus.cover import cover_grade, grade_from_obstacles
 from game.rules.cepheus.damage import (
     DEAD,
     SERIOUSLY_WOUNDED,
@@ -85,6 +85,8 @@ BUDGET = TurnBudget(
             "dash": "action",
             "throw": "action",  # an attack with a thrown weapon (000:l.134, 351-353)
             "use_object": "action",  # first aid, a Medico check (000:l.121, 398)
+            "hide": "action",  # a check is a significant action (000:l.121); C-3 cover
+            "search": "action",
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",
@@ -598,6 +600,40 @@ class CepheusBattle:
         }
         result = "first_aid" if check.success else "check_failed"
         return Aid(after, result, (record,), ("C-1",), logged)
+
+    # ---------------------------------------------------------------- hiding (C-3, assumed)
+    # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after
+    # its stance's row) from the enemies that see it, with a plain C-1 check, 2d6 + DEX DM
+    # against 8; a search is the same check against the hider's total (docs/rules.md).
+
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        low = unit.stance.value in ("crouched", "prone")
+        return cover_grade(grid_cover(bf, enemy, unit), low, data().tables).in_cover
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        return data().tables.check_target  # C-1: 8+
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        dm = sheet_of(unit).char_dm("dex")
+        return roller.roll(f"{data().tables.check_dice}d6{dm:+d}", purpose)
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        return self.stealth_roll(roller, bf, searcher, advantage, None, purpose)
 
 
 BATTLE = CepheusBattle()

@@ -12,7 +12,7 @@ from game.grid.area import area_cells
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules.data import Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
@@ -147,6 +147,33 @@ class NotOffered:
         wound: str,
         advantage: Advantage,
     ) -> Aid:
+        _never()
+
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        return False  # no hiding in its turn: nothing hides anyone
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        return 0
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        _never()
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
         _never()
 
 

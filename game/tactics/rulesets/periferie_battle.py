@@ -14,6 +14,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import checknames
+from game.rules.checks import passive_perception
 from game.rules.data import RulesInputError, Weapon
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.heal import check_dc, use_medkit
@@ -338,6 +339,46 @@ class PeriferieBattle:
             rolls, total = (record,), record.total
         outcome = use_medkit(patient.health, wound, total, **_kit_kwargs(medic, patient))
         return Aid(outcome.after, str(outcome.reason), rolls, outcome.rules)
+
+    # ---------------------------------------------------------------- hiding (P-STL-1/2)
+
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        """P-STL-2: heavy cover, or a half obstacle no farther from the unit than from the
+        enemy, behind it."""
+        result = tactics.target_cover(bf, enemy, unit)
+        if result.grade == "heavy":
+            return True
+        return any(
+            s.obstacle != "half" or chebyshev(s.cell, unit.cell) <= chebyshev(s.cell, enemy.cell)
+            for s in result.hidden
+        )
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        return passive_perception(watcher.checks)  # P-STL-1
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        """P-STL-1: `precisione (furtività)`, a d20."""
+        bonus = checknames.bonus(unit.checks, checknames.STEALTH)
+        return roller.d20(purpose, bonus, advantage, dc)
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        bonus = checknames.bonus(searcher.checks, checknames.PERCEPTION)
+        return roller.d20(purpose, bonus, advantage)
 
 
 BATTLE = PeriferieBattle()

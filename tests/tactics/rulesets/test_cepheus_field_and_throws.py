@@ -286,3 +286,22 @@ def test_first_aid_needs_the_patient_beside_alive_and_hurt_else_the_kit_is_kept(
     fine = _patient({"end": 7, "str": 7, "dex": 7})
     refused = BATTLE.medkit_refusal(fine, fine.entity("m"), fine.entity("p"), "x")
     assert refused is not None and refused[0] == "no_such_wound"
+
+
+def test_c3_a_crouched_unit_behind_a_low_wall_has_cover_to_hide_in_the_open_none() -> None:
+    bf = _field(
+        {"id": "ada", "faction": "red", "at": [1, 3, 0], "sheet": GUARD},
+        {"id": "bo", "faction": "blue", "at": [7, 3, 0], "stance": "crouched", "sheet": CIVILIAN},
+        cells=[{"at": [6, 3, 0], "obstacle": "half"}],
+    )
+    assert BATTLE.hides_behind(bf, bf.entity("ada"), bf.entity("bo"))  # 1/2, 3/4 crouched
+    open_field = _field(
+        {"id": "ada", "faction": "red", "at": [1, 3, 0], "sheet": GUARD},
+        {"id": "bo", "faction": "blue", "at": [7, 3, 0], "stance": "crouched", "sheet": CIVILIAN},
+    )
+    assert not BATTLE.hides_behind(open_field, open_field.entity("ada"), open_field.entity("bo"))
+    assert BATTLE.perception_dc(bf, bf.entity("ada")) == 8  # C-1's 8+
+    roller = Roller(1)
+    roller.supply(3, 4)
+    record = BATTLE.stealth_roll(roller, bf, bf.entity("ada"), Advantage.NONE, 8, "hide ada")
+    assert record.total == 8  # 7 + DEX DM +1
