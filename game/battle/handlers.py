@@ -196,6 +196,15 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     )
     if rolled.hit:
         b.damage_area(unit, weapon, at, None)
+        _out_of_the_fight(b, unit)
+
+
+def _out_of_the_fight(b: BattleContext, unit: str) -> None:
+    """A unit its own blast knocked out of the fight (a grenade that bounced back, C-5's
+    unconscious) acts no more: its turn ends here (one that died has left the order already)."""
+    if b.on_map(unit) and "out_of_combat" in b.health(unit).conditions:
+        b.emit("turn_cut_short", {"unit": unit}, about=[unit])
+        b.end_turn(unit)
 
 
 def throw_size(weapon: Weapon | None, size: str | None) -> str:
@@ -260,6 +269,7 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
         dtype = weapon.damage_type if weapon is not None else THROW_DAMAGE_TYPE
         on_hit = weapon.on_hit if weapon is not None else ()
         b.hurt(target.id, dtype, damage.rolled, c.unit, damage.record, on_hit)
+    _out_of_the_fight(b, c.unit)
 
 
 def _stance(b: BattleContext, c: cmd.ChangeStance) -> None:
