@@ -183,21 +183,16 @@ def damage_area(
     *,
     margin: str | None = None,
 ) -> None:
-    """Everyone in the weapon's pattern from `origin` takes the damage (one roll, each with
-    its own armour and table); a one-target weapon hits only the aimed entity. A hit whose
-    damage its attacker may still shape (`DamageRoll.choice`, Myst's margin, M-1) waits for
-    its `spend_margin` when `margin` is "ask", takes the least damage for "least", and the
-    computer's choice (the most) otherwise (docs/battle.md, "A hit's margin")."""
-    if weapon.area:
-        from game.grid.area import area_cells
-
-        cells = area_cells(b.grid, origin, weapon.area, not weapon.area_ignores_sight)
-        victims = [o.id for c in cells for o in b.bf.occupancy.all_at(c)]
-    else:
-        victims = [aimed] if aimed is not None else []
+    """Everyone the ruleset puts in the weapon's area from `origin` takes the damage (one
+    roll, each with its own armour and table); a one-target weapon hits only the aimed entity.
+    A hit whose damage its attacker may still shape (`DamageRoll.choice`, Myst's margin, M-1)
+    waits for its `spend_margin` when `margin` is "ask", takes the least damage for "least",
+    and the computer's choice (the most) otherwise (docs/battle.md, "A hit's margin")."""
+    by = b.bf.by_id.get(attacker)
+    area = b.ruleset.area_victims(b.bf, by, weapon, origin)  # periferie: P-AREA-1's pattern
+    victims = list(area) if area is not None else ([aimed] if aimed is not None else [])
     if not victims:
         return
-    by = b.bf.by_id.get(attacker)
     roll = b.ruleset.roll_damage(b.roller, b.bf, by, weapon, attack, hit)
     on_hit = weapon.on_hit
     damage_type = roll.damage_type or weapon.damage_type

@@ -75,7 +75,6 @@ from game.grid.movement import (
 )
 from game.grid.occupants import Relation, Size, relation
 from game.rules import checknames
-from game.rules.checks import passive_perception
 from game.rules.data import RulesData, Weapon
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative
@@ -261,6 +260,8 @@ class Battle:
                     unpack_mask(cells["floor"], grid.shape),
                     gravity=grid.gravity,
                     pressurised=grid.pressurised,
+                    darkness=grid.darkness,
+                    smoke=grid.smoke,
                 )
             part = "vision"
             battle.vision = Vision.from_json(grid.shape, snapshot["vision"])
@@ -1893,21 +1894,18 @@ class Battle:
         me = self.sheet(unit)
         if not can_see(enemy.health) or not self.ruleset.sight(self.bf, enemy, me).clear:
             return False
-        result = tactics.target_cover(self.bf, enemy, me)
-        if result.grade == "heavy":
-            return False
-        # P-STL-2: a half obstacle hides up to its distance from the enemy, behind it.
-        return not any(
-            s.obstacle != "half" or chebyshev(s.cell, me.cell) <= chebyshev(s.cell, enemy.cell)
-            for s in result.hidden
-        )
+        # P-STL-2 (periferie: heavy cover, or a half obstacle up to its distance from the
+        # enemy, behind it): the ruleset says which cover hides.
+        return not self.ruleset.hides_behind(self.bf, enemy, me)
 
     def _stealth_roll(self, unit: str, enemy: EntitySheet) -> None:
         """P-STL-1: `precisione (furtività)` against the enemy's passive perception."""
-        bonus = checknames.bonus(self.sheet(unit).checks, checknames.STEALTH)
-        dc = passive_perception(enemy.checks)
-        record = self.roller.d20(f"stealth {unit} vs {enemy.id}", bonus, dc=dc, secret=False)
-        failed = record.outcome != "success"
+        dc = self.ruleset.perception_dc(self.bf, enemy)
+        purpose = f"stealth {unit} vs {enemy.id}"
+        record = self.ruleset.stealth_roll(
+            self.roller, self.bf, self.sheet(unit), Advantage.NONE, dc, purpose
+        )
+        failed = record.total < dc  # periferie: the d20's outcome against the DC (P-CHK-1)
         if failed:
             # The enemy's side sees the unit here, whether it stays in sight or not (P-STL-1).
             self.vision.glimpse(enemy.faction, unit, self.sheet(unit).cell)

@@ -33,25 +33,17 @@ from game.ecs.components import (
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.rules import checknames
-from game.rules.checks import passive_perception
 from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
-from game.rules.heal import check_dc, use_medkit
 from game.rules.initiative import InitiativeError
-from game.rules.ruleset_answers import RulesRefusal
+from game.rules.ruleset_answers import NOT_OFFERED, RulesRefusal
 from game.rules.stance import Stance
-from game.rules.throw import (
-    THROW_SIZES,
-    ThrowBand,
-    landing_cell,
-    miss_deviation,
-)
+from game.rules.throw import THROW_DAMAGE_TYPE, THROW_SIZES
 from game.rules.wounds import (
     CONDITIONS,
-    attack_barred_by,
+    Health,
     start_of_turn,
 )
-from game.tactics import answers as tactics
 from game.tactics.ruleset import RoundRules, defence_counters, round_rules
 
 if TYPE_CHECKING:
@@ -204,9 +196,9 @@ def _weapon_of(b: BattleContext, unit: str) -> Weapon:
 
 def _attack(b: BattleContext, c: cmd.Attack) -> None:
     weapon = _weapon_of(b, c.unit)
-    if weapon.kind == "thrown":
+    if weapon.kind == "thrown" and b.ruleset.can_throw(b.bf, b.sheet(c.unit)) != NOT_OFFERED:
         _throw(b, cmd.Throw(c.unit, c.target, c.at))
-        return
+        return  # without throws in the ruleset a thrown weapon attacks as its sheet says
     b.need_action(c.unit)
     if c.target is not None:
         target = b.visible_target(c.unit, c.target)
@@ -222,41 +214,33 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
 
 
 def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None:
-    """An area weapon aimed at a cell: line of sight to it, then the weapon's own P against a
-    cell (no defence, armour or cover: nobody is aimed at), P-AREA-1."""
-    from game.rules.hit import attack_bonus, hit_chance
-
-    if not weapon.area:
-        raise Refusal("needs_target", weapon=weapon.id)
-    if not b.grid.in_bounds(at):
-        raise Refusal("outside_map", at=at)
+    """An area weapon aimed at a cell: the ruleset's chance (periferie: line of sight, then the
+    weapon's own P against a cell, P-AREA-1), rolled as an attack; a hit goes off at the cell."""
     me = b.sheet(unit)
-    barred = attack_barred_by(me.health)
-    if barred:
-        raise Refusal(barred, unit=unit)
-    los = b.ruleset.sight(b.bf, me, at)
-    if not los.clear:
-        raise Refusal("no_los", at=at, why=tactics.sight_why(los))
-    distance = chebyshev(me.cell, at)
-    if weapon.long_range is not None and distance > weapon.long_range:
-        raise Refusal("out_of_range", at=at)
+    answer = b.ruleset.area_attack(b.bf, me, weapon, at)
+    if answer.chance is None:
+        raise Refusal(str(answer.reason), **answer.values)
     b.use_action(unit, "attack")
-    b_att, check = attack_bonus(weapon.kind, me.checks)
-    chance = hit_chance(
-        weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
-    )
-    record = b.roller.d100(f"attack {unit}", b.advantage(unit, None), chance.p)
+    rolled = b.ruleset.roll_attack(b.roller, answer, b.advantage(unit, None), f"attack {unit}")
     b.spend_help(unit)
-    hit = record.outcome == "hit"
     b.emit(
         "attack",
-        {"unit": unit, "at": list(at), "weapon": weapon.id, "hit_chance": chance.p, "hit": hit},
+        {"unit": unit, "at": list(at), "weapon": weapon.id, **rolled.logged, "hit": rolled.hit},
         about=[unit],
-        rolls=(record,),
-        rules=("P-AREA-1", *chance.rules),
+        rolls=(rolled.record,),
+        rules=answer.rules,
     )
-    if hit:
+    if rolled.hit:
         b.damage_area(unit, weapon, at, None)
+        _out_of_the_fight(b, unit)
+
+
+def _out_of_the_fight(b: BattleContext, unit: str) -> None:
+    """A unit its own blast knocked out of the fight (a grenade that bounced back, C-5's
+    unconscious) acts no more: its turn ends here (one that died has left the order already)."""
+    if b.on_map(unit) and "out_of_combat" in b.health(unit).conditions:
+        b.emit("turn_cut_short", {"unit": unit}, about=[unit])
+        b.end_turn(unit)
 
 
 def throw_size(weapon: Weapon | None, size: str | None) -> str:
@@ -272,8 +256,9 @@ def throw_size(weapon: Weapon | None, size: str | None) -> str:
 
 
 def _throw(b: BattleContext, c: cmd.Throw) -> None:
-    """P-THR-1/2: at an entity (always a roll) or a cell (automatic within medium range); a miss
-    deviates; a thrown weapon with an area goes off where it lands (P-AREA-1)."""
+    """At an entity or a cell, as the ruleset answers and rolls it (periferie: P-THR-1/2, an
+    automatic throw at a cell within medium range, a miss deviates); a thrown weapon with an
+    area goes off where it lands (P-AREA-1), another hurts the target it hit."""
     weapon_id = b.world.get(c.unit, Armed).weapon
     held = None if weapon_id is None else b.rules.weapons[weapon_id]
     weapon = held if held is not None and held.kind == "thrown" and c.size is None else None
@@ -287,41 +272,14 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
     assert aim is not None
     if not b.grid.in_bounds(aim):
         raise Refusal("outside_map", at=aim)
-    answer = tactics.throw_at(b.bf, me, size, target if target is not None else aim)
-    if answer.reason is not None or answer.band == "out_of_range":
+    answer = b.ruleset.throw(b.bf, me, target if target is not None else aim, size, weapon)
+    if not answer.possible:
         raise Refusal(str(answer.reason or "out_of_range"), why=answer.why)
     b.use_action(c.unit, "throw")
-    rolls: list[RollRecord] = []
-    landed = aim
-    hit_target = False
-    if answer.automatic:
-        hit = True
-    else:
-        assert answer.hit_chance is not None
-        record = b.roller.d100(
-            f"throw {c.unit}",
-            b.advantage(c.unit, None if target is None else target.id),
-            answer.hit_chance,
-        )
+    advantage = b.advantage(c.unit, None if target is None else target.id)
+    rolled = b.ruleset.roll_throw(b.roller, b.bf, me, aim, answer, advantage, f"throw {c.unit}")
+    if not answer.automatic:
         b.spend_help(c.unit)
-        rolls.append(record)
-        hit = record.outcome == "hit"
-        if hit:
-            hit_target = target is not None
-        else:
-            from game.rules.hit import attack_bonus
-
-            b_att, _check = attack_bonus("thrown", me.checks)
-            band: ThrowBand = "long" if answer.band == "long" else "medium"
-            cells_off = miss_deviation(band, record.kept[0], b_att)
-            if cells_off:
-                sides = 6 if b.grid.microgravity else 4
-                direction = b.roller.die(sides, f"throw deviation {c.unit}")
-                rolls.append(b.roller.log[-1])
-                landed = landing_cell(me.cell, aim, cells_off, direction, b.grid.microgravity)
-                landed = _clamp(landed, b.grid.shape)
-    if answer.automatic and target is None:
-        hit_target = False
     b.emit(
         "throw",
         {
@@ -330,31 +288,24 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
             "weapon": None if weapon is None else weapon.id,
             "target": None if target is None else target.id,
             "aim": list(aim),
-            "landed": list(landed),
-            "hit": hit,
-            "hit_chance": answer.hit_chance,
+            "landed": list(rolled.landed),
+            "hit": rolled.hit,
+            **rolled.logged,
             "why": list(answer.why),
         },
         about=[c.unit] + ([target.id] if target is not None else []),
-        rolls=tuple(rolls),
-        rules=answer.rules + (("P-THR-2",) if landed != aim else ()),
+        rolls=rolled.rolls,
+        rules=answer.rules + rolled.rules,
     )
-    if weapon is not None and weapon.area:
-        b.damage_area(c.unit, weapon, landed, None)
-    elif hit_target and target is not None:
-        damage = weapon.damage if weapon is not None else THROW_SIZES[size].damage
-        dtype = weapon.damage_type if weapon is not None else "impatto"
-        record = b.roller.roll(damage, f"damage throw {c.unit}")
+    # an explosive goes off where it landed, whatever the throw did (the ruleset's area)
+    if weapon is not None and b.ruleset.area_victims(b.bf, me, weapon, rolled.landed) is not None:
+        b.damage_area(c.unit, weapon, rolled.landed, None)
+    elif rolled.hit and target is not None:
+        damage = b.ruleset.throw_damage(b.roller, b.bf, me, weapon, size, rolled)
+        dtype = weapon.damage_type if weapon is not None else THROW_DAMAGE_TYPE
         on_hit = weapon.on_hit if weapon is not None else ()
-        b.hurt(target.id, dtype, record.total, c.unit, record, on_hit)
-
-
-def _clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
-    return (
-        min(max(cell[0], 0), shape[0] - 1),
-        min(max(cell[1], 0), shape[1] - 1),
-        min(max(cell[2], 0), shape[2] - 1),
-    )
+        b.hurt(target.id, dtype, damage.rolled, c.unit, damage.record, on_hit)
+    _out_of_the_fight(b, c.unit)
 
 
 def _stance(b: BattleContext, c: cmd.ChangeStance) -> None:
@@ -415,16 +366,17 @@ def _hide(b: BattleContext, c: cmd.Hide) -> None:
     every one of its units' passive perception hides the unit from that side."""
     b.use_action(c.unit, "hide")
     me = b.sheet(c.unit)
-    bonus = checknames.bonus(me.checks, checknames.STEALTH)
-    # P-CHK-4: the target logged is the highest passive perception among the enemies: the
-    # total that hides the unit from every side that does not see it.
-    perceptions = [
-        passive_perception(e.checks)
+    # P-CHK-4: the target logged is the highest perception DC among the enemies (periferie:
+    # passive perception): the total that hides the unit from every side that does not see it.
+    dcs = {
+        e.id: b.ruleset.perception_dc(b.bf, e)
         for e in b.bf.entities
         if e.faction != me.faction and not e.neutral
-    ]
-    dc = max(perceptions) if perceptions else None
-    record = b.roller.d20(f"hide {c.unit}", bonus, b.advantage(c.unit, None), dc)
+    }
+    dc = max(dcs.values()) if dcs else None
+    record = b.ruleset.stealth_roll(
+        b.roller, b.bf, me, b.advantage(c.unit, None), dc, f"hide {c.unit}"
+    )
     b.spend_help(c.unit)
     gained = set()
     for faction in b.setup.factions:
@@ -434,7 +386,7 @@ def _hide(b: BattleContext, c: cmd.Hide) -> None:
         if not enemies:
             continue
         seen = any(b.in_open_sight(e, c.unit) for e in enemies)
-        if not seen and all(record.total >= passive_perception(e.checks) for e in enemies):
+        if not seen and all(record.total >= dcs[e.id] for e in enemies):
             gained.add(faction)
     vis = b.world.get(c.unit, Visibility)
     b.set(c.unit, replace(vis, hidden_from=vis.hidden_from | gained, stealth=record.total))
@@ -452,8 +404,9 @@ def _search(b: BattleContext, c: cmd.Search) -> None:
     stealth the total meets is found."""
     b.use_action(c.unit, "search")
     me = b.sheet(c.unit)
-    bonus = checknames.bonus(me.checks, checknames.PERCEPTION)
-    record = b.roller.d20(f"search {c.unit}", bonus, b.advantage(c.unit, None))
+    record = b.ruleset.search_roll(
+        b.roller, b.bf, me, b.advantage(c.unit, None), f"search {c.unit}"
+    )
     b.spend_help(c.unit)
     found = []
     for other in b.bf.entities:
@@ -478,45 +431,38 @@ def _use_object(b: BattleContext, c: cmd.UseObject) -> None:
         raise Refusal("not_an_ally", ally=c.target)
     b.need_action(c.unit)
     me, target = b.sheet(c.unit), b.sheet(c.target)
-    kwargs = {
-        "self_target": c.unit == c.target,
-        "adjacent": chebyshev(me.cell, target.cell) <= 1,
-    }
-    try:
-        trial = use_medkit(target.health, c.wound, 0, **kwargs)
-    except RulesInputError:
-        raise Refusal("unknown_wound", wound=c.wound) from None
-    if not trial.kit_spent:
-        raise Refusal(trial.reason, target=c.target)
+    refused = b.ruleset.medkit_refusal(b.bf, me, target, c.wound)  # periferie: P-HEAL-1
+    if refused is not None:
+        raise Refusal(refused[0], **refused[1])
     b.use_action(c.unit, "use_object")
-    rolls: tuple[RollRecord, ...] = ()
-    total = None
-    dc = check_dc(c.wound)
-    if dc is not None:
-        # P-CHK-4: the roll is logged with its target, the DC of the wound treated.
-        record = b.roller.d20(
-            f"medicine {c.unit}",
-            checknames.bonus(me.checks, checknames.MEDICINE),
-            b.advantage(c.unit, None),
-            dc,
-        )
+    aid = b.ruleset.use_medkit(b.roller, b.bf, me, target, c.wound, b.advantage(c.unit, None))
+    if aid.rolls:
         b.spend_help(c.unit)
-        rolls, total = (record,), record.total
-    outcome = use_medkit(target.health, c.wound, total, **kwargs)
     b.set(c.unit, replace(sheet, medkits=sheet.medkits - 1))
-    b.set(c.target, Wounds(outcome.after))
+    if b.world.has(c.target, RulesetSheet):
+        # A ruleset's own health lives in its sheet; the shared Wounds keeps the battle's facts,
+        # which first aid does not take back during the battle (as combat.hurt sets them).
+        b.set(c.target, RulesetSheet(aid.after))
+        effects = b.ruleset.condition_effects(aid.after)
+        facts = {"dead": effects.dead, "out_of_combat": effects.out_of_combat}
+        kept = b.health(c.target).conditions
+        after = Health(conditions=kept | frozenset(n for n, held in facts.items() if held))
+    else:
+        after = aid.after  # periferie's wound ladder
+    b.set(c.target, Wounds(after))
     b.emit(
         "medkit",
         {
             "unit": c.unit,
             "target": c.target,
             "wound": c.wound,
-            "result": outcome.reason,
-            "wounds": outcome.after.to_dict(),
+            "result": aid.result,
+            "wounds": after.to_dict(),
+            **aid.logged,
         },
         about=[c.unit, c.target],
-        rolls=rolls,
-        rules=outcome.rules,
+        rolls=aid.rolls,
+        rules=aid.rules,
     )
 
 
@@ -738,7 +684,15 @@ def _edit_cell(b: BattleContext, c: cmd.EditCell) -> None:
     if c.floor is not None:
         floor[c.at] = c.floor
     b.replace_grid(
-        Grid.build(obstacle, terrain, floor, gravity=b.grid.gravity, pressurised=b.grid.pressurised)
+        Grid.build(
+            obstacle,
+            terrain,
+            floor,
+            gravity=b.grid.gravity,
+            pressurised=b.grid.pressurised,
+            darkness=b.grid.darkness,
+            smoke=b.grid.smoke,
+        )
     )
     b.emit(
         "cell_edited",
@@ -842,6 +796,10 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
             return Refusal("reloading", turns=left)  # fantasy's CAD (003:l.140)
         if kind == "reload" and not left:
             return Refusal("nothing_to_reload", unit=unit)
+    if kind == "throw" and b.on_map(unit):
+        cannot = b.ruleset.can_throw(b.bf, b.sheet(unit))  # NOT_OFFERED: no throws at all
+        if cannot is not None:
+            return Refusal(cannot, unit=unit)
     if kind == "ready" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind == "ready" and weapon is not None and weapon.kind == "melee":

@@ -16,7 +16,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import reachable, reaction_exits
 from game.rules.movement import MoveAllowance
-from game.rules.ruleset_answers import Attack
+from game.rules.ruleset_answers import Attack, Throw
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 
@@ -224,9 +224,10 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
 
 def throw(
     battle: Battle, player: str, unit: str, target: str | Cell, size: str | None = None
-) -> tactics.ThrowAnswer | None:
-    """A throw's band and chance at a unit the player knows of, or at a cell (P-THR-1): the
-    object of `size`, or the thrown weapon in hand, else a light object."""
+) -> Throw | None:
+    """A throw's band and chance at a unit the player knows of, or at a cell, as the battle's
+    ruleset answers it (periferie, P-THR-1: the object of `size`, or the thrown weapon in
+    hand, else a light object)."""
     if not _knows(battle, player, unit):
         return None
     me = battle.sheet(unit)
@@ -239,7 +240,12 @@ def throw(
         if not battle.grid.in_bounds(target):
             return None
         aim = target
-    return tactics.throw_at(known, me, throw_size(battle, unit, size), aim)
+    from game.ecs.components import Armed
+
+    weapon_id = battle.world.get(unit, Armed).weapon
+    held = None if weapon_id is None else battle.rules.weapons[weapon_id]
+    weapon = held if held is not None and held.kind == "thrown" and size is None else None
+    return battle.ruleset.throw(known, me, aim, throw_size(battle, unit, size), weapon)
 
 
 def throw_size(battle: Battle, unit: str, size: str | None = None) -> str:

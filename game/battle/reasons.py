@@ -67,6 +67,10 @@ class Why(StrEnum):
     AIM_AT_MOST = "aim_at_most"
     ALREADY_HASTY = "already_hasty"
     NO_AUTO_FIRE = "no_auto_fire"
+    # throws and areas at a cell (issue 15): none in the ruleset's seed; Cepheus needs a thrown
+    # weapon (000:l.351)
+    NOT_OFFERED = "not_offered"
+    NO_THROWN_WEAPON = "no_thrown_weapon"
     UNKNOWN_TARGET = "unknown_target"
     NO_TARGET = "no_target"
     NEEDS_TARGET = "needs_target"

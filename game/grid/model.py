@@ -80,6 +80,11 @@ def _read_only(a: NDArray[np.generic]) -> None:
     a.setflags(write=False)
 
 
+#: The map-wide light and smoke a grid may carry (map properties `darkness` and `smoke`).
+DARKNESS = ("none", "low", "total")
+SMOKE = ("none", "light", "dense")
+
+
 @dataclass(frozen=True, eq=False)
 class Grid:
     """A battlefield of width x height x levels cells, indexed [x, y, z]; z grows up (G-1).
@@ -97,6 +102,10 @@ class Grid:
     sight_block: NDArray[np.uint8]
     gravity: float = DEFAULT_GRAVITY
     pressurised: bool = True
+    #: The map's light and smoke over the whole battlefield (map properties `darkness`, `smoke`):
+    #: what a ruleset's ranged attacks read (Cepheus 000:l.213-215); "none" for neither.
+    darkness: str = "none"
+    smoke: str = "none"
 
     @staticmethod
     def build(
@@ -106,6 +115,8 @@ class Grid:
         *,
         gravity: float = DEFAULT_GRAVITY,
         pressurised: bool = True,
+        darkness: str = "none",
+        smoke: str = "none",
     ) -> Grid:
         """Validate the arrays, derive the rest and freeze everything."""
         obs = np.ascontiguousarray(obstacle, dtype=np.uint8).copy()
@@ -127,6 +138,11 @@ class Grid:
             raise ValueError("obstacle, terrain and floor arrays must have the same shape")
         if not np.isfinite(gravity) or gravity < 0:
             raise ValueError(f"gravity must be a number of g >= 0, got {gravity!r}")
+        if darkness not in DARKNESS or smoke not in SMOKE:
+            raise ValueError(
+                f"darkness must be one of {', '.join(DARKNESS)} and smoke one of"
+                f" {', '.join(SMOKE)}, got {darkness!r} and {smoke!r}"
+            )
         supported = flo.copy()
         supported[:, :, 0] = True
         supported[:, :, 1:] |= obs[:, :, :-1] == OBSTACLE_FULL
@@ -134,7 +150,9 @@ class Grid:
         sight = ((obs == OBSTACLE_FULL) | (obs == OBSTACLE_THIN)).astype(np.uint8)
         for a in (obs, ter, flo, standable, sight):
             _read_only(a)
-        return Grid(obs, ter, flo, standable, sight, float(gravity), bool(pressurised))
+        return Grid(
+            obs, ter, flo, standable, sight, float(gravity), bool(pressurised), darkness, smoke
+        )
 
     @staticmethod
     def empty(width: int, height: int, levels: int = 1, **kwargs: float | bool) -> Grid:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.model import DEFAULT_GRAVITY, Cell, Grid, Obstacle, Terrain
+from game.grid.model import DARKNESS, DEFAULT_GRAVITY, SMOKE, Cell, Grid, Obstacle, Terrain
 from game.grid.occupants import Size
 from game.maps.model import (
     LayerNode,
@@ -69,7 +69,7 @@ UNIT_PROPERTIES = frozenset(
     }
 )
 TILE_PROPERTIES = ("obstacle", "terrain", "floor")
-MAP_PROPERTIES = ("name", "description", "gravity", "pressurised", "ruleset")
+MAP_PROPERTIES = ("name", "description", "gravity", "pressurised", "ruleset", "darkness", "smoke")
 
 # Obstacle code for each strength (none < half < thin < full), so layers combine with max().
 _CODE_OF_STRENGTH = np.array(
@@ -266,6 +266,14 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
         gravity = values.number(props["gravity"], where("gravity"))
         if gravity < 0:
             raise values.fail(where("gravity"), f"{gravity} g is negative")
+    conditions = {"darkness": "none", "smoke": "none"}
+    for key, known in (("darkness", DARKNESS), ("smoke", SMOKE)):
+        if key in props:  # the light and smoke over the whole map (Cepheus 000:l.213-215)
+            conditions[key] = values.text(props[key], where(key))
+            if conditions[key] not in known:
+                raise values.fail(
+                    where(key), f"{conditions[key]!r} is not one of: {', '.join(known)}"
+                )
     description = (
         values.text(props["description"], where("description")) if "description" in props else ""
     )
@@ -287,6 +295,8 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
             else True
         ),
         all=dict(props),
+        darkness=conditions["darkness"],
+        smoke=conditions["smoke"],
     )
 
 
@@ -473,6 +483,8 @@ def _grid(
         floor,
         gravity=properties.gravity,
         pressurised=properties.pressurised,
+        darkness=properties.darkness,
+        smoke=properties.smoke,
     )
 
 

@@ -43,6 +43,9 @@ class MapProperties:
     pressurised: bool
     #: Every map property as written, including the ones above and any others.
     all: Properties
+    #: The light and smoke over the whole map (grid.model.DARKNESS, SMOKE): "none" by default.
+    darkness: str = "none"
+    smoke: str = "none"
 
 
 @dataclass(frozen=True)

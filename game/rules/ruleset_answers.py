@@ -214,3 +214,63 @@ class RulesRefusal(ValueError):
         super().__init__(code)
         self.code = code
         self.values = values
+
+
+# ---------------------------------------------------------------- throws and areas (issue 15)
+
+#: The reason code of a question a ruleset does not offer at all (no throws in its seed): the
+#: action bar greys the command with it, the battle refuses it.
+NOT_OFFERED = "not_offered"
+
+
+@dataclass(frozen=True)
+class Throw:
+    """A throw's chance before the dice (BattleRules.throw): exact (`chance`), automatic (it
+    lands where aimed without a roll), or neither with the `reason` there is none (NOT_OFFERED
+    when the ruleset has no throws). `band` is the ruleset's own range band ("out_of_range"
+    beyond the last); `detail` the ruleset's own answer (periferie: tactics.ThrowAnswer)."""
+
+    chance: Fraction | None
+    automatic: bool
+    reason: str | None
+    band: str
+    rules: tuple[str, ...]
+    why: tuple[str, ...] = ()
+    detail: Any = None
+    values: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def possible(self) -> bool:
+        """It may be thrown: it lands where aimed or rolls a chance."""
+        return self.reason is None and (self.automatic or self.chance is not None)
+
+
+@dataclass(frozen=True)
+class ThrowRoll:
+    """A throw resolved with the battle's roller (BattleRules.roll_throw): whether it hit what
+    it was aimed at, the cell it landed in (the aim, or where a miss went), every roll in
+    order, the fields the `throw` event records about the chance, and the rulings behind where
+    it landed; `detail` is the ruleset's own (Cepheus: the check's Effect, for the damage)."""
+
+    hit: bool
+    landed: tuple[int, int, int]
+    rolls: tuple[RollRecord, ...]
+    logged: Mapping[str, object]
+    rules: tuple[str, ...] = ()
+    detail: Any = None
+
+
+# ---------------------------------------------------------------- medkits (issue 15)
+
+
+@dataclass(frozen=True)
+class Aid:
+    """A medkit used (BattleRules.use_medkit): the patient's health value after it (the
+    ruleset's own, as `Harm.after`), the result's code, the rolls, the rulings and the fields
+    the `medkit` event records besides the result (Cepheus: the points restored)."""
+
+    after: Any
+    result: str
+    rolls: tuple[RollRecord, ...]
+    rules: tuple[str, ...]
+    logged: Mapping[str, object] = field(default_factory=dict)

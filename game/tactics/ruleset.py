@@ -21,11 +21,12 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import registry
 from game.rules.data import RulesData, Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
@@ -34,6 +35,8 @@ from game.rules.ruleset_answers import (
     DamageSpent,
     DefenceWon,
     Harm,
+    Throw,
+    ThrowRoll,
     TurnBudget,
     TurnEffects,
 )
@@ -205,6 +208,123 @@ class BattleRules(Protocol):
         """A unit's ruleset sheet in one line for `tessera summary` (fantasy: its dice, weapon,
         DP and body points); "" by default (periferie's sheet is its template)."""
         return ""
+
+    # ---------------------------------------------------------------- throws and areas at a cell
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        """The reason code `thrower` cannot throw anything now, whatever at (the action bar
+        greys the throw with it): ruleset_answers.NOT_OFFERED for a ruleset without throws;
+        None: it may try."""
+        ...
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        """A throw at an entity or a cell: of the thrown `weapon` in hand, else of an object of
+        periferie's `size` (light, medium, heavy; a ruleset without sizes ignores it)."""
+        ...
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """Resolve a possible throw aimed at the cell `aim` with the battle's roller: hit or
+        not, and where it landed (a miss may go astray), every roll in order."""
+        ...
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """The damage of a thrown object (not an area weapon) that hit its target."""
+        ...
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """An area weapon fired at the cell `at` (nobody aimed at): its chance, rolled with
+        `roll_attack`, or the reason there is none (with the values its wording needs)."""
+        ...
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """The entities a hit of an area weapon going off at `origin` reaches, in a fixed
+        order; None for a weapon without an area (only the one aimed at is hurt)."""
+        ...
+
+    # ---------------------------------------------------------------- medkits (first aid)
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        """Why `medic` may not use a medkit on `patient` (its ally or itself) now, the kit kept:
+        a reason code and the values its wording needs; None: it may. `wound` is periferie's
+        wound treated (light, grave, mortal); a ruleset without wound kinds ignores it."""
+        ...
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """A medkit used (the kit is spent) after `medkit_refusal` said yes: the check rolled
+        with the battle's roller and the patient's health value after."""
+        ...
+
+    # ---------------------------------------------------------------- hiding and searching
+    # The battle's hiding is shared (P-STL-1/2: hidden from a side none of whose units sees the
+    # unit in the open, found by a search or a failed stealth check); the ruleset gives the
+    # cover that hides, the checks and the total a stealth check must reach.
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        """Whether `unit`, in `enemy`'s sight, has cover enough from it to hide behind."""
+        ...
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        """The total a stealth check must reach to slip past `watcher`."""
+        ...
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        """`unit`'s stealth check with the battle's roller (its total is what a search must
+        reach); `dc` is the target logged with it, when there is one."""
+        ...
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        """`searcher`'s search: it finds a hidden unit in its sight whose stealth total it meets."""
+        ...
 
 
 class TurnRules(Protocol):

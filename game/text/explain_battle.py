@@ -96,6 +96,14 @@ def _hit(flag: object) -> str:
 
 
 def _attack(d: Mapping[str, Any]) -> str:
+    if d.get("target") is None and "hit_chance" not in d:  # another ruleset's exact chance
+        return _("{unit} fires {weapon} at {at}: {chance} — {result}").format(
+            unit=d["unit"],
+            weapon=_weapon(d["weapon"]),
+            at=cell_text(d.get("at")),
+            chance=_exact(d),
+            result=_hit(d["hit"]),
+        )
     if d.get("target") is None:
         return _("{unit} fires {weapon} at {at}: {p}% — {result}").format(
             unit=d["unit"],
@@ -150,6 +158,8 @@ def _throw(d: Mapping[str, Any]) -> str:
     text = _("{unit} throws {thing} at {aim}").format(unit=d["unit"], thing=thing, aim=aim)
     if d.get("hit_chance") is not None:
         text += f": {d['hit_chance']}% — {_hit(d.get('hit'))}"
+    elif d.get("chance") is not None:  # another ruleset's exact chance
+        text += f": {_exact(d)} — {_hit(d.get('hit'))}"
     if d.get("landed") != d.get("aim"):
         text += "; " + _("it lands at {cell}").format(cell=cell_text(d.get("landed")))
     return text
@@ -307,6 +317,15 @@ def _medkit(d: Mapping[str, Any]) -> str:
     }
     wounds = {"light": _("light wound"), "grave": _("grave wound"), "mortal": _("mortal wound")}
     result = str(d.get("result"))
+    if "restored" in d:  # another ruleset's first aid: characteristic points back (Cepheus)
+        done = (
+            _("{n} characteristic points back").format(n=d["restored"])
+            if result == "first_aid"
+            else results.get(result, result)
+        )
+        return _("{unit} gives first aid to {target}: {result}").format(
+            unit=d["unit"], target=d["target"], result=done
+        )
     return _("{unit} uses a medkit on {target} ({wound}): {result}").format(
         unit=d["unit"],
         target=d["target"],
@@ -597,7 +616,14 @@ def event_text(event: Event, *, details: bool = True) -> str:
     kind = Happened(event.kind)
     if details:
         return _EVENTS[kind](data)
-    if kind is Happened.ATTACK and data.get("target") is None:
+    if kind is Happened.ATTACK and data.get("target") is None and "hit_chance" not in data:
+        text = _("{unit} fires {weapon} at a cell: {chance} — {result}").format(
+            unit=data["unit"],
+            weapon=_weapon(data["weapon"]),
+            chance=_exact(data),
+            result=_hit(data["hit"]),
+        )
+    elif kind is Happened.ATTACK and data.get("target") is None:
         text = _("{unit} fires {weapon} at a cell: {p}% — {result}").format(
             unit=data["unit"],
             weapon=_weapon(data["weapon"]),
@@ -634,6 +660,8 @@ def _plain_throw(d: Mapping[str, Any]) -> str:
         text = _("{unit} throws {thing}").format(unit=d["unit"], thing=thing)
     if d.get("hit_chance") is not None:
         text += f": {d['hit_chance']}% — {_hit(d.get('hit'))}"
+    elif d.get("chance") is not None:  # another ruleset's exact chance
+        text += f": {_exact(d)} — {_hit(d.get('hit'))}"
     if d.get("landed") != d.get("aim"):
         text += "; " + _("it lands elsewhere")
     return text
@@ -721,6 +749,10 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.AIM_AT_MOST: lambda: _("Aiming gives at most +{most} (C-1)."),
     Why.ALREADY_HASTY: lambda: _("Already acting hastily next round (C-1)."),
     Why.NO_AUTO_FIRE: lambda: _("This weapon has no automatic fire."),
+    Why.NOT_OFFERED: lambda: _("Not offered: this ruleset's rules have nothing for it."),
+    Why.NO_THROWN_WEAPON: lambda: _(
+        "No thrown weapon in hand: this ruleset throws only thrown weapons and grenades."
+    ),
     Why.UNKNOWN_TARGET: lambda: _("No such target in sight."),
     Why.NO_TARGET: lambda: _("Choose a target or a cell."),
     Why.NEEDS_TARGET: lambda: _("This weapon needs a target, not a cell."),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from game.battle import preview
 from game.battle.engine import Battle
@@ -15,8 +16,8 @@ from game.battle.options import Option
 from game.battle.view import PlayerView
 from game.grid.model import Cell
 from game.rules.data import RulesData, Weapon
-from game.rules.ruleset_answers import Attack
-from game.tactics.answers import HitAnswer, ThrowAnswer
+from game.rules.ruleset_answers import Attack, Throw
+from game.tactics.answers import HitAnswer
 from game.tactics.headline import headline
 from game.text import explain, names
 from game.text.bounds import clip
@@ -352,22 +353,29 @@ def _list_cell(value: object) -> Cell | None:
     return None
 
 
-def throw_badge(cell: Cell, answer: ThrowAnswer, summary: str) -> Badge:
-    """A throw's badge: its chance when it rolls one, else the summary's words."""
-    p = answer.hit_chance
+def _percent_text(chance: Fraction) -> str:
+    """An exact chance as the badge shows it: a whole percentage, else one decimal."""
+    percent = chance * 100
+    return str(percent.numerator) if percent.denominator == 1 else f"{float(percent):.1f}"
+
+
+def throw_badge(cell: Cell, answer: Throw, summary: str) -> Badge:
+    """A throw's badge (any ruleset's): its chance when it rolls one, else the summary's words."""
+    p = answer.chance
     rolls = answer.reason is None and answer.band != "out_of_range" and not answer.automatic
     if rolls and p is not None:
-        return Badge(cell, f"{p}%", chance_colour(p))
+        return Badge(cell, f"{_percent_text(p)}%", chance_colour(round(p * 100)))
     colour = NO_SHOT if answer.reason is not None or answer.band == "out_of_range" else LIKELY
     return Badge(cell, summary.rstrip("."), colour)
 
 
-def throw_summary(answer: ThrowAnswer) -> str:
-    """A throw's chance in a few words (P-THR-1)."""
+def throw_summary(answer: Throw) -> str:
+    """A throw's chance in a few words (periferie: P-THR-1)."""
     if answer.reason is not None:
         return why_text(str(answer.reason), {})
-    if answer.band == "out_of_range":
+    if answer.band == "out_of_range" or (answer.chance is None and not answer.automatic):
         return _("Out of range.")
     if answer.automatic:
         return _("Lands where aimed (within medium range, P-THR-1).")
-    return _("Hit chance {p}%").format(p=answer.hit_chance)
+    assert answer.chance is not None
+    return _("Hit chance {p}%").format(p=_percent_text(answer.chance))

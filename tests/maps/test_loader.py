@@ -536,6 +536,16 @@ def test_properties_typed_as_strings_are_read_as_the_type_they_spell(workdir: Pa
     assert loaded.units[0].cell == (0, 0, 1) and loaded.units[0].hidden is True
 
 
+def test_the_maps_darkness_and_smoke_reach_the_grid_none_by_default(workdir: Path) -> None:
+    # The battlefield's conditions a ruleset's ranged attacks read (Cepheus 000:l.213-215).
+    body = tile_layer(1, "f", ground())
+    dark = load_map(write_map(workdir, body, properties={"darkness": "low", "smoke": "dense"}))
+    assert (dark.properties.darkness, dark.properties.smoke) == ("low", "dense")
+    assert (dark.grid.darkness, dark.grid.smoke) == ("low", "dense")
+    plain = load_map(write_map(workdir, body, properties={"name": "plain"}))
+    assert (plain.grid.darkness, plain.grid.smoke) == ("none", "none")
+
+
 def test_layers_without_ids_get_fresh_ids_and_a_notice(workdir: Path) -> None:
     body = tile_layer(1, "a", ground()).replace(' id="1"', "") + tile_layer(2, "b", ground())
     loaded = load_map(write_map(workdir, body))
@@ -777,6 +787,16 @@ REFUSALS = [
         "ruleset",
         _map("", properties={"ruleset": "dnd"}),
         ("map, property 'ruleset'", "unknown ruleset 'dnd' (known: periferie, "),
+    ),
+    Refusal(
+        "darkness",
+        _map("", properties={"darkness": "dim"}),
+        ("map, property 'darkness'", "'dim' is not one of: none, low, total"),
+    ),
+    Refusal(
+        "smoke",
+        _map("", properties={"smoke": "thick"}),
+        ("map, property 'smoke'", "'thick' is not one of: none, light, dense"),
     ),
     Refusal(
         "level-text",

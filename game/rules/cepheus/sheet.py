@@ -15,7 +15,11 @@ CHARS = ("end", "str", "dex")
 #: The skills the seed's chapter names (000:l.130-134, 283, 345-349, 398); others are refused.
 SKILLS = ("armi da fuoco", "atletica", "comando", "g-zero", "medico", "mischia", "tattica")
 SHEET_KEYS = ("chars", "max", "dm", "skills", "weapon", "armour")
-WEAPON_KEYS = ("type", "damage", "recoil", "laser", "name", "sample", "auto", "laser_sight")
+WEAPON_KEYS = (
+    "type", "damage", "recoil", "laser", "name", "sample", "auto", "laser_sight", "blast",
+)  # fmt: skip
+#: The farthest a weapon's explosion reaches, in cells around where it goes off (sample data).
+MAX_BLAST = 10
 #: Which check a weapon kind attacks with (000:l.130-134, C-1).
 KINDS = ("melee", "thrown", "firearm")
 _DAMAGE = re.compile(r"^([1-9]\d?)d6(?:([+-])(\d{1,2}))?$")
@@ -44,6 +48,9 @@ class Weapon:
     auto: int = 0
     #: A laser sight: +1 when aiming (000:l.144).
     laser_sight: bool = False
+    #: An explosive (000:l.271-273, 353): the cells around where it goes off that it reaches
+    #: (G-4), 0 for a weapon that hits only its target. The seed gives no radius: sample data.
+    blast: int = 0
 
     @property
     def damage(self) -> str:
@@ -117,6 +124,7 @@ def parse_weapon(value: object, where: str, types: Mapping[str, str]) -> Weapon:
         name=as_str(spec["name"], f"{where}.name") if "name" in spec else "",
         auto=as_int(spec.get("auto", 0), f"{where}.auto", low=0, high=100),
         laser_sight=as_bool(spec.get("laser_sight", False), f"{where}.laser_sight"),
+        blast=as_int(spec.get("blast", 0), f"{where}.blast", low=0, high=MAX_BLAST),
     )
 
 

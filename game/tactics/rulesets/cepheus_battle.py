@@ -21,6 +21,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from game.grid.area import area_cells
 from game.grid.cover import hiding_kinds
 from game.grid.geometry import chebyshev
 from game.grid.los import LosResult
@@ -29,7 +30,7 @@ from game.grid.movement import MoveRequest
 from game.rules import exact
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus import tempo as rules_tempo
-from game.rules.cepheus.checks import CELL_METRES
+from game.rules.cepheus.checks import CELL_METRES, check_chance, resolve_check
 from game.rules.cepheus.cover import cover_grade, grade_from_obstacles
 from game.rules.cepheus.damage import (
     DEAD,
@@ -40,14 +41,17 @@ from game.rules.cepheus.damage import (
     wound_state,
 )
 from game.rules.cepheus.data import CepheusData, default_data
+from game.rules.cepheus.first_aid import damaged, first_aid_dm, restore, restored_points
 from game.rules.cepheus.initiative import Contender, order
 from game.rules.cepheus.sheet import CHARS, Sheet
+from game.rules.cepheus.throw import BOUNCE_DIRECTIONS, adds_effect, bounce_cells, bounce_offset
 from game.rules.cepheus.turn import movement_allowance
 from game.rules.data import Weapon
-from game.rules.dice import Advantage, Roller
+from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
@@ -55,6 +59,8 @@ from game.rules.ruleset_answers import (
     Harm,
     Modifier,
     RulesRefusal,
+    Throw,
+    ThrowRoll,
     TurnBudget,
 )
 from game.tactics import answers as tactics
@@ -82,6 +88,10 @@ BUDGET = TurnBudget(
             "move": "movement",
             "attack": "action",
             "dash": "action",
+            "throw": "action",  # an attack with a thrown weapon (000:l.134, 351-353)
+            "use_object": "action",  # first aid, a Medico check (000:l.121, 398)
+            "hide": "action",  # a check is a significant action (000:l.121); C-3 cover
+            "search": "action",
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",
@@ -180,6 +190,54 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
     return total
 
 
+# ---------------------------------------------------------------- the field, throws (issue 15)
+
+#: A Cepheus unit whose weapon is not a thrown one cannot throw (the seed has no improvised
+#: throws with their own damage, unlike periferie's objects by size).
+NO_THROWN_WEAPON = "no_thrown_weapon"
+
+
+def field_situation(bf: Battlefield) -> rules_attack.Situation:
+    """000:l.211-215: the map's darkness and smoke (its `darkness` and `smoke` properties,
+    kept on the grid) as the situation of every attack; the pure rules apply them to ranged
+    attacks and throws only, smoke doubled for lasers."""
+    grid = bf.grid
+    return rules_attack.Situation(
+        darkness=None if grid.darkness == "none" else grid.darkness,
+        smoke=None if grid.smoke == "none" else grid.smoke,
+    )
+
+
+def _attack_record(result: rules_attack.Attack, cells: int, rules: tuple[str, ...]) -> Attack:
+    return Attack(
+        chance=result.chance,
+        reason=None if result.reason is None else REASONS.get(result.reason, result.reason),
+        modifiers=modifiers(result),
+        rules=tactics.merge_rules(rules, ("G-4",), result.rules),
+        why=_why(result, cells),
+        cover=None,
+        detail=result,
+        values={"band": result.band},
+    )
+
+
+def at_cell(bf: Battlefield, attacker: EntitySheet, at: Cell) -> Attack:
+    """The attacker's own weapon at a cell nobody stands in for (a throw or an explosive):
+    C-1/C-2 and the field's DMs, no target's cover, stance or reaction."""
+    a_sheet = sheet_of(attacker)
+    cells = chebyshev(attacker.cell, at)
+    geometry = rules_attack.Geometry(
+        cells=cells,
+        cover="none",
+        attacker_stance=attacker.stance.value,
+        zero_g=bf.grid.gravity == 0,  # C-5
+    )
+    result = rules_attack.attack(
+        a_sheet, Sheet(), a_sheet.weapon, geometry, field_situation(bf), data().tables
+    )
+    return _attack_record(result, cells, ())
+
+
 class CepheusBattle(BattleRules):
     """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
 
@@ -223,7 +281,10 @@ class CepheusBattle(BattleRules):
             zero_g=bf.grid.gravity == 0,  # C-5
             beside_target=beside_target(bf, attacker, target),
         )
-        situation = round_situation(bf, attacker, target, geometry)
+        # the round's own (aim, reactions, bursts) in the field's darkness and smoke (000:l.211-215)
+        field = field_situation(bf)
+        own = round_situation(bf, attacker, target, geometry)
+        situation = replace(own, darkness=field.darkness, smoke=field.smoke)
         result = rules_attack.attack(
             a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
         )
@@ -437,6 +498,184 @@ class CepheusBattle(BattleRules):
 
         return worst_cover(self.sight, bf, unit, threats, value, best)
 
+    # ---------------------------------------------------------------- throws and areas at a cell
+    # 000:l.134, 271-273, 351-353: a throw is an attack with a `lancio` weapon (Atletica + DEX
+    # DM, the table's row); a miss bounces (6 + Effect) m; an explosive goes off where it lands.
+
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        weapon = sheet_of(thrower).weapon
+        return None if weapon is not None and weapon.kind == "thrown" else NO_THROWN_WEAPON
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        """The Cepheus sheet's thrown weapon at an entity (the attack, with its cover and
+        stance) or at a cell (`at_cell`); `size` and the map's `weapon` are not read."""
+        cannot = self.can_throw(bf, thrower)
+        if cannot is not None:
+            return Throw(None, False, cannot, "out_of_range", ("C-1",))
+        if isinstance(to, EntitySheet):
+            attack = self.attack(bf, thrower, to)
+        else:
+            attack = at_cell(bf, thrower, to)
+        band = str(attack.values.get("band", "out_of_range"))
+        return Throw(attack.chance, False, attack.reason, band, attack.rules, attack.why, attack)
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """C-1's 2d6; a miss bounces (6 + Effect) m (000:l.353) in a d8's compass direction,
+        stopping before a wall or the map's edge."""
+        rolled = self.roll_attack(roller, throw.detail, advantage, purpose)
+        records: tuple[RollRecord, ...] = (rolled.record,)
+        cells = 0 if rolled.hit else bounce_cells(rolled.detail.effect)
+        if not cells:
+            return ThrowRoll(rolled.hit, aim, records, rolled.logged, ("C-1",), rolled.detail)
+        direction = roller.die(BOUNCE_DIRECTIONS, f"throw bounce {thrower.id}")
+        records = (*records, roller.log[-1])
+        dx, dy, _dz = bounce_offset(direction, 1)
+        landed = aim
+        for _step in range(cells):
+            nxt = (landed[0] + dx, landed[1] + dy, landed[2])
+            if not bf.grid.in_bounds(nxt) or bf.grid.sight_block[nxt]:
+                break
+            landed = nxt
+        return ThrowRoll(False, landed, records, rolled.logged, ("C-1",), rolled.detail)
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """000:l.353: an impact thrown weapon's Nd6 (+ its bonus) + the throw's Effect."""
+        own = sheet_of(thrower).weapon
+        assert own is not None, "a Cepheus throw needs a thrown weapon (can_throw)"
+        effect = roll.detail.effect if adds_effect(own.blast) and roll.detail is not None else 0
+        record = roller.roll(f"{own.dice}d6", f"damage throw {thrower.id}")
+        return DamageRoll(record, record.total + own.bonus + effect)
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """An explosive weapon (a blast) fired at a cell: the sheet weapon's check against
+        nobody (`at_cell`), in sight of the cell; a weapon without a blast needs a target."""
+        own = sheet_of(attacker).weapon
+        if own is None or not own.blast:
+            return Attack(None, "needs_target", (), (), values={"weapon": weapon.id})
+        if not bf.grid.in_bounds(at):
+            return Attack(None, "outside_map", (), (), values={"at": at})
+        sight = self.sight(bf, attacker, at)
+        if not sight.clear:
+            why = tuple(tactics.sight_why(sight))
+            return Attack(None, NO_LOS, (), sight.rules, why, values={"at": at, "why": why})
+        return at_cell(bf, attacker, at)
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """000:l.273: everyone within the explosive's blast (G-4 cells) of where it goes off,
+        by a clear line from there (the shared area rule, P-AREA-1); None without a blast."""
+        own = None if attacker is None else sheet_of(attacker).weapon
+        if own is None or not own.blast:
+            return None
+        r = own.blast
+        cube = [
+            (x, y, z) for z in range(-r, r + 1) for y in range(-r, r + 1) for x in range(-r, r + 1)
+        ]
+        cells = area_cells(bf.grid, origin, cube, True)
+        return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
+
+    # ---------------------------------------------------------------- first aid (000:l.398)
+
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        """A dead patient, one neither the medic nor beside it (as periferie's medkit, G-5),
+        or one with nothing damaged keeps the kit; `wound` is not read."""
+        sheet = sheet_of(patient)
+        if state_of(sheet) == DEAD:
+            return "target_dead", {"target": patient.id}
+        if medic.id != patient.id and chebyshev(medic.cell, patient.cell) > 1:
+            return "not_adjacent", {"target": patient.id}
+        if not damaged(sheet):
+            return "no_such_wound", {"target": patient.id}
+        return None
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """000:l.398: 2d6 + Medico (Difficile, -2, on oneself) >= 8 (C-1); twice the Effect in
+        characteristic points back (`first_aid.restore`). No advantage in Cepheus."""
+        tables = data().tables
+        dm = first_aid_dm(sheet_of(medic), medic.id == patient.id)
+        record = roller.roll(f"{tables.check_dice}d6", f"first aid {medic.id}")
+        check = resolve_check(record.dice, dm, tables)
+        after, points = restore(sheet_of(patient), restored_points(check.effect))
+        logged = {
+            "chance": exact.fraction_text(check_chance(dm, tables)),
+            "total": check.total,
+            "effect": check.effect,
+            "restored": points,
+        }
+        result = "first_aid" if check.success else "check_failed"
+        return Aid(after, result, (record,), ("C-1",), logged)
+
+    # ---------------------------------------------------------------- hiding (C-3, assumed)
+    # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after
+    # its stance's row) from the enemies that see it, with a plain C-1 check, 2d6 + DEX DM
+    # against 8; a search is the same check against the hider's total (docs/rules.md).
+
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        low = unit.stance.value in ("crouched", "prone")
+        return cover_grade(grid_cover(bf, enemy, unit), low, data().tables).in_cover
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        return data().tables.check_target  # C-1: 8+
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        dm = sheet_of(unit).char_dm("dex")
+        return roller.roll(f"{data().tables.check_dice}d6{dm:+d}", purpose)
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        return self.stealth_roll(roller, bf, searcher, advantage, None, purpose)
+
 
 # ---------------------------------------------------------------- the round (C-1, C-4)
 
@@ -574,6 +813,7 @@ class CepheusRound:
 ROUND = CepheusRound()
 _ROUND_CHECKED: RoundRules = ROUND
 CepheusBattle.round_rules = ROUND  # the optional side the battle asks (ruleset.round_rules)
+
 
 BATTLE = CepheusBattle()
 #: mypy checks here that the object implements the whole protocol.

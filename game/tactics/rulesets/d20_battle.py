@@ -54,6 +54,7 @@ from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
+from game.tactics.rulesets.common_battle import NotOffered
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.text import explain
 
@@ -72,6 +73,7 @@ BUDGET = TurnBudget(
             "crouch": "interaction",  # D-3: crouched is the table's "kneeling"
             "prone": "interaction",
             "stand": "interaction",
+            "throw": "action",  # greyed: not offered (NotOffered)
             "end_turn": "",
         }
     ),
@@ -142,7 +144,7 @@ class Detail:
     crit_immune: bool
 
 
-class D20Battle(BattleRules):
+class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 004 (game.tactics.ruleset.BattleRules)."""
 
     #: D-2: attacks of opportunity only (no readied attack in the seed or D-2's base).

@@ -45,7 +45,12 @@ from game.rules.ruleset_answers import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules
-from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.common_battle import (
+    MOVE_AND_ACTION,
+    NotOffered,
+    cells_move,
+    order_keeper,
+)
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.text import explain
 
@@ -142,7 +147,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle(BattleRules):
+class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
     #: 003:l.67: leaving an enemy's melee reach gives it a free attack from behind (the

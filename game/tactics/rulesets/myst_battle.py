@@ -49,7 +49,12 @@ from game.rules.ruleset_answers import (
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
-from game.tactics.rulesets.common_battle import MOVE_AND_ACTION, cells_move, order_keeper
+from game.tactics.rulesets.common_battle import (
+    MOVE_AND_ACTION,
+    NotOffered,
+    cells_move,
+    order_keeper,
+)
 from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
@@ -156,7 +161,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class MystBattle(BattleRules):
+class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 002 (game.tactics.ruleset.BattleRules)."""
 
     #: No reactions: an exchange is the whole of Myst's melee (M-2).

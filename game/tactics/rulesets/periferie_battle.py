@@ -9,26 +9,34 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from game.grid.geometry import chebyshev
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
-from game.rules.data import Weapon
+from game.rules import checknames
+from game.rules.checks import passive_perception
+from game.rules.data import RulesInputError, Weapon
 from game.rules.death import DEATH_SAVE_DC, death_save
-from game.rules.dice import Advantage, Roller
-from game.rules.hit import HitChance
+from game.rules.dice import Advantage, Roller, RollRecord
+from game.rules.heal import check_dc, use_medkit
+from game.rules.hit import HitChance, attack_bonus, hit_chance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import (
+    Aid,
     Attack,
     AttackRoll,
     ConditionEffects,
     DamageRoll,
     Harm,
     Modifier,
+    Throw,
+    ThrowRoll,
     TurnBudget,
     TurnEffects,
     TurnStep,
 )
+from game.rules.throw import THROW_SIZES, ThrowBand, landing_cell, miss_deviation
 from game.rules.wounds import (
     Health,
     apply_damage,
@@ -41,6 +49,7 @@ from game.rules.wounds import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, TurnRules
+from game.tactics.rulesets.common_battle import pattern_victims
 from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: P-TURN-1: movement, one action, one interaction (P-TURN-2: a change of stance), a bonus
@@ -87,6 +96,22 @@ def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
     if hit.cover_pct:
         notes.append(Modifier("cover", -hit.cover_pct, ("P-COV-1",)))
     return tuple(notes)
+
+
+def clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
+    """The nearest cell inside the map (a throw that went astray lands on its edge)."""
+    return (
+        min(max(cell[0], 0), shape[0] - 1),
+        min(max(cell[1], 0), shape[1] - 1),
+        min(max(cell[2], 0), shape[2] - 1),
+    )
+
+
+def _kit_kwargs(medic: EntitySheet, patient: EntitySheet) -> dict[str, bool]:
+    return {
+        "self_target": medic.id == patient.id,
+        "adjacent": chebyshev(medic.cell, patient.cell) <= 1,
+    }
 
 
 class PeriferieBattle(BattleRules):
@@ -259,6 +284,186 @@ class PeriferieBattle(BattleRules):
             return Fraction(COVER_SCORE.get(grade, 0))
 
         return worst_cover(self.sight, bf, unit, threats, value, Fraction(COVER_SCORE["heavy"]))
+
+    # ---------------------------------------------------------------- throws and areas at a cell
+    # What handlers._throw, _area_at_cell and combat.damage_area did before the interface, the
+    # same rolls with the same purposes in the same order (P-THR-1/2, P-AREA-1).
+
+    def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
+        return None  # anyone may throw a light object (P-THR-1)
+
+    def throw(
+        self,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        to: EntitySheet | Cell,
+        size: str,
+        weapon: Weapon | None,
+    ) -> Throw:
+        answer = tactics.throw_at(bf, thrower, size, to)
+        p = answer.hit_chance
+        return Throw(
+            chance=None if p is None else Fraction(p, 100),
+            automatic=answer.automatic,
+            reason=None if answer.reason is None else str(answer.reason),
+            band=answer.band,
+            rules=answer.rules,
+            why=answer.why,
+            detail=answer,
+            values=answer.values,
+        )
+
+    def roll_throw(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        aim: Cell,
+        throw: Throw,
+        advantage: Advantage,
+        purpose: str,
+    ) -> ThrowRoll:
+        """P-THR-1: a d100 against P unless automatic; P-THR-2: a miss deviates (d4, d6 in
+        microgravity), kept inside the map."""
+        answer: tactics.ThrowAnswer = throw.detail
+        logged = {"hit_chance": answer.hit_chance}
+        if answer.automatic:
+            return ThrowRoll(True, aim, (), logged)
+        assert answer.hit_chance is not None, "roll_throw needs a possible throw"
+        record = roller.d100(purpose, advantage, answer.hit_chance)
+        if record.outcome == "hit":
+            return ThrowRoll(True, aim, (record,), logged)
+        b_att, _check = attack_bonus("thrown", thrower.checks)
+        band: ThrowBand = "long" if answer.band == "long" else "medium"
+        cells_off = miss_deviation(band, record.kept[0], b_att)
+        if not cells_off:
+            return ThrowRoll(False, aim, (record,), logged)
+        grid = bf.grid
+        direction = roller.die(6 if grid.microgravity else 4, f"throw deviation {thrower.id}")
+        landed = landing_cell(thrower.cell, aim, cells_off, direction, grid.microgravity)
+        landed = clamp(landed, grid.shape)
+        rules = ("P-THR-2",) if landed != aim else ()
+        return ThrowRoll(False, landed, (record, roller.log[-1]), logged, rules)
+
+    def throw_damage(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        thrower: EntitySheet,
+        weapon: Weapon | None,
+        size: str,
+        roll: ThrowRoll,
+    ) -> DamageRoll:
+        """P-THR-1: the thrown weapon's dice, else the object's size's."""
+        dice = weapon.damage if weapon is not None else THROW_SIZES[size].damage
+        record = roller.roll(dice, f"damage throw {thrower.id}")
+        return DamageRoll(record, record.total)
+
+    def area_attack(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, at: Cell
+    ) -> Attack:
+        """P-AREA-1: line of sight to the cell, then the weapon's own P against a cell (no
+        defence, armour or cover: nobody is aimed at)."""
+        if not weapon.area:
+            return Attack(None, "needs_target", (), (), values={"weapon": weapon.id})
+        if not bf.grid.in_bounds(at):
+            return Attack(None, "outside_map", (), (), values={"at": at})
+        barred = attack_barred_by(attacker.health)
+        if barred:
+            return Attack(None, barred, (), (), values={"unit": attacker.id})
+        los = self.sight(bf, attacker, at)
+        if not los.clear:
+            why = tactics.sight_why(los)
+            return Attack(None, "no_los", (), los.rules, why, values={"at": at, "why": why})
+        distance = chebyshev(attacker.cell, at)
+        if weapon.long_range is not None and distance > weapon.long_range:
+            return Attack(None, "out_of_range", (), (), values={"at": at})
+        b_att, check = attack_bonus(weapon.kind, attacker.checks)
+        chance = hit_chance(
+            weapon.hit, b_att, 0, 0, "none", weapon.damage_type, distance, b_att_check=check
+        )
+        rules = ("P-AREA-1", *chance.rules)
+        answer = tactics.HitAnswer(chance, None, rules)
+        return Attack(Fraction(chance.p, 100), None, modifiers(chance), rules, detail=answer)
+
+    def area_victims(
+        self, bf: Battlefield, attacker: EntitySheet | None, weapon: Weapon, origin: Cell
+    ) -> tuple[str, ...] | None:
+        """P-AREA-1: everyone in the weapon's pattern from `origin` (through sight unless the
+        weapon ignores it)."""
+        return pattern_victims(bf, weapon, origin)
+
+    # ---------------------------------------------------------------- medkits (P-HEAL-1)
+
+    def medkit_refusal(
+        self, bf: Battlefield, medic: EntitySheet, patient: EntitySheet, wound: str
+    ) -> tuple[str, Mapping[str, object]] | None:
+        try:
+            trial = use_medkit(patient.health, wound, 0, **_kit_kwargs(medic, patient))
+        except RulesInputError:
+            return "unknown_wound", {"wound": wound}
+        return None if trial.kit_spent else (str(trial.reason), {"target": patient.id})
+
+    def use_medkit(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        medic: EntitySheet,
+        patient: EntitySheet,
+        wound: str,
+        advantage: Advantage,
+    ) -> Aid:
+        """P-HEAL-1: a light wound needs no check; a grave or mortal one the `applicazione
+        (medicina)` check against its DC, logged with it (P-CHK-4)."""
+        rolls: tuple[RollRecord, ...] = ()
+        total = None
+        dc = check_dc(wound)
+        if dc is not None:
+            bonus = checknames.bonus(medic.checks, checknames.MEDICINE)
+            record = roller.d20(f"medicine {medic.id}", bonus, advantage, dc)
+            rolls, total = (record,), record.total
+        outcome = use_medkit(patient.health, wound, total, **_kit_kwargs(medic, patient))
+        return Aid(outcome.after, str(outcome.reason), rolls, outcome.rules)
+
+    # ---------------------------------------------------------------- hiding (P-STL-1/2)
+
+    def hides_behind(self, bf: Battlefield, enemy: EntitySheet, unit: EntitySheet) -> bool:
+        """P-STL-2: heavy cover, or a half obstacle no farther from the unit than from the
+        enemy, behind it."""
+        result = tactics.target_cover(bf, enemy, unit)
+        if result.grade == "heavy":
+            return True
+        return any(
+            s.obstacle != "half" or chebyshev(s.cell, unit.cell) <= chebyshev(s.cell, enemy.cell)
+            for s in result.hidden
+        )
+
+    def perception_dc(self, bf: Battlefield, watcher: EntitySheet) -> int:
+        return passive_perception(watcher.checks)  # P-STL-1
+
+    def stealth_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        advantage: Advantage,
+        dc: int | None,
+        purpose: str,
+    ) -> RollRecord:
+        """P-STL-1: `precisione (furtività)`, a d20."""
+        bonus = checknames.bonus(unit.checks, checknames.STEALTH)
+        return roller.d20(purpose, bonus, advantage, dc)
+
+    def search_roll(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        searcher: EntitySheet,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        bonus = checknames.bonus(searcher.checks, checknames.PERCEPTION)
+        return roller.d20(purpose, bonus, advantage)
 
 
 BATTLE = PeriferieBattle()

@@ -148,11 +148,13 @@ def test_c1_initiative_is_2d6_plus_dex_dm_ties_to_the_higher_dex() -> None:
 def test_c4_the_turn_offers_movement_an_attack_a_dash_and_stances_and_no_reaction() -> None:
     budget = BATTLE.turn_budget()
     round_commands = {"aim", "hasty", "delay", "react_stance", "fire_mode"}  # C-1/C-4's own
+    # issue 15: throws (000:l.134), first aid (l.398), hiding and searching (assumed, C-3)
     assert budget.commands == {
-        "move", "attack", "dash", "crouch", "prone", "stand", "end_turn", *round_commands
+        "move", "attack", "dash", "throw", "use_object", "hide", "search", "crouch", "prone",
+        "stand", "end_turn", *round_commands,
     }  # fmt: skip
     assert all(budget.costs[kind] == "" for kind in round_commands)  # the round rules count
-    assert budget.spending("action") == {"attack", "dash"}
+    assert budget.spending("action") == {"attack", "dash", "throw", "use_object", "hide", "search"}
     assert BATTLE.reactions == frozenset()
 
 
