@@ -22,8 +22,8 @@ from numpy.typing import NDArray
 
 from game.battle import commands as cmd
 from game.battle.engine import Battle
-from game.battle.handlers import check
-from game.ecs.components import Armed, RulesetSheet, Sheet, Visibility
+from game.battle.handlers import armed_weapon, check
+from game.ecs.components import RulesetSheet, Sheet, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
@@ -316,7 +316,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
-    armed = b.world.get(unit, Armed).weapon is not None
+    armed = armed_weapon(b, unit) is not None
     toggle = _round_toggle(b, unit)
     if toggle is not None:
         return toggle

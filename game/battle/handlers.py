@@ -187,11 +187,24 @@ def _dash(b: BattleContext, c: cmd.Dash) -> None:
     b.emit("dashed", {"unit": c.unit}, about=[c.unit], rules=("P-MOV-5",))
 
 
-def _weapon_of(b: BattleContext, unit: str) -> Weapon:
+def armed_weapon(b: BattleState, unit: str) -> Weapon | None:
+    """The weapon record `unit` attacks with: its periferie weapon (`Armed`); or, a unit whose
+    ruleset sheet carries a weapon of its own that the map gave in no periferie terms, the
+    improvised blow standing for it (that ruleset's attack reads its sheet's weapon); None."""
     weapon_id = b.world.get(unit, Armed).weapon
-    if weapon_id is None:
+    if weapon_id is not None:
+        return b.rules.weapons[weapon_id]
+    own = b.world.try_get(unit, RulesetSheet)
+    if own is not None and b.ruleset.carries_weapon(own.sheet):
+        return _improvised_weapon(b.rules)
+    return None
+
+
+def _weapon_of(b: BattleContext, unit: str) -> Weapon:
+    weapon = armed_weapon(b, unit)
+    if weapon is None:
         raise Refusal("no_weapon", unit=unit)
-    return b.rules.weapons[weapon_id]
+    return weapon
 
 
 def _attack(b: BattleContext, c: cmd.Attack) -> None:
@@ -781,8 +794,7 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         return Refusal("stepped", unit=unit)
     if kind == "five_foot_step" and (turn.movement_spent or turn.dashed):
         return Refusal("already_moved", unit=unit)
-    weapon_id = b.world.get(unit, Armed).weapon
-    weapon = None if weapon_id is None else b.rules.weapons[weapon_id]
+    weapon = armed_weapon(b, unit)
     if kind == "attack" and weapon is None:
         return Refusal("no_weapon", unit=unit)
     if kind in ("attack", "throw"):

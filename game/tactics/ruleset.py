@@ -209,6 +209,12 @@ class BattleRules(Protocol):
         DP and body points); "" by default (periferie's sheet is its template)."""
         return ""
 
+    def carries_weapon(self, sheet: Any) -> bool | None:
+        """Whether the unit with this ruleset sheet has a weapon to attack with (its sheet's,
+        whatever the map gave it in periferie's terms), or None to go by periferie's `Armed`
+        weapon (by default: periferie's sheet is its components)."""
+        return None
+
     # ---------------------------------------------------------------- throws and areas at a cell
     def can_throw(self, bf: Battlefield, thrower: EntitySheet) -> str | None:
         """The reason code `thrower` cannot throw anything now, whatever at (the action bar

@@ -433,6 +433,10 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
         return explain_line_of_sight(bf.grid, a, b, bf.occupancy, occupant)
 
     # ---------------------------------------------------------------- the computer's cover
+    def carries_weapon(self, sheet: Any) -> bool | None:
+        """The sheet's own weapon decides, not the map's periferie one (which became it)."""
+        return isinstance(sheet, Sheet) and sheet.weapon is not None
+
     def cover_value(
         self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
     ) -> Fraction:
