@@ -19,7 +19,9 @@ from game.tactics.answers import HitAnswer
 
 @dataclass(frozen=True)
 class Headline:
-    """The headline's kind (the ruleset whose numbers they are) and its numbers."""
+    """The headline's kind — the form of its roll: "d100" under a chance, "band_2d6" (a range
+    band, DMs and a target on 2d6), "d20_ac" (a face needed against an AC), "opposed_3d10" (two
+    totals + 3d10), "dice_dp" (dice against a DP) — and its numbers."""
 
     kind: str
     values: Mapping[str, object] = field(default_factory=dict)
@@ -31,7 +33,7 @@ def headline(attack: Attack) -> Headline | None:
         return None
     detail = attack.detail
     if isinstance(detail, HitAnswer):  # periferie: d100 <= P (P-HIT-2)
-        return None if detail.hit is None else Headline("periferie", {"p": detail.hit.p})
+        return None if detail.hit is None else Headline("d100", {"p": detail.hit.p})
     if isinstance(detail, CepheusAttack):  # C-1/C-2: the band, the DMs' total, 8+ on 2d6
         from game.tactics.rulesets.cepheus_battle import data
 
@@ -41,7 +43,7 @@ def headline(attack: Attack) -> Headline | None:
             "target": detail.target,
             "dice": data().tables.check_dice,
         }
-        return Headline("cepheus", values)
+        return Headline("band_2d6", values)
     from game.tactics.rulesets.d20_battle import Detail as D20Detail
     from game.tactics.rulesets.fantasy_battle import FantasyAttack
     from game.tactics.rulesets.myst_battle import MystAttack
@@ -55,10 +57,10 @@ def headline(attack: Attack) -> Headline | None:
             "attack_rows": tuple(sorted(out.attack_modifiers.items())),
             "concealment": out.concealment,
         }
-        return None if out.needed is None else Headline("d20", values)
+        return None if out.needed is None else Headline("d20_ac", values)
     if isinstance(detail, MystAttack):  # M-1: attack total + 3d10 against defence + 3d10
         done = detail.exchange
-        return Headline("myst", {"attack": done.attack, "defence": done.defence})
+        return Headline("opposed_3d10", {"attack": done.attack, "defence": done.defence})
     if isinstance(detail, FantasyAttack):  # F-2: the attack dice against the DP
         plan = detail.plan
         values = {
@@ -67,5 +69,5 @@ def headline(attack: Attack) -> Headline | None:
             "dp": plan.dp,
             "defence": plan.defence_dice,
         }
-        return Headline("fantasy", values)
+        return Headline("dice_dp", values)
     return None

@@ -875,40 +875,53 @@ _CEPHEUS_BANDS: Mapping[str, Callable[[], str]] = {
 }
 
 
+def _band_2d6(v: Mapping[str, Any]) -> str:
+    band = str(v["band"])
+    return _("{band} · DM {dm} · {target}+ on {dice}d6").format(
+        band=_CEPHEUS_BANDS[band]() if band in _CEPHEUS_BANDS else band,
+        dm=_signed(int(v["dm"])),
+        target=v["target"],
+        dice=v["dice"],
+    )
+
+
+def _d20_ac(v: Mapping[str, Any]) -> str:
+    rows = [
+        f"{_d20_row_name(str(name))} {_signed(int(value))}"
+        for name, value in (*v["ac_rows"], *v["attack_rows"])
+    ]
+    if v["concealment"]:
+        rows.append(_("concealment {percent}%").format(percent=v["concealment"]))
+    text = _("needs {needed}+ on d20 vs AC {ac}").format(needed=v["needed"], ac=v["ac"])
+    return f"{text} ({', '.join(rows)})" if rows else text
+
+
+def _dice_dp(v: Mapping[str, Any]) -> str:
+    dice = "+".join(str(d) for d in v["dice"])
+    if v["modifier"]:
+        dice += _signed(int(v["modifier"]))
+    text = _("{dice} vs DP {dp}").format(dice=dice, dp=v["dp"])
+    if v["defence"]:
+        defence = "+".join(str(d) for d in v["defence"])
+        text += " · " + _("defence {dice}").format(dice=defence)
+    return text
+
+
+#: Each form of headline (game/tactics/headline.py `Headline.kind`) in words.
+_HEADLINES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
+    "d100": lambda v: _("d100: {p} or less hits").format(p=v["p"]),
+    "band_2d6": _band_2d6,
+    "d20_ac": _d20_ac,
+    "opposed_3d10": lambda v: _("attack 3d10+{attack} vs defence 3d10+{defence}").format(
+        attack=v["attack"], defence=v["defence"]
+    ),
+    "dice_dp": _dice_dp,
+}
+
+
 def headline_text(kind: str, values: Mapping[str, Any]) -> str:
     """An attack's headline in one line, in its ruleset's own terms (`Headline.kind` and
-    `Headline.values` of game/tactics/headline.py): "Medium range · DM -1 · 8+ on 2d6"."""
-    v = dict(values)
-    if kind == "periferie":
-        return _("d100: {p} or less hits").format(p=v["p"])
-    if kind == "cepheus":
-        band = str(v["band"])
-        return _("{band} · DM {dm} · {target}+ on {dice}d6").format(
-            band=_CEPHEUS_BANDS[band]() if band in _CEPHEUS_BANDS else band,
-            dm=_signed(int(v["dm"])),
-            target=v["target"],
-            dice=v["dice"],
-        )
-    if kind == "d20":
-        rows = [
-            f"{_d20_row_name(str(name))} {_signed(int(value))}"
-            for name, value in (*v["ac_rows"], *v["attack_rows"])
-        ]
-        if v["concealment"]:
-            rows.append(_("concealment {percent}%").format(percent=v["concealment"]))
-        text = _("needs {needed}+ on d20 vs AC {ac}").format(needed=v["needed"], ac=v["ac"])
-        return f"{text} ({', '.join(rows)})" if rows else text
-    if kind == "myst":
-        return _("attack 3d10+{attack} vs defence 3d10+{defence}").format(
-            attack=v["attack"], defence=v["defence"]
-        )
-    if kind == "fantasy":
-        dice = "+".join(str(d) for d in v["dice"])
-        if v["modifier"]:
-            dice += _signed(int(v["modifier"]))
-        text = _("{dice} vs DP {dp}").format(dice=dice, dp=v["dp"])
-        if v["defence"]:
-            defence = "+".join(str(d) for d in v["defence"])
-            text += " · " + _("defence {dice}").format(dice=defence)
-        return text
-    return ""
+    `Headline.values` of game/tactics/headline.py): "Medium range · DM -1 · 8+ on 2d6"; ""
+    for a kind not known here."""
+    words = _HEADLINES.get(kind)
+    return "" if words is None else words(values)

@@ -374,11 +374,11 @@ def test_the_d20_headline_lists_each_row_behind_the_ac_and_the_attack_and_concea
         "attack_rows": (("flanking", 2),),
         "concealment": 20,
     }
-    assert explain.headline_text("d20", values) == (
+    assert explain.headline_text("d20_ac", values) == (
         "needs 16+ on d20 vs AC 19 (cover +4, flanking +2, concealment 20%)"
     )
     with speaking("it"):
-        assert explain.headline_text("d20", values) == (
+        assert explain.headline_text("d20_ac", values) == (
             "16+ su d20 contro CA 19 (copertura +4, ai fianchi +2, occultamento 20%)"
         )
 
@@ -386,14 +386,14 @@ def test_the_d20_headline_lists_each_row_behind_the_ac_and_the_attack_and_concea
 def test_the_fantasy_headline_adds_the_attack_modifier_to_the_dice_and_names_no_defence() -> None:
     # F-2/F-3: attack d8+d6 with +1 against DP 8, no defence roll (not a contest).
     values = {"dice": ("d8", "d6"), "modifier": 1, "dp": 8, "defence": None}
-    assert explain.headline_text("fantasy", values) == "d8+d6+1 vs DP 8"
+    assert explain.headline_text("dice_dp", values) == "d8+d6+1 vs DP 8"
 
 
 def test_the_cepheus_headline_names_every_band_of_the_table_in_both_languages() -> None:
     values = {"band": "molto_lunga", "dm": 0, "target": 8, "dice": 2}
-    assert explain.headline_text("cepheus", values) == "Very long range · DM +0 · 8+ on 2d6"
+    assert explain.headline_text("band_2d6", values) == "Very long range · DM +0 · 8+ on 2d6"
     with speaking("it"):
-        assert explain.headline_text("cepheus", values) == (
+        assert explain.headline_text("band_2d6", values) == (
             "Distanza molto lunga · MD +0 · 8+ su 2d6"
         )
 
@@ -405,7 +405,7 @@ def test_every_cepheus_band_of_the_data_has_words_not_its_id() -> None:
         values = {"band": band, "dm": -1, "target": 8, "dice": 2}
         for language in ("en", "it"):
             with speaking(language):
-                text = explain.headline_text("cepheus", values)
+                text = explain.headline_text("band_2d6", values)
                 name = text.split(" · ")[0]
                 assert name.endswith(" range") if language == "en" else name.startswith("Distanza ")
                 assert name != band  # never the table's raw id
