@@ -116,6 +116,9 @@ def test_a_computer_unit_prefers_a_cell_with_cover_when_equally_placed_under_cep
         there = Battlefield(b.grid, (open_cell, foe), b.rules, ruleset)
         assert b.ruleset.cover_value(there, open_cell, [foe]) == 0
         move = choose(b, "ada")
+        while isinstance(move, cmd.ReactStance | cmd.FireMode):  # Cepheus's standing choices
+            assert b.apply(move, b.controller_of_unit("ada")).accepted
+            move = choose(b, "ada")
         assert isinstance(move, cmd.Move) and move.to in covered
         assert chebyshev(move.to, foe.cell) == chebyshev((3, 3, 0), foe.cell) == 8
     finally:

@@ -37,20 +37,22 @@ def test_000_l134_l353_a_thrown_frag_grenade_rolls_2d6_and_blasts_without_the_ef
     try:
         _turn_of(battle, "ada")
         # 4 cells = 6 m, Breve: Lancio Difficile -2; the sample scavenger's Atletica 1 and
-        # DEX DM +1: 2d6 + 0 >= 8. 6 + 6 = 12: Effect 4, a hit; the grenade's 3d6 = 1+2+3.
+        # DEX DM +1; the foe sees it and dodges (its standing choice "always", -1, 000:l.158):
+        # 2d6 - 1 >= 8, 10 of 36. 6 + 6 - 1 = 11: Effect 3, a hit; the grenade's 3d6 = 1+2+3.
         battle.roller.supply(6, 6, 1, 2, 3)
         outcome = battle.apply(cmd.Throw("ada", target="foe"), GM)
         assert outcome.refusal is None
         throw = next(e for e in battle.log if e.kind == "throw")
         assert throw.data["hit"] and throw.data["landed"] == [9, 5, 0]
-        assert throw.data["chance"] == "5/12" and throw.data["effect"] == 4
+        assert throw.data["chance"] == "5/18" and throw.data["effect"] == 3
         damage = next(e for e in battle.log if e.kind == "damage")
         assert damage.data["unit"] == "foe" and damage.data["rolled"] == 6  # no Effect added
         # The map's civilian sheet (human): END 7 - 6 = 1, no armour.
         sheet = battle.world.get("foe", RulesetSheet).sheet
         assert sheet.chars["end"] == 1  # type: ignore[attr-defined]
-        # Its turn: first aid on itself, Difficile (-2), Medico 0: 6 + 6 - 2 = 10, Effect 2,
-        # 4 points back to END (000:l.398).
+        # Its turn, in round 2 (its dodge's -1 counted in round 1 only, C-4): first aid on
+        # itself, Difficile (-2), Medico 0: 6 + 6 - 2 = 10, Effect 2, 4 points back to END
+        # (000:l.398).
         _turn_of(battle, "foe")
         battle.roller.supply(6, 6)
         assert battle.apply(cmd.UseObject("foe", "foe", "light"), GM).refusal is None

@@ -25,19 +25,22 @@ from tests.ui.conftest import STATION, MakeWindow, Window
 #: Each ruleset's headline for Kask's attack on Vidal beside it, as the window words it, with
 #: the numbers of the ruleset's own answer (checked against it below):
 #: - periferie P-HIT-2: roll d100 at most P = 68 (Kask's pistol beside Vidal, no cover);
-#: - Cepheus C-2: the adjacent cells are the Personal band; DMs total -2; 2d6 >= 8 (C-1);
+#: - Cepheus C-2: the adjacent cells are the Personal band; DMs total -2, and -1 more for
+#:   Vidal's dodge (000:l.158, its standing choice); 2d6 >= 8 (C-1);
 #: - d20 D-2: d20 + attack bonus 1 >= AC 15, so a natural 14 or more;
 #: - Myst M-1: attack total 30 + 3d10 against defence total 50 + 3d10;
-#: - fantasy F-2: Kask's d6 against DP 10, Vidal defends with d6+d6.
+#: - fantasy F-2: Kask's d6 + its pitchfork skill d6 against DP 10, Vidal defends with d6+d6.
 HEADLINES = {
     "periferie": ("d100: 68 or less hits", "d100: colpisce con 68 o meno"),
-    "cepheus": ("Personal range · DM -2 · 8+ on 2d6", "Distanza personale · MD -2 · 8+ su 2d6"),
+    # Vidal, in the open, dodges (its standing choice, -1: 000:l.158) on top of Kask's -2.
+    "cepheus": ("Personal range · DM -3 · 8+ on 2d6", "Distanza personale · MD -3 · 8+ su 2d6"),
     "d20": ("needs 14+ on d20 vs AC 15", "14+ su d20 contro CA 15"),
     "myst": (
         "attack 3d10+30 vs defence 3d10+50",
         "attacco 3d10+30 contro difesa 3d10+50",
     ),
-    "fantasy": ("d6 vs DP 10 · defence d6+d6", "d6 contro DP 10 · difesa d6+d6"),
+    # The popolano's pitchfork: POT d6 + its skill d6 (the tuned sample, docs/rules.md).
+    "fantasy": ("d6+d6 vs DP 10 · defence d6+d6", "d6+d6 contro DP 10 · difesa d6+d6"),
 }
 
 
@@ -83,7 +86,7 @@ def test_the_hover_panel_shows_the_rulesets_own_headline_under_the_chance_in_bot
     assert shot is not None and shot.attack.chance is not None
     detail = shot.attack.detail
     if ruleset == "cepheus":
-        assert (detail.band, detail.total_dm, detail.target) == ("personale", -2, 8)
+        assert (detail.band, detail.total_dm, detail.target) == ("personale", -3, 8)
     if ruleset == "d20":
         out = detail.answer.outcome
         assert (out.needed, out.ac) == (14, 15)

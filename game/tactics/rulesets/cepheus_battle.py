@@ -482,10 +482,6 @@ class CepheusBattle(BattleRules):
         return tactics.sight(bf, frm, to)
 
     # ---------------------------------------------------------------- the computer's cover
-    def carries_weapon(self, sheet: Any) -> bool | None:
-        """The sheet's own weapon decides, not the map's periferie one (which became it)."""
-        return isinstance(sheet, Sheet) and sheet.weapon is not None
-
     def cover_value(
         self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
     ) -> Fraction:

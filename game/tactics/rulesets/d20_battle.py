@@ -464,10 +464,6 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         return provokes_opportunity(threatened, five_foot_step, attacker_used_one)
 
     # ---------------------------------------------------------------- the computer's cover
-    def carries_weapon(self, sheet: Any) -> bool | None:
-        """The sheet's own weapon decides, not the map's periferie one (which became it)."""
-        return isinstance(sheet, Sheet) and sheet.weapon is not None
-
     def cover_value(
         self, bf: Battlefield, unit: EntitySheet, threats: Sequence[EntitySheet]
     ) -> Fraction:

@@ -456,7 +456,8 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
 
     # ---------------------------------------------------------------- the computer's cover
     def carries_weapon(self, sheet: Any) -> bool | None:
-        """The sheet's own weapon decides, not the map's periferie one (which became it)."""
+        """The sheet's own weapon decides: a sample sheet arms a unit the map left unarmed
+        (unlike Cepheus's and d20's, whose sheet weapon is the map's periferie one translated)."""
         return isinstance(sheet, Sheet) and sheet.weapon is not None
 
     def cover_value(

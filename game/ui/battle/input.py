@@ -230,7 +230,11 @@ class Input:
         if do is None and event.mod & pygame.KMOD_CTRL and key == pygame.K_z:
             do = s.undo
         if do is None:
-            kind = next((kind for kind, _needs in opts.KINDS if s.keys.matches(kind, key)), None)
+            # Only the ruleset's own commands: a key may serve two rulesets' (B, L).
+            offered = s.battle.ruleset.turn_budget().commands
+            kind = next(
+                (k for k, _needs in opts.KINDS if k in offered and s.keys.matches(k, key)), None
+            )
             if kind is not None:
                 s.orders.action(kind)
             return
