@@ -211,15 +211,18 @@ def _best_target(play: Play) -> Cell | None:
 
 
 def _walk_cell(scene: BattleScene) -> Cell | None:
-    """The violet cell nearest an enemy the player knows of (else the map's middle)."""
+    """The violet cell nearest an enemy the player knows of (else the map's middle), in a
+    column no shown unit stands in."""
     if scene.reach is None or scene.view.active is None:
         return None
-    taken = {u.cell for u in scene.view.units}
+    # Not under any shown unit, whatever its level: a unit on another level is shown (and
+    # targeted) over the same column by its marker.
+    taken = {u.cell[:2] for u in scene.view.units}
     enemies = [u.cell for u in scene.view.units if not u.own] + [c for _u, c in scene.view.ghosts]
     if not enemies:
         w, h, _d = scene.battle.grid.shape
         enemies = [(w // 2, h // 2, 0)]
-    cells = [c for c in scene.reach.cells if c not in taken]
+    cells = [c for c in scene.reach.cells if c[:2] not in taken]
     if not cells:
         return None
 
