@@ -114,9 +114,12 @@ def test_the_d20_headline_names_the_cover_behind_the_ac_and_fits_in_italian(
 def test_no_chance_no_headline(make_window: MakeWindow) -> None:
     """Vidal out of a melee weapon's reach (Myst, M-2): the reason, not a headline."""
     w = make_window(ruleset="myst")
-    for _ in range(300):
-        if w.battle.active is not None and w.battle.faction_of(w.battle.active) == "raiders":
-            break
+    for _ in range(300):  # a raider with a melee weapon (the archers shoot: their turns end)
+        active = w.battle.active
+        if active is not None and w.battle.faction_of(active) == "raiders":
+            if w.battle.sheet(active).sheet.weapon.melee:
+                break
+            assert w.scene.submit(cmd.EndTurn(active)).accepted
         w.frames(1)
     unit = w.battle.active
     assert unit is not None

@@ -213,6 +213,9 @@ class MystRules:
     weapons: Mapping[str, Weapon]
     samples: Mapping[str, Sheet]
     templates: Mapping[str, str]
+    #: The sample sheet of a map unit whose template gives the default sheet but whose
+    #: periferie weapon is one of these (a commoner the map armed with a bow): by weapon id.
+    armed_commoners: Mapping[str, str]
 
     def strength_bonus(self, strength: int) -> int:
         """The table's damage bonus for a Strength score (002:l.30-40)."""
@@ -361,6 +364,15 @@ def load(directory: Path = DIRECTORY) -> MystRules:
         )
     if "default" not in templates:
         raise _fail(f"{sheets_where} [templates].default", "missing")
+    commoners_raw = sheets_data.get("armed_commoners", {})
+    if not isinstance(commoners_raw, dict):
+        raise _fail(f"{sheets_where} [armed_commoners]", "not a table")
+    armed_commoners = {
+        weapon: _str(
+            commoners_raw, weapon, f"{sheets_where} [armed_commoners]", tuple(sorted(samples))
+        )
+        for weapon in sorted(commoners_raw)
+    }
     return MystRules(
         margin_unit=_int(margin, "unit", where, 1, 100),
         defence_cost=_int(margin, "defence_cost", where, 1, 100),
@@ -384,4 +396,5 @@ def load(directory: Path = DIRECTORY) -> MystRules:
         weapons=MappingProxyType(weapons),
         samples=MappingProxyType(samples),
         templates=MappingProxyType(templates),
+        armed_commoners=MappingProxyType(armed_commoners),
     )

@@ -70,9 +70,15 @@ def _read_sheet(raw: object, where: str, data: MystRules) -> Sheet:
 
 
 def unit_fields(template: str | None, weapon: str | None, armour: str | None) -> dict[str, object]:
-    """A map unit gets the sample sheet its periferie template maps to (sheets.toml)."""
-    templates = rules().templates
-    return {"sheet": templates.get(template or "default", templates["default"])}
+    """A map unit gets the sample sheet its periferie template maps to (sheets.toml); a unit
+    whose template gives the default sheet but whose periferie weapon is listed under
+    `armed_commoners` (a ranged one: the keep's bows) gets that sheet instead."""
+    data = rules()
+    templates = data.templates
+    sheet = templates.get(template or "default", templates["default"])
+    if sheet == templates["default"] and weapon is not None and weapon in data.armed_commoners:
+        sheet = data.armed_commoners[weapon]
+    return {"sheet": sheet}
 
 
 def _weapon(spec: Mapping[str, object], where: str, sheet: Sheet) -> Weapon:

@@ -10,7 +10,7 @@ from game.rules.myst.data import Sheet, load
 from game.rules.reader import ScenarioError
 from game.scenario.parse import parse_scenario
 from game.tactics.ruleset import ruleset_for
-from game.tactics.rulesets.myst import RULESET, sheet_of
+from game.tactics.rulesets.myst import RULESET, sheet_of, unit_fields
 
 
 def _field(entities: list[dict[str, object]]) -> object:
@@ -59,4 +59,15 @@ def test_an_unknown_weapon_id_is_refused_with_the_known_ones() -> None:
 def test_map_units_get_the_sample_sheet_of_their_template(
     template: str | None, sample: str
 ) -> None:
-    assert RULESET.unit_fields(template, "carbine", None) == {"sheet": sample}
+    assert RULESET.unit_fields(template, "combat_knife", None) == {"sheet": sample}
+
+
+def test_a_commoner_the_map_armed_with_a_ranged_weapon_fights_as_the_sample_archer() -> None:
+    # game/data/myst/sheets.toml [armed_commoners] (sample data): the keep's units are all of
+    # the "human" template (the commoner, popolano); those the map gave a carbine (its bows)
+    # are archers; a pistol or a knife stays a commoner's; a guard's template keeps its soldier.
+    assert unit_fields("human", "carbine", None) == {"sheet": "arciere"}
+    assert unit_fields("human", "pistol", None) == {"sheet": "popolano"}
+    assert unit_fields("human", "combat_knife", None) == {"sheet": "popolano"}
+    assert unit_fields(None, None, None) == {"sheet": "popolano"}
+    assert unit_fields("station_guard", "carbine", None) == {"sheet": "soldato"}
