@@ -1450,19 +1450,18 @@ class Battle:
             # there (P-MOV-4 forbids ending in it), and the ally covers the retreat (P-OA-1).
             here_free = a == start or self._in_cell(a) in (None, unit)
             if react and here_free:
-                mover = replace(self.sheet(unit).occupant, cell=a)
-                exits = reaction_exits(self.grid, self.bf.occupancy, mover, [a, b])
+                exits = self.provoked_by(self.bf, self.sheet(unit), a, b)
                 if exits and self.disengage_covers(unit):
                     # P-OA-3: Disengage covers the areas left from one cell, this step's.
                     self._set(unit, Disengaged(a))
                     exits = []
                 if "opportunity_attack" not in self.ruleset.reactions:
                     exits = []  # no attacks of opportunity under this ruleset
-                for ex in exits:
-                    if ex.enemy_id not in offered and self.can_react(ex.enemy_id, melee=True):
+                for enemy_id in exits:
+                    if enemy_id not in offered and self.can_react(enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
-                        self._offer(unit, ex.enemy_id, "opportunity", command, rest, offered, a)
+                        self._offer(unit, enemy_id, "opportunity", command, rest, offered, a)
                         return
             leap = (checks or {}).get(k - 1)
             fell = leap is not None and not self._leap_check(unit, leap)
@@ -1582,6 +1581,27 @@ class Battle:
             return
         rest = replace(command, to=cells[-1], via=())
         self._walk(unit, cells, totals, [len(cells) - 1], rest, offered, stealth, react=react)
+
+    def provoked_by(self, bf: Battlefield, mover: EntitySheet, a: Cell, b: Cell) -> list[str]:
+        """The enemies of `mover` on `bf` whose attack of opportunity its step a -> b provokes,
+        in `bf`'s order: the ruleset's answer (`provokes`: d20's threatened cells, D-2), else
+        the shared rule's (P-OA-1: leaving the 26 cells around the enemy, `reaction_exits`).
+        Whether each may react now is `can_react`'s question."""
+        here = replace(mover, cell=a)
+        shared = {
+            ex.enemy_id for ex in reaction_exits(self.grid, bf.occupancy, here.occupant, [a, b])
+        }
+        found = []
+        for enemy in bf.entities:
+            if (
+                enemy.id == mover.id
+                or relation(here.occupant, enemy.occupant) is not Relation.ENEMY
+            ):
+                continue
+            said = self.ruleset.provokes(bf, here, enemy, a, b)
+            if (enemy.id in shared) if said is None else said:
+                found.append(enemy.id)
+        return found
 
     def disengage_covers(self, unit: str) -> bool:
         """The unit has used Disengage this turn and not yet spent it on a step out of an

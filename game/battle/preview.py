@@ -14,7 +14,7 @@ from game.battle.engine import GM, Battle, LeapCheck, Refusal
 from game.ecs.components import Motion, Status
 from game.grid.los import LosResult
 from game.grid.model import Cell
-from game.grid.movement import reachable, reaction_exits
+from game.grid.movement import reachable
 from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import Attack, Throw
 from game.tactics import answers as tactics
@@ -159,14 +159,13 @@ def path(
     turn = battle.turn(unit)
     covered = battle.disengage_covers(unit)  # P-OA-3: the first step out of any area
     for k in range(1, len(cells)):
-        mover = replace(me.occupant, cell=cells[k - 1])
-        exits = reaction_exits(battle.grid, known.occupancy, mover, cells[k - 1 : k + 1])
+        exits = battle.provoked_by(known, me, cells[k - 1], cells[k])
         if exits and covered:
             covered = False
             continue
-        for ex in exits:
-            if battle.can_react(ex.enemy_id, melee=True):
-                warnings.append(PathWarning(ex.from_cell, "opportunity", ex.enemy_id))
+        for enemy_id in exits:
+            if battle.can_react(enemy_id, melee=True):
+                warnings.append(PathWarning(cells[k - 1], "opportunity", enemy_id))
     for enemy in enemies:
         if not battle.world.get(enemy.id, Status).readied:
             continue

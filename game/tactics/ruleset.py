@@ -332,6 +332,22 @@ class BattleRules(Protocol):
         """`searcher`'s search: it finds a hidden unit in its sight whose stealth total it meets."""
         ...
 
+    # ---------------------------------------------------------------- attacks of opportunity
+    def provokes(
+        self,
+        bf: Battlefield,
+        mover: EntitySheet,
+        reactor: EntitySheet,
+        from_cell: Cell,
+        to_cell: Cell,
+    ) -> bool | None:
+        """Whether `mover`'s step from `from_cell` to `to_cell` (a move's step, never d20's
+        5-foot step) provokes its enemy `reactor`'s attack of opportunity, or None for the shared
+        rule: leaving the reactor's reaction area, the 26 cells around it (P-OA-1, G-5; the
+        battle's `reaction_exits`). By default None. Once a round per reactor, Disengage and
+        whether the ruleset has the reaction at all (`reactions`) stay the battle's business."""
+        return None
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

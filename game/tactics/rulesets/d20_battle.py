@@ -452,16 +452,27 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
 
     def provokes(
         self,
-        attacker: EntitySheet,
-        left: Cell,
-        *,
-        five_foot_step: bool,
-        attacker_used_one: bool,
-    ) -> bool:
-        """D-2: leaving `left`, a cell `attacker` threatens, other than by a 5-foot step
-        provokes its attack of opportunity, once per round per attacker."""
-        threatened = d20.threatens(attacker, left)
-        return provokes_opportunity(threatened, five_foot_step, attacker_used_one)
+        bf: Battlefield,
+        mover: EntitySheet,
+        reactor: EntitySheet,
+        from_cell: Cell,
+        to_cell: Cell,
+    ) -> bool | None:
+        """D-2: a step leaving `from_cell`, a cell `reactor` threatens (its reach, D-1),
+        provokes its attack of opportunity, even into another cell it threatens; a step that
+        stays outside its threatened cells does not. The battle never asks about a 5-foot step
+        (its own command) and counts the one attack a round per reactor. No attack against a
+        mover with cover from the reactor (004:l.58; total cover, no line of sight, l.68) or
+        with total concealment (l.84-86: invisible, l.90)."""
+        threatened = from_cell != to_cell and d20.threatens(reactor, from_cell)
+        if not provokes_opportunity(threatened, five_foot_step=False, attacker_used_one=False):
+            return False
+        there = replace(mover, cell=from_cell)
+        # The attack of opportunity is a melee attack: l.54's wall rule next to the reactor,
+        # the corner lines of l.52 (creatures' soft cover included, D-3) at a longer reach.
+        if d20.cover_between(bf, reactor, there, melee=True).grade != "none":
+            return False
+        return not sheet_of(there).has("invisibile")  # l.90: invisibility, total concealment
 
     # ---------------------------------------------------------------- the computer's cover
     def cover_value(
