@@ -340,3 +340,71 @@ def test_after_a_5_foot_step_the_preview_reaches_no_cell(make_battle: MakeBattle
     assert battle.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM).accepted
     after = reach(battle, GM, "ada")
     assert after is not None and not after.cells
+
+
+# ---------------------------------------------------------------- attacks of opportunity
+
+
+def test_d2_circling_an_enemy_leaves_a_threatened_cell_and_provokes_its_attack_of_opportunity(
+    make_battle: MakeBattle,
+) -> None:
+    # D-2 "An attack of opportunity when a creature leaves a threatened cell": ada at (5,5)
+    # steps to (5,4), still next to bo at (6,5) (reach 1, D-1). Under d20 bo is offered its
+    # attack at (5,5); under periferie the step stays inside bo's 26-cell area (P-OA-1).
+    battle = duel(make_battle)
+    moved = battle.apply(cmd.Move("ada", (5, 4, 0)), GM)
+    assert moved.accepted, moved.refusal
+    offers = [e.data for e in moved.events if e.kind == "reaction_offered"]
+    assert offers == [{"unit": "bo", "mover": "ada", "kind": "opportunity", "at": [5, 5, 0]}]
+    shared = make_battle(
+        [
+            UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+            UnitSpec("bo", "red", (6, 5, 0)),
+        ],
+        initiative=(20, 1),
+    )
+    assert "reaction_offered" not in kinds(shared.apply(cmd.Move("ada", (5, 4, 0)), GM).events)
+
+
+def test_d2_a_move_that_stays_outside_the_threatened_cells_provokes_nothing(
+    make_battle: MakeBattle,
+) -> None:
+    # D-1: bo threatens the cells within reach 1 of (6,5); ada walks from (3,5) to (3,8),
+    # never next to bo: no attack of opportunity.
+    battle = d20_battle(
+        make_battle,
+        [
+            UnitSpec("ada", "blue", (3, 5, 0), template="station_guard"),
+            UnitSpec("bo", "red", (6, 5, 0)),
+        ],
+        (20, 1),
+    )
+    moved = battle.apply(cmd.Move("ada", (3, 8, 0)), GM)
+    assert moved.accepted, moved.refusal
+    assert "reaction_offered" not in kinds(moved.events)
+    assert battle.sheet("ada").cell == (3, 8, 0)
+
+
+def test_d20_cover_from_the_reactor_blocks_its_attack_of_opportunity_004_l54_l58(
+    make_battle: MakeBattle,
+) -> None:
+    # l.58: no attack of opportunity against an opponent with cover from the attacker; l.54:
+    # next to it, any line between the cells through a wall, a low wall ("h") included. ada
+    # at (5,4) is diagonal to bo at (6,5); the line from bo's corner (6,6) to ada's corner
+    # (5,5) runs through (5.5,5.5), the middle of cell (5,5): a low wall there covers ada,
+    # who walks off to (4,4) unattacked.
+    rows = ["." * 20] * 12
+    rows[5] = "....." + "h" + "." * 14
+    units = [
+        UnitSpec("ada", "blue", (5, 4, 0), template="station_guard"),
+        UnitSpec("bo", "red", (6, 5, 0)),
+    ]
+    plain = make_battle(units, "\n".join(rows), initiative=(20, 1))
+    battle = Battle(replace(plain.setup, ruleset="d20"), plain.grid, plain.rules)
+    moved = battle.apply(cmd.Move("ada", (4, 4, 0)), GM)
+    assert moved.accepted, moved.refusal
+    assert "reaction_offered" not in kinds(moved.events)
+    # Without the low wall the same walk is an attack of opportunity offered to bo.
+    open_field = d20_battle(make_battle, units, (20, 1))
+    offered = open_field.apply(cmd.Move("ada", (4, 4, 0)), GM)
+    assert [e.data["at"] for e in offered.events if e.kind == "reaction_offered"] == [[5, 4, 0]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+from game.grid.model import Cell
 from game.rules.d20.sheet import Sheet
 from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Combatant
@@ -260,23 +261,99 @@ def test_creatures_never_block_sight_but_walls_do_d3() -> None:
     assert not BATTLE.sight(walled, walled.by_id["g"], (6, 2, 0)).clear
 
 
-def test_leaving_a_threatened_cell_provokes_but_not_by_a_5_foot_step_once_a_round_d2() -> None:
-    # D-2: "An attack of opportunity when a creature leaves a threatened cell other than by a
-    # 5-foot step, once per round per attacker."
+def provokes(bf: Battlefield, mover: str, a: Cell, b: Cell, reactor: str = "g") -> bool | None:
+    return BATTLE.provokes(bf, bf.by_id[mover], bf.by_id[reactor], a, b)
+
+
+def test_leaving_a_cell_the_reactor_threatens_provokes_even_into_another_it_threatens_d2() -> None:
+    # D-2: "An attack of opportunity when a creature leaves a threatened cell"; D-1: "an ally
+    # threatens the cells within its reach (1 by default)". g at (3,2) threatens (2,2): leaving
+    # it to (1,2) provokes, and so does circling to (2,3), still next to g (the shared P-OA-1
+    # area, 26 cells around g, would not count that step).
     bf = field(
         unit("k", "raiders", (2, 2, 0), "scavenger"),
         unit("g", "security", (3, 2, 0), "station_guard"),
-        unit("x", "raiders", (6, 2, 0), {"hit_points": -1}),
     )
-    k = bf.by_id["k"]
-    assert BATTLE.provokes(k, (3, 2, 0), five_foot_step=False, attacker_used_one=False)
-    assert not BATTLE.provokes(k, (3, 2, 0), five_foot_step=True, attacker_used_one=False)
-    assert not BATTLE.provokes(k, (3, 2, 0), five_foot_step=False, attacker_used_one=True)
-    assert not BATTLE.provokes(k, (4, 2, 0), five_foot_step=False, attacker_used_one=False)
-    # A dying creature threatens nothing.
-    assert not BATTLE.provokes(
-        bf.by_id["x"], (5, 2, 0), five_foot_step=False, attacker_used_one=False
+    assert provokes(bf, "k", (2, 2, 0), (1, 2, 0)) is True
+    assert provokes(bf, "k", (2, 2, 0), (2, 3, 0)) is True
+    # A step that stays outside the threatened cells: (1,2) is 2 cells from g, reach 1.
+    assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is False
+    assert provokes(bf, "k", (1, 2, 0), (1, 3, 0)) is False
+
+
+def test_a_reach_of_2_threatens_2_cells_away_and_leaving_them_provokes_d1_d2() -> None:
+    # D-2: reach is sheet data; D-1: the cells within the reach. With reach 2, (1,2) is
+    # threatened by g at (3,2) (2 cells), (0,2) is not: the step between them provokes, where
+    # the shared area (1 cell around g) would see nothing.
+    bf = field(
+        unit("k", "raiders", (1, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "reach": 2}),
     )
+    assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is True
+    assert provokes(bf, "k", (0, 2, 0), (0, 3, 0)) is False  # 3 cells away: outside
+
+
+def test_a_dying_or_reach_0_reactor_threatens_nothing_and_is_never_provoked_d2_004_l104() -> None:
+    # D-2's base: a dying creature (-1 to -9) threatens nothing; l.104: reach 0 threatens nothing.
+    dying = field(
+        unit("k", "raiders", (2, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "hit_points": -1}),
+    )
+    assert provokes(dying, "k", (2, 2, 0), (1, 2, 0)) is False
+    short = field(
+        unit("k", "raiders", (2, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "reach": 0}),
+    )
+    assert provokes(short, "k", (2, 2, 0), (1, 2, 0)) is False
+
+
+def test_no_attack_of_opportunity_against_a_mover_with_cover_from_the_reactor_004_l54_l58() -> None:
+    # l.58 "Un personaggio non può portare un attacco di opportunità contro un avversario che è
+    # sotto copertura nei suoi confronti"; l.54: next to the attacker, cover when any line
+    # between the two cells crosses a wall, a low wall ("muretto") included. k at (2,3) is
+    # diagonal to g at (3,2): the line from g's corner (3,2) to k's corner (2,3) runs through
+    # the middle of cell (2,2). A low wall there gives k cover; without it, k provokes.
+    k_and_g = (
+        unit("k", "raiders", (2, 3, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), "station_guard"),
+    )
+    assert provokes(field(*k_and_g), "k", (2, 3, 0), (1, 3, 0)) is True
+    walled = field(*k_and_g, cells=[{"at": [2, 2, 0], "obstacle": "half"}])
+    assert provokes(walled, "k", (2, 3, 0), (1, 3, 0)) is False
+
+
+def test_no_attack_of_opportunity_across_a_wall_total_cover_004_l68() -> None:
+    # l.68: no line of sight is total cover, and no attack of opportunity against it. With
+    # reach 2, g at (3,2) threatens (1,2), but a full wall at (2,2) stands on the line.
+    bf = field(
+        unit("k", "raiders", (1, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "reach": 2}),
+        cells=[{"at": [2, 2, z], "obstacle": "full"} for z in range(2)],
+    )
+    assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is False
+
+
+def test_no_attack_of_opportunity_against_an_invisible_mover_004_l86_l90() -> None:
+    # l.86 "Un personaggio non può portare un attacco di opportunità contro un avversario sotto
+    # occultamento totale"; l.90: invisibility is total concealment.
+    bf = field(
+        unit("k", "raiders", (2, 2, 0), {"template": "scavenger", "conditions": ["invisibile"]}),
+        unit("g", "security", (3, 2, 0), "station_guard"),
+    )
+    assert provokes(bf, "k", (2, 2, 0), (1, 2, 0)) is False
+
+
+def test_the_other_rulesets_keep_the_shared_attack_of_opportunity_rule() -> None:
+    # None: the shared P-OA-1 area (periferie, fantasy's free attack on a fleeing fighter;
+    # Cepheus and Myst have no such reaction at all).
+    bf = field(
+        unit("k", "raiders", (2, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), "station_guard"),
+    )
+    for ruleset in ("periferie", "cepheus", "myst", "fantasy"):
+        rules = battle_rules(ruleset)
+        found = rules.provokes(bf, bf.by_id["k"], bf.by_id["g"], (2, 2, 0), (1, 2, 0))
+        assert found is None, ruleset
 
 
 def _any_weapon():  # type: ignore[no-untyped-def]
