@@ -121,12 +121,16 @@ def resolve_attack(
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
     b.reveal_to(attacker, {target.faction})
     _reaction(b, attacker, target.id, answer)
+    # A ruleset that fights with its sheet's weapon (Myst, fantasy) names it for the log; a
+    # periferie event keeps its fields (the journal's bytes).
+    named = b.ruleset.attack_weapon(answer)
     b.emit(
         kind,
         {
             "unit": attacker,
             "target": target.id,
             "weapon": weapon.id,
+            **({} if named is None else {"weapon_name": named}),
             **rolled.logged,
             "hit": rolled.hit,
             "cover": answer.cover,

@@ -204,6 +204,12 @@ class BattleRules(Protocol):
         default the roll's total."""
         return str(total)
 
+    def attack_weapon(self, attack: Attack) -> str | None:
+        """The name of the weapon `attack` was made with when it is the ruleset sheet's own
+        (Myst, fantasy), for the log to name; None by default: periferie's weapon, named by its
+        id in the event."""
+        return None
+
     def sheet_text(self, sheet: Any) -> str:
         """A unit's ruleset sheet in one line for `tessera summary` (fantasy: its dice, weapon,
         DP and body points); "" by default (periferie's sheet is its template)."""

@@ -36,12 +36,18 @@ from game.text.names import check_name, damage_type_name, purpose_text
 
 
 def cover_name(grade: str) -> str:
-    """A cover grade of P-COV-1: heavy, light, none, high exposure."""
+    """A cover grade of P-COV-1 (heavy, light, none, high exposure) or of d20's (D-1, D-3,
+    004:l.52-70: normal, soft, improved, total)."""
     names = {
         "heavy": _("heavy"),
         "light": _("light"),
         "none": _("none"),
         "high_exposure": _("high exposure"),
+        # d20's grades, the seed's "copertura leggera / migliorata / totale" in Italian.
+        "normal": _("normal"),
+        "soft": _("soft"),
+        "improved": _("improved"),
+        "total": _("total"),
     }
     return names.get(grade, grade)
 

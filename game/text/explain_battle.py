@@ -73,6 +73,13 @@ def _weapon(weapon: object) -> str:
     return weapon_name(str(weapon))
 
 
+def _arm(d: Mapping[str, Any]) -> str:
+    """The weapon an attack event names: a ruleset sheet's own by its name (Myst, fantasy:
+    `BattleRules.attack_weapon`), else periferie's weapon by its id."""
+    named = d.get("weapon_name")
+    return str(named) if named else _weapon(d["weapon"])
+
+
 def _sides(factions: object) -> str:
     if isinstance(factions, list | tuple):
         return ", ".join(side_name(str(f)) for f in factions)
@@ -99,7 +106,7 @@ def _attack(d: Mapping[str, Any]) -> str:
     if d.get("target") is None and "hit_chance" not in d:  # another ruleset's exact chance
         return _("{unit} fires {weapon} at {at}: {chance} — {result}").format(
             unit=d["unit"],
-            weapon=_weapon(d["weapon"]),
+            weapon=_arm(d),
             at=cell_text(d.get("at")),
             chance=_exact(d),
             result=_hit(d["hit"]),
@@ -107,7 +114,7 @@ def _attack(d: Mapping[str, Any]) -> str:
     if d.get("target") is None:
         return _("{unit} fires {weapon} at {at}: {p}% — {result}").format(
             unit=d["unit"],
-            weapon=_weapon(d["weapon"]),
+            weapon=_arm(d),
             at=cell_text(d.get("at")),
             p=d["hit_chance"],
             result=_hit(d["hit"]),
@@ -116,7 +123,7 @@ def _attack(d: Mapping[str, Any]) -> str:
         text = _("{unit} attacks {target} with {weapon}: {p}% — {result}").format(
             unit=d["unit"],
             target=d["target"],
-            weapon=_weapon(d["weapon"]),
+            weapon=_arm(d),
             p=d["hit_chance"],
             result=_hit(d["hit"]),
         )
@@ -124,7 +131,7 @@ def _attack(d: Mapping[str, Any]) -> str:
         text = _("{unit} attacks {target} with {weapon}: {chance} — {result}").format(
             unit=d["unit"],
             target=d["target"],
-            weapon=_weapon(d["weapon"]),
+            weapon=_arm(d),
             chance=_exact(d),
             result=_hit(d["hit"]),
         )
@@ -608,25 +615,31 @@ def without_rulings(text: str) -> str:
     return _RULING.sub("", text)
 
 
-def event_text(event: Event, *, details: bool = True) -> str:
+def event_text(
+    event: Event, *, details: bool = True, initiative: Callable[[int], str] = str
+) -> str:
     """One line for the log: what happened (its dice and rulings are `event_details`). A unit
     the player never saw reads "someone unseen", never "?". Without `details` the sentence
-    names no cell and cites no ruling: the log as it reads until Alt is held."""
+    names no cell and cites no ruling: the log as it reads until Alt is held. `initiative`
+    words an initiative total as the battle's ruleset does (`BattleRules.initiative_text`:
+    fantasy's AGI and DES dice, not its order key), the tracker's words."""
     data = _unseen_named(event.data)
     kind = Happened(event.kind)
+    if kind is Happened.INITIATIVE and isinstance(data.get("total"), int):
+        data["total"] = initiative(data["total"])
     if details:
         return _EVENTS[kind](data)
     if kind is Happened.ATTACK and data.get("target") is None and "hit_chance" not in data:
         text = _("{unit} fires {weapon} at a cell: {chance} — {result}").format(
             unit=data["unit"],
-            weapon=_weapon(data["weapon"]),
+            weapon=_arm(data),
             chance=_exact(data),
             result=_hit(data["hit"]),
         )
     elif kind is Happened.ATTACK and data.get("target") is None:
         text = _("{unit} fires {weapon} at a cell: {p}% — {result}").format(
             unit=data["unit"],
-            weapon=_weapon(data["weapon"]),
+            weapon=_arm(data),
             p=data["hit_chance"],
             result=_hit(data["hit"]),
         )

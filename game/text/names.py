@@ -134,6 +134,8 @@ _DAMAGE_TYPES.update(
         "legs": lambda: _("legs"),
     }
 )
+#: Myst's weapon types (game/data/myst/weapons.toml; impatto and taglio are P-DMG-1's words).
+_DAMAGE_TYPES["punta"] = lambda: _("thrusting")
 #: The fantasy and Myst rolls' further words: "attack ada defence", "attack ada location".
 _PURPOSES.update(
     {

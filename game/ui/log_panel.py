@@ -4,7 +4,7 @@ the panel's text box without laying out the whole battle."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from game.battle.events import Event
 from game.text.explain_battle import event_details, event_text
@@ -50,8 +50,12 @@ def gm_event(event: Event) -> bool:
 class Log:
     """The events shown so far and how much of them the text box already holds."""
 
-    def __init__(self, events: Sequence[Event] = ()) -> None:
+    def __init__(
+        self, events: Sequence[Event] = (), initiative: Callable[[int], str] = str
+    ) -> None:
         self.events: list[Event] = list(events)
+        #: The ruleset's words for an initiative total (BattleRules.initiative_text).
+        self.initiative = initiative
         self.filter = "all"
         #: Cells, dice and ruling ids shown (Alt held, or the panel's Details on); issue 17.
         self.details = False
@@ -88,7 +92,7 @@ class Log:
             return None
         if self.filter == "gm" and not gm_event(event):
             return None
-        text = hud.esc(event_text(event, details=self.details), ENTRY)
+        text = hud.esc(event_text(event, details=self.details, initiative=self.initiative), ENTRY)
         if gm_event(event):
             text = f"<i>{text}</i>"
         details = event_details(event) if self.details else []
@@ -132,6 +136,6 @@ class Log:
         dice and rulings, whatever the box shows."""
         out = []
         for event in self.events:
-            out.append(event_text(event))
+            out.append(event_text(event, initiative=self.initiative))
             out += ["    " + d for d in event_details(event)]
         return "\n".join(out)

@@ -27,6 +27,8 @@ from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
 from game.ecs.components import RulesetSheet
 from game.maps import load_map
 from game.rules.data import load_rules
+from game.text.explain_battle import event_text
+from game.text.i18n import speaking
 from tests.battle.conftest import OPEN_FIELD, MakeBattle, ascii_grid
 
 REPO = Path(__file__).resolve().parents[2]
@@ -343,3 +345,21 @@ def test_m1_a_counterattack_that_puts_the_attacker_out_of_the_fight_ends_its_tur
         assert b.over and b.winner == "a"  # Desmond was side b's only fighter
     finally:
         b.close()
+
+
+def test_a_myst_attack_and_its_damage_name_the_sheets_spada_not_the_maps_weapon(
+    duel: Battle,
+) -> None:
+    # Josh's sample `soldato` fights with its sheet's spada (game/data/myst/weapons.toml:
+    # "Spada", 1d8 "da taglio", 002:l.62), whatever weapon the map's template gave him: the log
+    # names the spada and cutting damage, not periferie's weapon and its type.
+    _josh_hits_with_62_against_46(duel, margin=None)
+    attack = next(e for e in duel.log if e.kind == "attack")
+    assert attack.data["weapon_name"] == "Spada"
+    damage = next(e for e in duel.log if e.kind == "damage")
+    assert damage.data["type"] == "taglio"
+    assert event_text(attack).startswith("josh attacks desmond with Spada: ")
+    assert " cutting damage " in event_text(damage)
+    with speaking("it"):
+        assert event_text(attack).startswith("josh attacca desmond con Spada: ")
+        assert " taglio " in event_text(damage)

@@ -228,3 +228,28 @@ def test_f1_a_unit_acting_alone_takes_its_harm_at_once(battles: list[Battle]) ->
     b.roller.supply(5, 5, 2, 1, 30, 6)  # the arciere defends with AGI d8 + "schivare" d6
     kinds = _ok(b, cmd.Attack("pia", "arc"))
     assert "damage" in kinds and "damage_deferred" not in kinds
+
+
+def test_a_fantasy_attack_names_the_sheets_balestra_and_its_initiative_its_dice(
+    battles: list[Battle],
+) -> None:
+    # The arciere's sample weapon is its "Balestra" (game/data/fantasy/sheets.toml), not the
+    # map template's; its initiative line reads its AGI and DES dice as the tracker does (F-1),
+    # not the order key packed from them.
+    from game.text.explain_battle import event_text
+
+    b = _battle(
+        battles,
+        UnitSpec("arc", "x", (0, 0, 0), template="scavenger"),
+        UnitSpec("bru", "y", (10, 0, 0), template="void_marine"),
+    )
+    _ok(b, cmd.Attack("arc", "bru"))
+    attack = next(e for e in b.log if e.kind == "attack")
+    assert attack.data["weapon_name"] == "Balestra"
+    assert event_text(attack).startswith("arc attacks bru with Balestra: ")
+    rolled = next(e for e in b.log if e.kind == "initiative" and e.data["unit"] == "arc")
+    words = b.ruleset.initiative_text(rolled.data["total"])
+    assert words.startswith("AGI d") and " · DES d" in words
+    assert event_text(rolled, initiative=b.ruleset.initiative_text) == (
+        f"arc rolls initiative: {words}"
+    )

@@ -409,3 +409,16 @@ def test_every_cepheus_band_of_the_data_has_words_not_its_id() -> None:
                 name = text.split(" · ")[0]
                 assert name.endswith(" range") if language == "en" else name.startswith("Distanza ")
                 assert name != band  # never the table's raw id
+
+
+def test_d1_every_d20_cover_grade_has_its_own_words_in_both_languages() -> None:
+    # The aim panel's "Cover: {grade}" line read "Copertura: normal": d20's grades (D-1, D-3,
+    # game/rules/d20/attack.py COVER_GRADES) are words in English and Italian (004:l.52-70).
+    from game.rules.d20.attack import COVER_GRADES
+
+    italian = {"none": "nessuna", "normal": "normale", "soft": "leggera"}
+    italian |= {"improved": "migliorata", "total": "totale"}
+    for grade in COVER_GRADES:
+        assert explain.cover_name(grade) == grade
+        with speaking("it"):
+            assert explain.cover_name(grade) == italian[grade], grade

@@ -298,3 +298,71 @@ def test_d2_the_dying_roll_reads_its_result_in_both_languages() -> None:
         assert event_text(Event(Happened.DYING, dead)) == (
             "Ada è morente e tira 99 con d%: scende a -10 punti ferita, morto."
         )
+
+
+def test_a_fantasy_initiative_reads_as_its_agi_and_des_dice_as_the_tracker_shows_it() -> None:
+    # F-1 (003:l.12-13): fantasy's order key packs the AGI die and the DES die, AGI first
+    # (fantasy_battle.AGI_WEIGHT 16): 102 = 6 x 16 + 6 is AGI d6, DES d6, never "102".
+    from game.tactics.rulesets.fantasy_battle import BATTLE
+
+    event = Event(Happened.INITIATIVE, {"unit": "Ada", "total": 102})
+    assert BATTLE.initiative_text(102) == "AGI d6 · DES d6"
+    text = event_text(event, initiative=BATTLE.initiative_text)
+    assert text == "Ada rolls initiative: AGI d6 · DES d6"
+    assert event_text(event, details=False, initiative=BATTLE.initiative_text) == text
+    with speaking("it"):
+        italian = event_text(event, initiative=BATTLE.initiative_text)
+    assert italian == "Ada tira l'iniziativa: AGI d6 · DES d6"
+    # A ruleset whose total is its own words (periferie, the default) keeps the plain number.
+    assert event_text(event) == "Ada rolls initiative: 102"
+
+
+def test_a_secret_initiative_stays_secret_whatever_the_rulesets_words() -> None:
+    event = Event(Happened.INITIATIVE, {"unit": "Ada", "total": "?"})
+    assert event_text(event, initiative=lambda total: "never") == (
+        "Ada rolls initiative in secret."
+    )
+
+
+def test_an_attack_with_a_ruleset_sheets_weapon_names_it_not_the_maps_weapon() -> None:
+    # Myst and fantasy fight with their sheet's weapon: the event's "weapon_name" (from
+    # BattleRules.attack_weapon) is named, periferie's weapon id is not.
+    data = {
+        "unit": "Ada", "target": "Bo", "weapon": "pistol", "weapon_name": "Spada",
+        "chance": "1/2", "hit": True, "cover": None, "why": [],
+    }  # fmt: skip
+    assert event_text(Event(Happened.ATTACK, data)) == "Ada attacks Bo with Spada: 50% — hit"
+    with speaking("it"):
+        italian = event_text(Event(Happened.ATTACK, data))
+    assert italian.startswith("Ada attacca Bo con Spada: ")
+    assert "pistol" not in italian.lower() and "Pistola" not in italian
+
+
+def test_myst_damage_reads_its_weapons_type_in_both_languages() -> None:
+    # game/data/myst/weapons.toml's types: impatto, taglio, punta.
+    data = {
+        "unit": "Bo", "source": "Ada", "type": "punta", "rolled": 4, "damage": 4,
+        "effects": [], "wounds": {}, "why": [],
+    }  # fmt: skip
+    assert event_text(Event(Happened.DAMAGE, data)).startswith("Bo takes 4 thrusting damage")
+    with speaking("it"):
+        assert "da punta" in event_text(Event(Happened.DAMAGE, data))
+
+
+@pytest.mark.parametrize(
+    ("grade", "english", "italian"),
+    [("normal", "normal", "normale"), ("soft", "soft", "leggera"),
+     ("improved", "improved", "migliorata"), ("total", "total", "totale")],
+)  # fmt: skip
+def test_d1_d20s_cover_grades_are_worded_in_both_languages(
+    grade: str, english: str, italian: str
+) -> None:
+    # D-1, D-3 (004:l.52-70): "copertura", "copertura leggera", "copertura migliorata",
+    # "copertura totale".
+    data = {
+        "unit": "Ada", "target": "Bo", "weapon": "pistol", "chance": "1/2", "hit": False,
+        "cover": grade, "why": [],
+    }  # fmt: skip
+    assert event_text(Event(Happened.ATTACK, data)).endswith(f"(cover: {english})")
+    with speaking("it"):
+        assert event_text(Event(Happened.ATTACK, data)).endswith(f"(copertura: {italian})")

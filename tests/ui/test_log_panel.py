@@ -105,3 +105,16 @@ def test_the_logs_details_button_keeps_them_shown_and_copy_always_gives_the_full
     post_click(w.scene.side.details.get_abs_rect().center)
     w.frames(2)
     assert "d20 [" not in w.scene.side.text("log")
+
+
+def test_the_log_words_an_initiative_total_as_its_ruleset_does() -> None:
+    # F-1: fantasy's order key 102 is AGI d6 (6 x 16) and DES d6, as its tracker chips say.
+    from game.battle.events import Event
+    from game.tactics.rulesets.fantasy_battle import BATTLE
+    from game.ui.log_panel import Log
+
+    rolled = Event("initiative", {"unit": "arc", "total": 102})
+    assert Log([rolled], BATTLE.initiative_text).text() == "arc rolls initiative: AGI d6 · DES d6"
+    entry = Log([rolled], BATTLE.initiative_text).entry(rolled)
+    assert entry is not None and "AGI d6 · DES d6" in entry and "102" not in entry
+    assert Log([rolled]).text() == "arc rolls initiative: 102"

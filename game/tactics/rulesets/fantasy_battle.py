@@ -490,6 +490,11 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
         agi, des = divmod(total, AGI_WEIGHT)
         return explain.fantasy_initiative(_die_name(agi), _die_name(des))
 
+    def attack_weapon(self, attack: Attack) -> str | None:
+        """The sheet's weapon the attack was made with (003:l.75), not the map's."""
+        detail: FantasyAttack | None = attack.detail
+        return None if detail is None else detail.weapon.name
+
     def sheet_text(self, sheet: Any) -> str:
         """The sample's dice, weapon (its attack dice and damage, CAD), DP and body points."""
         if not isinstance(sheet, Sheet):

@@ -277,14 +277,16 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         arm = sheet.weapon
         record = _weapon_roll(roller, arm)
         if detail is None or roll is None:
-            return DamageRoll(record, record.total)
+            return DamageRoll(record, record.total, arm.type)
         margin = int(str(roll.logged["margin"]))
         data = rules()
         waiting = combat.MarginToSpend(margin, record.total, sheet.strength, arm)
         dealt = combat.spent(data, waiting, combat.most_damage(data, waiting))
         # A margin of a unit or more may be spent otherwise: the attacker's to choose (M-1).
         choice = waiting if combat.units_of(data, margin) > 0 else None
-        return DamageRoll(record, dealt.damage, choice=choice)
+        # The sheet weapon's type (impatto/taglio/punta), not the map's weapon's, is the
+        # damage the log names (M-2 counts no type).
+        return DamageRoll(record, dealt.damage, arm.type, choice=choice)
 
     def damage_choice(self, choice: Any) -> DamageChoice:
         """The margin's units, the Strength cap and the die's maximum, and one plan for each
@@ -455,6 +457,11 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         return explain_line_of_sight(bf.grid, a, b)
 
     # ---------------------------------------------------------------- the computer's cover
+    def attack_weapon(self, attack: Attack) -> str | None:
+        """The sheet's weapon the exchange was fought with, not the map's."""
+        detail: MystAttack | None = attack.detail
+        return None if detail is None else detail.attacker.weapon.name
+
     def carries_weapon(self, sheet: Any) -> bool | None:
         """The sheet's own weapon decides: a sample sheet arms a unit the map left unarmed
         (unlike Cepheus's and d20's, whose sheet weapon is the map's periferie one translated)."""

@@ -100,7 +100,7 @@ class BattleScene:
         self.gm_panel: GmPanel | None = None
         self._gm_table: opts.GmTable | None = None
         self.view: PlayerView = view_for(self.battle, player)
-        self.log = Log(self.view.log)
+        self.log = Log(self.view.log, self.battle.ruleset.initiative_text)
         self._log_waits = False
         self._open_on_own_level()
         self.refresh(follow=True)
@@ -236,7 +236,8 @@ class BattleScene:
         self._build_widgets(size)
         if details:  # the log's Details stay on across a resize
             self.side.toggle_details()
-        self.log = Log(self.log.events)  # the new log box is empty: fill it again, unfiltered
+        # The new log box is empty: fill it again, unfiltered.
+        self.log = Log(self.log.events, self.log.initiative)
         self.orders.menu = None
         self.prompts.prompt = None
         self.board.set_viewport(self._viewport(size))
@@ -605,7 +606,7 @@ class BattleScene:
         self.orders.stealth = False
         self.orders.mode = None
         self.view = view_for(self.battle, self.player)
-        self.log = Log(self.view.log)
+        self.log = Log(self.view.log, self.battle.ruleset.initiative_text)
         self._log_waits = False
         self._open_on_own_level()
         self.refresh(follow=True)
