@@ -15,6 +15,8 @@ from enum import StrEnum
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Refusal
 from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
+from game.ecs.components import RulesetSheet
+from game.tactics.ruleset import round_rules
 
 
 class Needs(StrEnum):
@@ -34,6 +36,9 @@ class Option:
     kind: str
     needs: Needs
     refusal: Refusal | None = None
+    #: A standing choice's value now (the round rules' code: `react_stance` "always",
+    #: "after_acting", "never"; `fire_mode` "burst", "single"), None for any other command.
+    now: str | None = None
 
     @property
     def allowed(self) -> bool:
@@ -67,6 +72,9 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("improvise", Needs.TEXT),
     ("end_turn", Needs.NOTHING),
 )
+#: The commands that flip a standing choice of the unit (Cepheus C-1/C-4): the bar shows its
+#: value now (`Option.now`).
+STANDING = frozenset({"react_stance", "fire_mode"})
 
 
 def who_may_order(battle: Battle, by: str, unit: str) -> Refusal | None:
@@ -85,10 +93,21 @@ def options_for(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
     general = who_may_order(battle, by, unit)
     offered = battle.ruleset.turn_budget().commands  # the ruleset's commands only
     return tuple(
-        Option(kind, needs, general or _refusal(battle, unit, kind))
+        Option(kind, needs, general or _refusal(battle, unit, kind), standing(battle, unit, kind))
         for kind, needs in KINDS
         if kind in offered
     )
+
+
+def standing(battle: Battle, unit: str, kind: str) -> str | None:
+    """The value of `unit`'s standing choice `kind` now, as the ruleset's round rules read it
+    from its sheet (RoundRules.standing), so the bar can show it (issue 15/17); None for a
+    command that is no standing choice, a ruleset without round rules or a unit without it."""
+    rules = round_rules(battle.ruleset)
+    if rules is None or kind not in STANDING:
+        return None
+    own = battle.world.try_get(unit, RulesetSheet)
+    return None if own is None else rules.standing(own.sheet, kind)
 
 
 def step_aside(battle: Battle, by: str, unit: str) -> Option:

@@ -622,6 +622,11 @@ class RoundRules(Protocol):
         """The unit has done something this turn the round rules count (an aim)."""
         ...
 
+    def standing(self, sheet: object, what: str) -> str | None:
+        """A standing choice's value now (`react_stance`, `fire_mode`; the code `toggle`
+        answers), None if the unit has no such choice (a weapon without automatic fire)."""
+        ...
+
 
 def round_rules(rules: BattleRules) -> RoundRules | None:
     """The battle side's round rules, None for a ruleset without them."""

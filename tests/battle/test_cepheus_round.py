@@ -276,3 +276,48 @@ def test_the_bars_round_options_are_accepted_and_refused_as_the_engine_does(
             assert option.refusal is not None and outcome.refusal is not None
             assert outcome.refusal.code == option.refusal.code, kind
             assert battle.state_hash() == before
+
+
+def _now(battle: Battle, unit: str) -> dict[str, str | None]:
+    return {o.kind: o.now for o in opts.options_for(battle, GM, unit) if o.kind in opts.STANDING}
+
+
+def test_the_bar_reads_each_standing_choices_value_from_the_battle_as_it_changes(made) -> None:
+    # Issue 15/17: the table sees the value now, not only the log line after a change. The
+    # stance cycles always -> after acting -> never -> always (C-4, tempo.REACT_MODES); a
+    # Tempo starts at "always" and single shots (000:l.245: bursts are the player's choice).
+    battle = _battle(
+        made,
+        [
+            UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="smg"),
+            UnitSpec("foe", "red", (9, 5, 0), template="human"),
+        ],
+        (6, 6, 1, 1),
+    )
+    assert _now(battle, "ada") == {"react_stance": "always", "fire_mode": "single"}
+    _ok(battle, cmd.FireMode("ada"))
+    assert _now(battle, "ada")["fire_mode"] == "burst"
+    seen = []
+    for _ in range(3):
+        _ok(battle, cmd.ReactStance("ada"))
+        seen.append(_now(battle, "ada")["react_stance"])
+    assert seen == ["after_acting", "never", "always"]
+    # the value the bar shows is the one the command's log line told
+    told = [e.data["now"] for e in battle.log if e.kind in opts.STANDING]
+    assert told == ["burst", "after_acting", "never", "always"]
+    # every other command has no value to show
+    assert all(
+        o.now is None for o in opts.options_for(battle, GM, "ada") if o.kind not in opts.STANDING
+    )
+
+
+def test_a_weapon_without_automatic_fire_has_no_fire_mode_value_to_show(made) -> None:
+    battle = _guard_and_civilian(made)  # the guard's pistol fires no bursts
+    assert _now(battle, "ada") == {"react_stance": "always", "fire_mode": None}
+
+
+def test_periferie_shows_no_standing_choice(make_battle) -> None:
+    battle = make_battle([UnitSpec("ada", "blue", (5, 5, 0)), UnitSpec("bo", "red", (9, 5, 0))])
+    active = battle.active
+    assert active is not None
+    assert all(o.now is None for o in opts.options_for(battle, GM, active))

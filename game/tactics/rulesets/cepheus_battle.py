@@ -809,6 +809,13 @@ class CepheusRound:
     def turn_begun(self, sheet: object) -> bool:
         return _tempo_sheet(sheet).tempo.aimed_this_turn > 0
 
+    def standing(self, sheet: object, what: str) -> str | None:
+        s = _tempo_sheet(sheet)
+        if what == "fire_mode":
+            auto = s.weapon is not None and s.weapon.auto
+            return ("burst" if s.tempo.burst else "single") if auto else None
+        return s.tempo.react if what == "react_stance" else None
+
 
 ROUND = CepheusRound()
 _ROUND_CHECKED: RoundRules = ROUND

@@ -51,7 +51,23 @@ LABELS = {
     "react_stance": lambda: _("Dodge/parry on-off"),
     "fire_mode": lambda: _("Bursts on-off"),
 }
+#: A standing choice's button with its value now (issue 15/17: the table sees it, not only
+#: the log line after a change), by the round rules' code (`Option.now`).
+NOW_LABELS = {
+    ("react_stance", "always"): lambda: _("Dodge: always"),
+    ("react_stance", "after_acting"): lambda: _("Dodge: after turn"),
+    ("react_stance", "never"): lambda: _("Dodge: never"),
+    ("fire_mode", "burst"): lambda: _("Bursts: on"),
+    ("fire_mode", "single"): lambda: _("Bursts: off"),
+}
 _STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
+
+
+def label_of(option: opts.Option) -> str:
+    """An option's label on the bar and in the menu: a standing choice's with its value now,
+    as the battle reads it (`Option.now`); the command's own label otherwise."""
+    now = NOW_LABELS.get((option.kind, option.now or ""))
+    return LABELS[option.kind]() if now is None else now()
 
 
 @dataclass(frozen=True)
@@ -403,7 +419,7 @@ class Orders:
                 # The acting unit itself: what it does without a target, as on the bar.
                 for kind, needs in opts.KINDS:
                     if needs is opts.Needs.NOTHING and kind in options:
-                        add(kind, LABELS[kind](), "self:" + kind)
+                        add(kind, label_of(options[kind]), "self:" + kind)
                 if defence_counters(s.battle.ruleset) is not None:
                     items.append((_("Counter-moves…"), "defence_plan", True, ""))
             for wound in wounds(s.view, target):

@@ -31,7 +31,7 @@ from game.ui import hud
 from game.ui.aim import Aim
 from game.ui.anim import Animator
 from game.ui.battle.input import Input
-from game.ui.battle.orders import LABELS, Orders
+from game.ui.battle.orders import LABELS, Orders, label_of
 from game.ui.battle.prompts import Prompts
 from game.ui.battle.state import Pointer
 from game.ui.battle.worker import Worker
@@ -360,11 +360,11 @@ class BattleScene:
                 actions.append(
                     hud.ActionButton(
                         option.kind,
-                        f"{LABELS[option.kind]()} ({self.keys.label(option.kind)})",
+                        f"{label_of(option)} ({self.keys.label(option.kind)})",
                         self.keys.label(option.kind),
                         option.allowed,
                         "" if option.refusal is None else refusal_text(option.refusal),
-                        LABELS[option.kind](),
+                        label_of(option),
                     )
                 )
         self.bar.show(actions)
