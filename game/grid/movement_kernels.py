@@ -545,7 +545,6 @@ def _dijkstra(
     head = np.full(limit + 1, -1, dtype=np.int32)
     nxt = np.empty(dist.size, dtype=np.int32)  # both set when a cell is pushed
     prv = np.empty(dist.size, dtype=np.int32)
-    dist[:] = 0  # blocked until its level is filled: never worth a look
     dist[start] = spent
     head[spent] = start
     nxt[start] = -1
@@ -646,6 +645,88 @@ def _dijkstra(
                     info, levels, grid, static, origin, dist, pred, via, head, nxt, prv, offsets,
                     checks, start, wx, wy, wz, i, c, budgets, limit, drop_limit,
                 )  # fmt: skip
+    for i in range(dist.size):
+        if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
+            dist[i] = -1
+
+
+@njit
+def _flood(
+    info: NDArray[np.int32],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    via: NDArray[np.int8],
+    start: int,
+    wy: int,
+    wz: int,
+    base_mode: int,
+    step: int,
+    spent: int,
+    limit: int,
+    one_step: bool,
+) -> None:
+    """`_dijkstra` for a flight (KIND_FLY) whose window has no extra cost anywhere (issue 18):
+    every step costs the same `step` points, so a cell's first cost is its least and a
+    breadth-first flood, level by level, replaces the buckets. Each level is expanded last
+    reached first, the order of Dial's buckets, so previous cells and modes are the same too;
+    cells at the limit are never queued (nothing goes on from them). Every level of `info` is
+    filled and opened (`open_level`) beforehand."""
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
+    floor_masks, corner_masks = step_masks(KIND_FLY)
+    cube = np.empty(27, dtype=np.int64)
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            for e in range(-1, 2):
+                cube[direction_index(a, b, e)] = a * sx + b * sy + e
+    dirs = np.empty(len(STEPS), dtype=np.int64)
+    for k in range(len(STEPS)):
+        dirs[k] = direction_index(STEPS[k, 0], STEPS[k, 1], STEPS[k, 2])
+    todo = np.empty(len(STEPS), dtype=np.int64)
+    queue = np.empty(dist.size, dtype=np.int32)
+    dist[start] = spent
+    queue[0] = start
+    lo = 0
+    hi = 1
+    end = 1
+    c = spent
+    while lo < hi and c + step <= limit:
+        total = c + step
+        queued = total + step <= limit and not one_step
+        for q in range(hi - 1, lo - 1, -1):
+            i = queue[q]
+            count = 0
+            for k in range(len(STEPS)):
+                todo[count] = k
+                count += dist[i + offsets[k]] == UNREACHED
+            if count == 0:
+                continue
+            blocked = 0
+            floored = 0
+            for b in range(27):  # no branches: the bits are random, mispredicted
+                v = info[i + cube[b]]
+                blocked |= ((v >> F_BLOCK_BIT) & 1) << b
+                floored |= ((v >> F_FLOOR_BIT) & 1) << b
+            for t in range(count):
+                k = todo[t]
+                d = dirs[k]
+                if blocked & corner_masks[d] or floored & floor_masks[d]:
+                    continue  # P-MOV-3: a corner obstacle or enemy, or a floor crossed
+                j = i + offsets[k]
+                if dist[j] != UNREACHED:
+                    continue  # reached from here already (several steps, one cell: never)
+                dist[j] = total
+                pred[j] = i
+                via[j] = base_mode
+                if queued:
+                    queue[end] = j
+                    end += 1
+        if one_step:
+            break
+        lo = hi
+        hi = end
+        c = total
     for i in range(dist.size):
         if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
             dist[i] = -1
@@ -807,6 +888,7 @@ def movement_kernel(
     end_rule: int,
     one_step: bool = False,
     drop_limit: int = 0,
+    flood: bool = True,
 ) -> KernelResult:
     """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it. `static` is the
     grid's kept facts (`fill_cached`), map-shaped, -1 where not yet worked out.
@@ -816,7 +898,8 @@ def movement_kernel(
     cell (-1 none), the mode of the step into it (-1 none, jumps included); then the end cells
     as rows (x, y, z, points). For KIND_JUMP `radius` is the highest apex allowed and `run_up`
     the run-up; for KIND_LAUNCH `radius` is the reach in cells. For KIND_GROUND `drop_limit`
-    is the deepest drop off an edge allowed (P-JUMP-3; 0: none).
+    is the deepest drop off an edge allowed (P-JUMP-3; 0: none). A flight whose window costs
+    no extra anywhere runs `_flood`, the same answer sooner; `flood=False` forbids it (tests).
     """
     grid = (obstacle, terrain, floor, standable, occ_index, codes)
     w, h, d = obstacle.shape
@@ -846,10 +929,31 @@ def movement_kernel(
     elif kind == KIND_LAUNCH:
         _launch(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius)
     else:
-        _dijkstra(
-            info, levels, grid, static, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
-            base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
-        )  # fmt: skip
+        dist[:] = 0  # blocked until its level is filled: never worth a look
+        uniform = False
+        if kind == KIND_FLY and flood:
+            # A flight goes every way: every level of its window is needed, fill them at once
+            # and see whether any enterable cell costs extra (issue 18).
+            uniform = True
+            for pz in range(1, wz + 1):
+                levels[pz] = fill_cached(info, grid, static, ox, oy, oz, wx, wy, wz, pz - 1, False)
+                open_level(info, dist, start, wx, wy, wz, pz - 1)
+                for lx in range(wx):
+                    for ly in range(wy):
+                        v = info[window_index(wy, wz, lx, ly, pz - 1)]
+                        if not v & F_BLOCK and v & EXTRA_MASK:
+                            uniform = False
+        if uniform:
+            limit = min(spent + radius, budgets[base_mode])  # P-MOV-1
+            _flood(
+                info, dist, pred, via, start, wy, wz, base_mode, 1 + crawling, spent, limit,
+                one_step,
+            )  # fmt: skip
+        else:
+            _dijkstra(
+                info, levels, grid, static, (ox, oy, oz), dist, pred, via, start, wx, wy, wz,
+                kind, base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
+            )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)
     count = 0
     for lx in range(wx):
