@@ -151,18 +151,29 @@ def test_issue_18_a_flight_at_one_point_a_step_floods_to_the_buckets_very_answer
     budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
     budgets[mk.MODE_THRUSTERS] = 6
     end = mk.END_ANY if gravity == 0.0 else mk.END_STAND
+    # The grid's kept steps, first worked out by a flight with nobody else about: the
+    # enemies of the next search must still refuse the steps past them (P-MOV-3).
+    kept_static = np.full(grid.shape, -1, dtype=np.int32)
+    kept_steps = np.full(grid.obstacle.size, -1, dtype=np.int32)
+    alone = Occupancy(grid.shape, [mover])
+    kernel(
+        *arrays[:4], alone.index, alone.move_codes(mover), kept_static, kept_steps, *mover.cell,
+        mk.KIND_FLY, mk.MODE_THRUSTERS, 0, 0, budgets, 6, 0, end,
+    )  # fmt: skip
     answers = []
-    for flood in (True, False):
-        static = np.full(grid.shape, -1, dtype=np.int32)
+    for flood, kept in ((True, False), (True, True), (False, False)):
+        static = kept_static if kept else np.full(grid.shape, -1, dtype=np.int32)
+        steps = kept_steps if kept else np.full(grid.obstacle.size, -1, dtype=np.int32)
         found = kernel(
-            *arrays, codes, static, *mover.cell, mk.KIND_FLY, mk.MODE_THRUSTERS, 0, spent,
+            *arrays, codes, static, steps, *mover.cell, mk.KIND_FLY, mk.MODE_THRUSTERS, 0, spent,
             budgets, 6 - spent, 0, end, False, 0, flood,
         )  # fmt: skip
         reached = found[7] >= 0
         answers.append([found[7], found[8][reached], found[9][reached], found[10]])
-    flooded, bucketed = answers
-    for a, b in zip(flooded, bucketed, strict=True):
-        np.testing.assert_array_equal(a, b)
+    flooded, kept_flood, bucketed = answers
+    for a, b, c in zip(flooded, kept_flood, bucketed, strict=True):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, c)
     assert len(flooded[3]) > 10  # the maps leave room to fly
     expected = plain_dijkstra(
         grid, occupancy, mover, mk.KIND_FLY, mk.MODE_THRUSTERS, {mk.MODE_THRUSTERS: 6 - spent}, end
