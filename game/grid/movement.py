@@ -437,13 +437,25 @@ def _static(grid: Grid) -> NDArray[np.int32]:
     return static
 
 
+#: Each grid's flight steps that its obstacles and floors allow, per cell (flat, -1: not yet;
+#: `movement_kernels.static_steps`), kept as `_STATIC` is.
+_STEPS: WeakKeyDictionary[Grid, NDArray[np.int32]] = WeakKeyDictionary()
+
+
+def _steps(grid: Grid) -> NDArray[np.int32]:
+    steps = _STEPS.get(grid)
+    if steps is None:
+        steps = _STEPS[grid] = np.full(grid.obstacle.size, -1, dtype=np.int32)
+    return steps
+
+
 def _search(
     grid: Grid, occupancy: Occupancy, mover: Occupant, plan: _Plan, kernel: Kernel
 ) -> _Found:
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
-        *_arrays(grid, occupancy, mover), _static(grid), *plan.start, plan.kind, plan.base_mode,
-        plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up, plan.end_rule,
-        plan.one_step, plan.drop_limit,
+        *_arrays(grid, occupancy, mover), _static(grid), _steps(grid), *plan.start, plan.kind,
+        plan.base_mode, plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up,
+        plan.end_rule, plan.one_step, plan.drop_limit,
     )  # fmt: skip
     return _Found((ox, oy, oz), (wx, wy, wz), info, dist, pred, via, ends)
 

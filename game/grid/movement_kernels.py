@@ -545,7 +545,6 @@ def _dijkstra(
     head = np.full(limit + 1, -1, dtype=np.int32)
     nxt = np.empty(dist.size, dtype=np.int32)  # both set when a cell is pushed
     prv = np.empty(dist.size, dtype=np.int32)
-    dist[:] = 0  # blocked until its level is filled: never worth a look
     dist[start] = spent
     head[spent] = start
     nxt[start] = -1
@@ -646,6 +645,154 @@ def _dijkstra(
                     info, levels, grid, static, origin, dist, pred, via, head, nxt, prv, offsets,
                     checks, start, wx, wy, wz, i, c, budgets, limit, drop_limit,
                 )  # fmt: skip
+    for i in range(dist.size):
+        if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
+            dist[i] = -1
+
+
+@njit
+def static_steps(
+    grid: GridArrays,
+    static: NDArray[np.int32],
+    floor_masks: NDArray[np.int64],
+    corner_masks: NDArray[np.int64],
+    x: int,
+    y: int,
+    z: int,
+) -> int:
+    """The flight steps from map cell (x, y, z) that its cube's obstacles and floors allow
+    (P-MOV-3 corners, no floor crossed; `step_masks`), occupants aside: bit direction_index(d)
+    per allowed step. Off-map cells count as blocked (no step leaves the map). `static` as in
+    `fill_cached`, filled here where needed."""
+    w, h, d = static.shape
+    blocked = 0
+    floored = 0
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            for e in range(-1, 2):
+                bit = direction_index(a, b, e)
+                cx = x + a
+                cy = y + b
+                cz = z + e
+                if not (0 <= cx < w and 0 <= cy < h and 0 <= cz < d):
+                    blocked |= 1 << bit
+                    continue
+                facts = static[cx, cy, cz]
+                if facts < 0:
+                    facts = static_cell(grid, cx, cy, cz)
+                    static[cx, cy, cz] = facts
+                blocked |= ((facts >> F_BLOCK_BIT) & 1) << bit
+                floored |= ((facts >> F_FLOOR_BIT) & 1) << bit
+    mask = 0
+    for k in range(27):
+        if not (blocked & corner_masks[k] or floored & floor_masks[k]):
+            mask |= 1 << k
+    return mask
+
+
+@njit
+def _flood(
+    info: NDArray[np.int32],
+    dist: NDArray[np.int32],
+    pred: NDArray[np.int32],
+    via: NDArray[np.int8],
+    grid: GridArrays,
+    static: NDArray[np.int32],
+    steps: NDArray[np.int32],
+    near: NDArray[np.bool_],
+    start: int,
+    at: int,
+    wy: int,
+    wz: int,
+    base_mode: int,
+    step: int,
+    spent: int,
+    limit: int,
+    one_step: bool,
+) -> None:
+    """`_dijkstra` for a flight (KIND_FLY) whose window has no extra cost anywhere (issue 18):
+    every step costs the same `step` points, so a cell's first cost is its least and a
+    breadth-first flood, level by level, replaces the buckets. Each level is expanded last
+    reached first, the order of Dial's buckets, so previous cells and modes are the same too;
+    cells at the limit are never queued (nothing goes on from them). Every level of `info` is
+    filled and opened (`open_level`) beforehand.
+
+    Which steps a cell's cube allows is kept per grid (`steps`, flat over the map, -1 not yet
+    worked out, `static_steps`; `at` is the start's flat map index); only cells `near` an
+    enemy (P-MOV-4: in their cube) gather their cube from `info` afresh."""
+    sy = wz + 2
+    sx = (wy + 2) * sy
+    _w, h, d = static.shape
+    offsets = STEPS[:, 0] * sx + STEPS[:, 1] * sy + STEPS[:, 2]
+    moves = STEPS[:, 0] * (h * d) + STEPS[:, 1] * d + STEPS[:, 2]
+    floor_masks, corner_masks = step_masks(KIND_FLY)
+    cube = np.empty(27, dtype=np.int64)
+    for a in range(-1, 2):
+        for b in range(-1, 2):
+            for e in range(-1, 2):
+                cube[direction_index(a, b, e)] = a * sx + b * sy + e
+    dirs = np.empty(len(STEPS), dtype=np.int64)
+    for k in range(len(STEPS)):
+        dirs[k] = direction_index(STEPS[k, 0], STEPS[k, 1], STEPS[k, 2])
+    todo = np.empty(len(STEPS), dtype=np.int64)
+    queue = np.empty(dist.size, dtype=np.int32)
+    where = np.empty(dist.size, dtype=np.int32)  # each queued cell's flat map index
+    dist[start] = spent
+    queue[0] = start
+    where[0] = at
+    lo = 0
+    hi = 1
+    end = 1
+    c = spent
+    while lo < hi and c + step <= limit:
+        total = c + step
+        queued = total + step <= limit and not one_step
+        for q in range(hi - 1, lo - 1, -1):
+            i = queue[q]
+            count = 0
+            for k in range(len(STEPS)):
+                todo[count] = k
+                count += dist[i + offsets[k]] == UNREACHED
+            if count == 0:
+                continue
+            m = where[q]
+            allowed = 0
+            if near[i]:
+                blocked = 0
+                floored = 0
+                for b in range(27):  # no branches: the bits are random, mispredicted
+                    v = info[i + cube[b]]
+                    blocked |= ((v >> F_BLOCK_BIT) & 1) << b
+                    floored |= ((v >> F_FLOOR_BIT) & 1) << b
+                for b in range(27):
+                    if not (blocked & corner_masks[b] or floored & floor_masks[b]):
+                        allowed |= 1 << b
+            else:
+                allowed = steps[m]
+                if allowed < 0:
+                    x, rest = divmod(m, h * d)
+                    y, z = divmod(rest, d)
+                    allowed = static_steps(grid, static, floor_masks, corner_masks, x, y, z)
+                    steps[m] = allowed
+            for t in range(count):
+                k = todo[t]
+                if not (allowed >> dirs[k]) & 1:
+                    continue  # P-MOV-3: a corner obstacle or enemy, or a floor crossed
+                j = i + offsets[k]
+                if dist[j] != UNREACHED:
+                    continue  # reached from here already (several steps, one cell: never)
+                dist[j] = total
+                pred[j] = i
+                via[j] = base_mode
+                if queued:
+                    queue[end] = j
+                    where[end] = m + moves[k]
+                    end += 1
+        if one_step:
+            break
+        lo = hi
+        hi = end
+        c = total
     for i in range(dist.size):
         if dist[i] == UNREACHED or (info[i] & F_BLOCK and i != start):
             dist[i] = -1
@@ -794,6 +941,7 @@ def movement_kernel(
     occ_index: NDArray[np.int32],
     codes: NDArray[np.uint8],
     static: NDArray[np.int32],
+    steps: NDArray[np.int32],
     x0: int,
     y0: int,
     z0: int,
@@ -807,16 +955,19 @@ def movement_kernel(
     end_rule: int,
     one_step: bool = False,
     drop_limit: int = 0,
+    flood: bool = True,
 ) -> KernelResult:
     """Search from (x0, y0, z0) in the window of Chebyshev `radius` around it. `static` is the
-    grid's kept facts (`fill_cached`), map-shaped, -1 where not yet worked out.
+    grid's kept facts (`fill_cached`), map-shaped, -1 where not yet worked out; `steps` the
+    grid's kept flight steps (`static_steps`), flat over the map, -1 where not yet worked out.
 
     Returns the window's origin and size, padding included (see `window_index`), and per window
     cell (flat, x-major): the packed facts, the least total points (-1 unreached), the previous
     cell (-1 none), the mode of the step into it (-1 none, jumps included); then the end cells
     as rows (x, y, z, points). For KIND_JUMP `radius` is the highest apex allowed and `run_up`
     the run-up; for KIND_LAUNCH `radius` is the reach in cells. For KIND_GROUND `drop_limit`
-    is the deepest drop off an edge allowed (P-JUMP-3; 0: none).
+    is the deepest drop off an edge allowed (P-JUMP-3; 0: none). A flight whose window costs
+    no extra anywhere runs `_flood`, the same answer sooner; `flood=False` forbids it (tests).
     """
     grid = (obstacle, terrain, floor, standable, occ_index, codes)
     w, h, d = obstacle.shape
@@ -846,10 +997,41 @@ def movement_kernel(
     elif kind == KIND_LAUNCH:
         _launch(info, dist, pred, start, lx0, ly0, lz0, wx, wy, wz, spent, radius)
     else:
-        _dijkstra(
-            info, levels, grid, static, (ox, oy, oz), dist, pred, via, start, wx, wy, wz, kind,
-            base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
-        )  # fmt: skip
+        dist[:] = 0  # blocked until its level is filled: never worth a look
+        uniform = False
+        if kind == KIND_FLY and flood:
+            # A flight goes every way: every level of its window is needed, fill them at once
+            # and see whether any enterable cell costs extra (issue 18).
+            uniform = True
+            near = np.zeros(n, dtype=np.bool_)
+            for pz in range(1, wz + 1):
+                levels[pz] = fill_cached(info, grid, static, ox, oy, oz, wx, wy, wz, pz - 1, False)
+                for lx in range(wx):  # `open_level`, and a look at each cell's extra
+                    for ly in range(wy):
+                        i = window_index(wy, wz, lx, ly, pz - 1)
+                        v = info[i]
+                        if not v & F_BLOCK:
+                            if i != start:
+                                dist[i] = UNREACHED
+                            if v & EXTRA_MASK:
+                                uniform = False
+                        elif v & F_OCC:  # an enemy: the cubes around it need a fresh look
+                            for a in range(-1, 2):
+                                for b in range(-1, 2):
+                                    for e in range(-1, 2):
+                                        near[i + (a * (wy + 2) + b) * (wz + 2) + e] = True
+        if uniform:
+            limit = min(spent + radius, budgets[base_mode])  # P-MOV-1
+            at = (x0 * h + y0) * d + z0
+            _flood(
+                info, dist, pred, via, grid, static, steps, near, start, at, wy, wz, base_mode,
+                1 + crawling, spent, limit, one_step,
+            )  # fmt: skip
+        else:
+            _dijkstra(
+                info, levels, grid, static, (ox, oy, oz), dist, pred, via, start, wx, wy, wz,
+                kind, base_mode, crawling, spent, budgets, spent + radius, one_step, drop_limit,
+            )  # fmt: skip
     ends = np.empty((n, 4), dtype=np.int32)
     count = 0
     for lx in range(wx):

@@ -126,6 +126,62 @@ def test_p_zero_2_p_mov_3_thruster_costs_match_a_plain_dijkstra_on_random_maps(
     assert reachable(grid, occupancy, mover, request, kernel=kernel) == expected
 
 
+def bare_battlefield(seed: int, gravity: float) -> tuple[Grid, Occupancy, Occupant]:
+    """`random_battlefield` with no extra cost anywhere (no rough, no water, only enemies
+    around the mover): every flight step costs 1, the case the flood of issue 18 takes."""
+    grid, occupancy, mover = random_battlefield(seed, gravity)
+    bare = Grid.build(grid.obstacle, None, grid.floor, gravity=gravity)
+    foes = [Occupant(o.id, o.cell, "blue") for o in occupancy.occupants if o.id != mover.id]
+    return bare, Occupancy(bare.shape, [mover, *foes]), mover
+
+
+@KERNELS
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("gravity", [0.0, 1.0], ids=["zero_g", "one_g"])
+@pytest.mark.parametrize("spent", [0, 2])
+def test_issue_18_a_flight_at_one_point_a_step_floods_to_the_buckets_very_answer(
+    kernel: Kernel, seed: int, gravity: float, spent: int
+) -> None:
+    # Thrusters in a window without extra costs (P-ZERO-2, P-MOV-3 corners and floors only):
+    # the breadth-first flood must give every cell the cost, previous cell and mode the bucket
+    # queue gives (flood=False), and the ends a plain Dijkstra finds.
+    grid, occupancy, mover = bare_battlefield(seed, gravity)
+    arrays = (grid.obstacle, grid.terrain, grid.floor, grid.standable, occupancy.index)
+    codes = occupancy.move_codes(mover)
+    budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
+    budgets[mk.MODE_THRUSTERS] = 6
+    end = mk.END_ANY if gravity == 0.0 else mk.END_STAND
+    # The grid's kept steps, first worked out by a flight with nobody else about: the
+    # enemies of the next search must still refuse the steps past them (P-MOV-3).
+    kept_static = np.full(grid.shape, -1, dtype=np.int32)
+    kept_steps = np.full(grid.obstacle.size, -1, dtype=np.int32)
+    alone = Occupancy(grid.shape, [mover])
+    kernel(
+        *arrays[:4], alone.index, alone.move_codes(mover), kept_static, kept_steps, *mover.cell,
+        mk.KIND_FLY, mk.MODE_THRUSTERS, 0, 0, budgets, 6, 0, end,
+    )  # fmt: skip
+    answers = []
+    for flood, kept in ((True, False), (True, True), (False, False)):
+        static = kept_static if kept else np.full(grid.shape, -1, dtype=np.int32)
+        steps = kept_steps if kept else np.full(grid.obstacle.size, -1, dtype=np.int32)
+        found = kernel(
+            *arrays, codes, static, steps, *mover.cell, mk.KIND_FLY, mk.MODE_THRUSTERS, 0, spent,
+            budgets, 6 - spent, 0, end, False, 0, flood,
+        )  # fmt: skip
+        reached = found[7] >= 0
+        answers.append([found[7], found[8][reached], found[9][reached], found[10]])
+    flooded, kept_flood, bucketed = answers
+    for a, b, c in zip(flooded, kept_flood, bucketed, strict=True):
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, c)
+    assert len(flooded[3]) > 10  # the maps leave room to fly
+    expected = plain_dijkstra(
+        grid, occupancy, mover, mk.KIND_FLY, mk.MODE_THRUSTERS, {mk.MODE_THRUSTERS: 6 - spent}, end
+    )
+    got = {(int(x), int(y), int(z)): int(p) - spent for x, y, z, p in flooded[3]}
+    assert got == expected
+
+
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("surfaces", [False, True], ids=["plain", "surfaces"])
 def test_a_grids_kept_facts_fill_a_window_as_the_cell_by_cell_facts_do(
