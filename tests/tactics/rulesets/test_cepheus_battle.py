@@ -5,18 +5,16 @@ movement allowance."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 from game.rules.cepheus.sheet import Sheet
-from game.rules.cepheus.tempo import Tempo
 from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Combatant
-from game.scenario.parse import parse_scenario
 from game.tactics.battlefield import Battlefield
 from game.tactics.ruleset import BattleRules, battle_rules, playable_ids
 from game.tactics.rulesets.cepheus_battle import BATTLE, sheet_of
+from tests.tactics.rulesets.cepheus_fields import plain_field
 
 ROOT = Path(__file__).resolve().parents[3]
 GUARD = {
@@ -29,18 +27,7 @@ CIVILIAN = {"chars": {"str": 7, "dex": 7, "end": 7}, "weapon": "pugni"}
 
 
 def _field(*entities: dict[str, object]) -> Battlefield:
-    """The entities with the standing reaction choice "never": the plain attack of C-1..C-3
-    (the dodge and parry they would take are tests/battle/test_cepheus_round.py's)."""
-    scenario = {
-        "ruleset": "cepheus",
-        "map": {"size": [20, 10, 1], "cells": []},
-        "entities": list(entities),
-    }
-    bf = parse_scenario(scenario, ROOT)[0]
-    plain = tuple(
-        replace(e, sheet=replace(sheet_of(e), tempo=Tempo(react="never"))) for e in bf.entities
-    )
-    return Battlefield(bf.grid, plain, bf.rules, bf.ruleset)
+    return plain_field(*entities)
 
 
 def _duel(distance: int = 7) -> Battlefield:

@@ -16,13 +16,12 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from game.rules.cepheus.tempo import Tempo
 from game.rules.dice import Advantage, Roller
 from game.rules.ruleset_answers import NOT_OFFERED
-from game.scenario.parse import parse_scenario
 from game.tactics.battlefield import Battlefield
 from game.tactics.ruleset import battle_rules
-from game.tactics.rulesets.cepheus_battle import BATTLE, NO_THROWN_WEAPON, sheet_of
+from game.tactics.rulesets.cepheus_battle import BATTLE, NO_THROWN_WEAPON
+from tests.tactics.rulesets.cepheus_fields import plain_field
 
 ROOT = Path(__file__).resolve().parents[3]
 #: Atletica 1, DEX DM +1 (the sample scavenger's), holding the sample frag grenade (blast 1).
@@ -42,18 +41,7 @@ CIVILIAN = {"chars": {"str": 7, "dex": 7, "end": 7}, "weapon": "pugni"}
 
 
 def _field(*entities: dict[str, object], cells: list[object] | None = None) -> Battlefield:
-    """The entities with the standing reaction choice "never": the plain attack and throw of
-    C-1..C-3 (the dodge and parry they would take are tests/battle/test_cepheus_round.py's)."""
-    scenario = {
-        "ruleset": "cepheus",
-        "map": {"size": [40, 10, 1], "cells": cells or []},
-        "entities": list(entities),
-    }
-    bf = parse_scenario(scenario, ROOT)[0]
-    plain = tuple(
-        replace(e, sheet=replace(sheet_of(e), tempo=Tempo(react="never"))) for e in bf.entities
-    )
-    return Battlefield(bf.grid, plain, bf.rules, bf.ruleset)
+    return plain_field(*entities, size=40, cells=cells)
 
 
 def _thrower_field(sheet: dict[str, object] = THROWER, **more: object) -> Battlefield:
