@@ -1,9 +1,10 @@
 """The computer player: one command at a time for any faction, from what that faction can see.
 
-Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; treat a
-dying ally in reach; reload a weapon that needs it (fantasy's CAD); shoot the target where the
-ruleset expects the most harm (its `expected_harm`: periferie's is the hit chance); otherwise
-close in, preferring cells with cover and a shot; with the action spent, get into cover; then
+Its priorities, each a rule a GM would run an NPC by: answer a reaction when offered; give
+first aid to an ally in reach that the ruleset says wants it (periferie: a dying one); reload a
+weapon that needs it (fantasy's CAD); shoot the target where the ruleset expects the most harm
+(its `expected_harm`: periferie's is the hit chance); otherwise close in, preferring cells with
+cover and a shot; with the action spent, get into cover; then
 end the turn. A unit that
 sees no enemy seeks one: where enemies were last seen, then ground its side has not seen, then
 a patrol; it dashes when a walk gets it no nearer, and searches for hidden enemies. A unit with
@@ -28,7 +29,6 @@ from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.ruleset_answers import RulesRefusal
-from game.rules.wounds import is_dying
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, round_rules
 
@@ -227,13 +227,19 @@ def _towards(
 
 
 def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command | None:
-    """A medkit for the nearest dying ally (P-HEAL-1): beside it, use it; else go beside it."""
-    dying = [
-        a for a in b.bf.entities if a.faction == me.faction and a.id != me.id and is_dying(a.health)
-    ]
+    """A medkit for the nearest ally the ruleset says wants first aid (`aid_wanted`; periferie:
+    a dying one, P-HEAL-1): beside it, use it; else go beside it."""
+    wanted = {
+        a.id: wound
+        for a in b.bf.entities
+        if a.faction == me.faction
+        and a.id != me.id
+        and (wound := b.ruleset.aid_wanted(b.bf, a)) is not None
+    }
+    dying = [a for a in b.bf.entities if a.id in wanted]
     for ally in sorted(dying, key=lambda a: (chebyshev(a.cell, me.cell), a.id)):
         if chebyshev(ally.cell, me.cell) <= 1:
-            return cmd.UseObject(me.id, ally.id, "mortal")
+            return cmd.UseObject(me.id, ally.id, wanted[ally.id])
         if can_move:
             near = _reach(b, me)
             beside = [c for c in near if chebyshev(c, ally.cell) <= 1]

@@ -721,13 +721,12 @@ class Battle:
         return self.sheet(target)
 
     def _advantage(self, attacker: str, target: str | None) -> Advantage:
-        """Help gives advantage; a dodging target gives disadvantage; both cancel (P-CHK-2)."""
+        """The ruleset's advantage from an ally's help, a dodging target and a shared cell
+        (periferie: P-CHK-2, P-MOV-8; the others have none, issue 15)."""
         helped = self.world.get(attacker, Status).helped_by is not None
         dodging = target is not None and self.world.get(target, Status).dodging
-        # P-MOV-8: "Tutte le azioni svolte dalle entità nella stessa casella sono svolte con
-        # svantaggio."
         crowded = self.world.has(attacker, Crowded)
-        return Advantage.combine(helped, dodging or crowded)
+        return self.ruleset.advantage(helped=helped, dodging=dodging, crowded=crowded)
 
     def _spend_help(self, unit_id: str) -> None:
         status = self.world.get(unit_id, Status)
@@ -1208,6 +1207,9 @@ class Battle:
             raise Refusal("dampers_need_thrusters", unit=unit)
         if (motion.in_flight or any(motion.velocity)) and not sheet.thrusters:
             raise Refusal("in_flight", unit=unit, at=motion.flight[1] if motion.flight else None)
+        no_jump = self.ruleset.can_jump(self.bf, sheet) if mode == "jump" else None
+        if no_jump is not None:
+            raise Refusal(no_jump, unit=unit)  # a ruleset without jumps (issue 15)
         turn = self.turn(unit)
         helped = self.world.get(unit, Status).helped_by is not None
         known = self.known_field(self.faction_of(unit))
@@ -1534,11 +1536,12 @@ class Battle:
             self._stop_flight(unit)  # landed (P-ZERO-1)
 
     def _leap_check(self, unit: str, leap: LeapCheck) -> bool:
-        """Roll a jump's or a drop's `gravità muscolare (atletica)` check (P-JUMP-1/3)."""
-        bonus = checknames.bonus(self.sheet(unit).checks, checknames.ATHLETICS)
-        record = self.roller.d20(
-            f"{leap.kind} {unit}", bonus, self._advantage(unit, None), dc=leap.dc
-        )
+        """Roll a jump's or a drop's check, the ruleset's (periferie: `gravità muscolare
+        (atletica)`, P-JUMP-1/3)."""
+        record = self.ruleset.roll_leap(
+            self.roller, self.bf, self.sheet(unit), leap.dc, self._advantage(unit, None),
+            f"{leap.kind} {unit}",
+        )  # fmt: skip
         self._spend_help(unit)
         success = record.outcome == "success"
         self._emit(

@@ -785,6 +785,10 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     budget = b.ruleset.turn_budget()
     if kind not in budget.commands:
         return Refusal("not_in_ruleset", command=kind)
+    if kind == "help" and b.on_map(unit):
+        cannot_help = b.ruleset.can_help(b.bf, b.sheet(unit))  # NOT_OFFERED: no help at all
+        if cannot_help is not None:
+            return Refusal(cannot_help, unit=unit)
     turn = b.turn(unit)
     if kind in budget.spending("action") and turn.action is not None:
         return Refusal("action_used", used=turn.action)

@@ -26,6 +26,7 @@ from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
 from game.rules.ruleset_answers import (
+    NOT_OFFERED,
     Aid,
     Attack,
     AttackRoll,
@@ -352,6 +353,46 @@ class BattleRules(Protocol):
         rule: leaving the reactor's reaction area, the 26 cells around it (P-OA-1, G-5; the
         battle's `reaction_exits`). By default None. Once a round per reactor, Disengage and
         whether the ruleset has the reaction at all (`reactions`) stay the battle's business."""
+        return None
+
+    # ---------------------------------------------------------------- jumps, help, advantage
+    # Seed 001's own (P-JUMP-1..3, P-CHK-2); no other seed has them (docs/rules.md, "Jumps,
+    # help and advantage under each ruleset"): by default a ruleset has none of the three and
+    # the computer gives no first aid. Periferie's object answers as the battle did before.
+    def can_jump(self, bf: Battlefield, jumper: EntitySheet) -> str | None:
+        """The reason code `jumper` has no jumps at all (ruleset_answers.NOT_OFFERED: its move
+        has no `jump` mode nor any drop off an edge, and a move in mode `jump` is refused with
+        it); None: it jumps and drops by `move_request`'s jump budget."""
+        return NOT_OFFERED
+
+    def roll_leap(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        dc: int,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        """The check of a jump higher or a drop deeper than the unit may make without one, at
+        `dc` (the path search's), with the battle's roller; asked only where `can_jump` is None."""
+        raise ValueError("this ruleset has no jumps: no leap check to roll (can_jump says so)")
+
+    def can_help(self, bf: Battlefield, helper: EntitySheet) -> str | None:
+        """The reason code `helper` cannot help an ally at all (NOT_OFFERED: the action bar
+        greys `help` with it, the battle refuses it); None: it may help an ally beside it."""
+        return NOT_OFFERED
+
+    def advantage(self, *, helped: bool, dodging: bool, crowded: bool) -> Advantage:
+        """The advantage of a unit's next roll from the battle's facts: an ally's help, a
+        dodging target, a cell shared with another unit (P-MOV-8); Advantage.NONE for a
+        ruleset without advantage (by default)."""
+        return Advantage.NONE
+
+    def aid_wanted(self, bf: Battlefield, patient: EntitySheet) -> str | None:
+        """What the computer treats first on its ally `patient` with a medkit (the `wound` a
+        `use_medkit` is given), or None: the ally needs no first aid the ruleset gives (by
+        default none ever)."""
         return None
 
 

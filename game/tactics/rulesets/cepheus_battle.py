@@ -102,6 +102,7 @@ BUDGET = TurnBudget(
             "delay": "",
             "react_stance": "",
             "fire_mode": "",
+            "help": "action",  # greyed: no help in seed 000 (can_help, issue 15)
         }
     ),
 )
@@ -467,6 +468,10 @@ class CepheusBattle(BattleRules):
         )
         if "walk" not in budgets and budgets and cepheus_request.mode == "walk":
             budgets["walk"] = cells
+        if self.can_jump(bf, entity) is not None:  # seed 000 has no jumps (issue 15)
+            budgets.pop("jump", None)
+            if cepheus_request.mode == "jump":
+                cepheus_request = replace(cepheus_request, mode="walk")
         allowance = MoveAllowance(
             budgets=dict(budgets),
             crawling=False,
@@ -641,6 +646,14 @@ class CepheusBattle(BattleRules):
         }
         result = "first_aid" if check.success else "check_failed"
         return Aid(after, result, (record,), ("C-1",), logged)
+
+    def aid_wanted(self, bf: Battlefield, patient: EntitySheet) -> str | None:
+        """The computer's first aid (000:l.398) goes to an ally the fight has taken out or
+        nearly, as periferie's goes to a dying one: unconscious (two characteristics at 0,
+        000:l.367) or seriously wounded (all three damaged, 000:l.366: no minor action and 1.5 m
+        a round, l.386); a merely wounded one fights on. Its C-5 state is the `wound` logged."""
+        state = state_of(sheet_of(patient))
+        return state if state in (SERIOUSLY_WOUNDED, UNCONSCIOUS) else None
 
     # ---------------------------------------------------------------- hiding (C-3, assumed)
     # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after

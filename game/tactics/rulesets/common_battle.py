@@ -30,9 +30,16 @@ from game.tactics.battlefield import Battlefield, EntitySheet
 #: fantasy system's one action, which may follow closing in (003:l.4, 55).
 MOVE_AND_ACTION = TurnBudget(
     slots=("movement", "action"),
-    # "throw" is listed so that the action bar greys it with its reason (NotOffered: not offered)
+    # "throw" and "help" are listed so that the action bar greys them with their reason
+    # (NotOffered, BattleRules.can_help: not offered)
     costs=MappingProxyType(
-        {"move": "movement", "attack": "action", "throw": "action", "end_turn": ""}
+        {
+            "move": "movement",
+            "attack": "action",
+            "throw": "action",
+            "help": "action",
+            "end_turn": "",
+        }
     ),
 )
 #: The movement modes such a fighter has, all at its one speed in cells.

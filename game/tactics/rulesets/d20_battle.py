@@ -75,6 +75,7 @@ BUDGET = TurnBudget(
             "stand": "interaction",
             "throw": "action",  # greyed: not offered (NotOffered)
             "end_turn": "",
+            "help": "action",  # greyed: no aid another in seed 004 nor D-2 (can_help)
         }
     ),
 )

@@ -465,6 +465,39 @@ class PeriferieBattle(BattleRules):
         bonus = checknames.bonus(searcher.checks, checknames.PERCEPTION)
         return roller.d20(purpose, bonus, advantage)
 
+    # ---------------------------------------------------------------- jumps, help, advantage
+    # What the engine, the help handler and the computer did before the interface (issue 15),
+    # the same rolls with the same purposes in the same order.
+
+    def can_jump(self, bf: Battlefield, jumper: EntitySheet) -> str | None:
+        return None  # P-JUMP-1..3, P-ZERO-1: the jump budget of `move_request`
+
+    def roll_leap(
+        self,
+        roller: Roller,
+        bf: Battlefield,
+        unit: EntitySheet,
+        dc: int,
+        advantage: Advantage,
+        purpose: str,
+    ) -> RollRecord:
+        """P-JUMP-1/3: `gravità muscolare (atletica)`, a d20 (P-CHK-1)."""
+        bonus = checknames.bonus(unit.checks, checknames.ATHLETICS)
+        return roller.d20(purpose, bonus, advantage, dc=dc)
+
+    def can_help(self, bf: Battlefield, helper: EntitySheet) -> str | None:
+        return None  # P-CHK-2: the help action, advantage on the ally's next roll
+
+    def advantage(self, *, helped: bool, dodging: bool, crowded: bool) -> Advantage:
+        """P-CHK-2: help gives advantage; a dodging target, or a cell shared with another unit
+        (P-MOV-8: "Tutte le azioni svolte dalle entità nella stessa casella sono svolte con
+        svantaggio"), disadvantage; both cancel."""
+        return Advantage.combine(helped, dodging or crowded)
+
+    def aid_wanted(self, bf: Battlefield, patient: EntitySheet) -> str | None:
+        """P-HEAL-1, P-DEATH-1: a dying ally's mortal wound (the computer leaves the others)."""
+        return "mortal" if is_dying(patient.health) else None
+
 
 BATTLE = PeriferieBattle()
 #: mypy checks here that the object implements the whole protocol.

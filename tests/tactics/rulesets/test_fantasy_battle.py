@@ -43,9 +43,10 @@ def _surprised_shot() -> Battlefield:
 def test_f2_the_fantasy_object_is_playable_and_implements_battle_rules() -> None:
     rules: BattleRules = battle_rules("fantasy")
     assert rules is BATTLE and ruleset_for("fantasy").battle is BATTLE
-    # "throw" only to be greyed on the action bar: not offered (issue 15); "reload" for CAD
+    # "throw" and "help" only to be greyed on the action bar: not offered (issue 15);
+    # "reload" for CAD
     assert BATTLE.turn_budget().commands == frozenset(
-        {"move", "attack", "throw", "end_turn", "reload"}
+        {"move", "attack", "throw", "help", "end_turn", "reload"}
     )
     # 003:l.67: fleeing (leaving an enemy's reach) gives the enemy a free attack.
     assert BATTLE.reactions == frozenset({"opportunity_attack"})
