@@ -648,12 +648,13 @@ class CepheusBattle(BattleRules):
         return Aid(after, result, (record,), ("C-1",), logged)
 
     def aid_wanted(self, bf: Battlefield, patient: EntitySheet) -> str | None:
-        """The computer's first aid (000:l.398) goes to an ally the fight has taken out or
-        nearly, as periferie's goes to a dying one: unconscious (two characteristics at 0,
-        000:l.367) or seriously wounded (all three damaged, 000:l.366: no minor action and 1.5 m
-        a round, l.386); a merely wounded one fights on. Its C-5 state is the `wound` logged."""
+        """The computer's first aid (000:l.398) goes to a seriously wounded ally (all three
+        characteristics damaged, 000:l.366: no minor action and 1.5 m a round, l.386), the
+        worst state it can still be treated back from, as periferie's goes to a dying one; a
+        merely wounded one fights on, and an unconscious one stays out of the fight for the
+        battle whatever is done (it wakes after minutes, l.380). Its C-5 state is the `wound`."""
         state = state_of(sheet_of(patient))
-        return state if state in (SERIOUSLY_WOUNDED, UNCONSCIOUS) else None
+        return state if state == SERIOUSLY_WOUNDED else None
 
     # ---------------------------------------------------------------- hiding (C-3, assumed)
     # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after

@@ -110,11 +110,12 @@ def _cepheus_ally(chars: dict[str, int]) -> Battlefield:
     return plain_field({"id": "c", "faction": "blue", "at": [1, 1, 0], "sheet": sheet})
 
 
-def test_000_l398_the_cepheus_computer_gives_first_aid_to_a_seriously_wounded_or_unconscious_ally():
+def test_000_l398_the_cepheus_computer_gives_first_aid_to_a_seriously_wounded_ally_only():
     # 000:l.363-368: "Almeno una caratteristica danneggiata: ferito; tutte e tre danneggiate:
     # gravemente ferito; 2 caratteristiche a zero: privo di sensi; 3: morto". First aid
-    # (l.398) goes where periferie's goes to a dying ally: to one the fight has taken out or
-    # nearly; a merely wounded one fights on, a dead one is past it.
+    # (l.398) goes where periferie's goes to a dying ally: to the worst state it can still
+    # treat back into the fight; a merely wounded one fights on, an unconscious one wakes
+    # only after minutes (l.380), a dead one is past it.
     def wanted(end: int, str_: int, dex: int) -> str | None:
         bf = _cepheus_ally({"end": end, "str": str_, "dex": dex})
         return CEPHEUS.aid_wanted(bf, bf.entity("c"))
@@ -122,5 +123,5 @@ def test_000_l398_the_cepheus_computer_gives_first_aid_to_a_seriously_wounded_or
     assert wanted(7, 7, 7) is None  # uninjured
     assert wanted(0, 5, 7) is None  # wounded: END and STR damaged
     assert wanted(0, 5, 3) == "seriously_wounded"  # all three damaged
-    assert wanted(0, 0, 3) == "unconscious"  # two at 0
+    assert wanted(0, 0, 3) is None  # unconscious, two at 0: out of the fight (l.380)
     assert wanted(0, 0, 0) is None  # dead
