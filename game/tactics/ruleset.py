@@ -39,6 +39,7 @@ from game.rules.ruleset_answers import (
     ThrowRoll,
     TurnBudget,
     TurnEffects,
+    WeaponShown,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 
@@ -204,10 +205,10 @@ class BattleRules(Protocol):
         default the roll's total."""
         return str(total)
 
-    def attack_weapon(self, attack: Attack) -> str | None:
-        """The name of the weapon `attack` was made with when it is the ruleset sheet's own
-        (Myst, fantasy), for the log to name; None by default: periferie's weapon, named by its
-        id in the event."""
+    def attack_weapon(self, attack: Attack) -> WeaponShown | None:
+        """The weapon `attack` was made with when the ruleset's answer knows it (Myst, fantasy:
+        the sheet's), for the log to name; None: the attacker's `sheet_weapon`, else periferie's
+        weapon, named by its id in the event."""
         return None
 
     def sheet_text(self, sheet: Any) -> str:
@@ -352,6 +353,13 @@ class BattleRules(Protocol):
         rule: leaving the reactor's reaction area, the 26 cells around it (P-OA-1, G-5; the
         battle's `reaction_exits`). By default None. Once a round per reactor, Disengage and
         whether the ruleset has the reaction at all (`reactions`) stay the battle's business."""
+        return None
+
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The weapon the unit with this ruleset sheet fights with, as the unit card, the log
+        of a throw or a shot at a cell and an attack name it (its id, data name and damage dice
+        in the ruleset's own terms), or None: periferie's `Armed` weapon is the one (by
+        default: periferie's sheet is its components)."""
         return None
 
 

@@ -62,6 +62,7 @@ from game.rules.ruleset_answers import (
     Throw,
     ThrowRoll,
     TurnBudget,
+    WeaponShown,
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -675,6 +676,22 @@ class CepheusBattle(BattleRules):
         purpose: str,
     ) -> RollRecord:
         return self.stealth_roll(roller, bf, searcher, advantage, None, purpose)
+
+    # ---------------------------------------------------------------- the weapon named
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The sheet's own weapon (the map's periferie weapon translated, sheets.toml's
+        `from_periferie`) by its sample id, name and Nd6 damage; None for an unarmed sheet."""
+        own = sheet.weapon if isinstance(sheet, Sheet) else None
+        if own is None:
+            return None
+        samples = data().samples.weapons
+        # The sheet holds the weapon record, not its id: the sample it equals (by name for a
+        # record the battle may have changed), "" for a scenario's inline weapon.
+        found = next((k for k, w in samples.items() if w == own), None)
+        if found is None:
+            found = next((k for k, w in samples.items() if w.name == own.name), "")
+        bonus = f"{own.bonus:+d}" if own.bonus else ""
+        return WeaponShown(found, own.name, f"{own.dice}d6{bonus}")
 
 
 # ---------------------------------------------------------------- the round (C-1, C-4)
