@@ -44,6 +44,7 @@ from game.rules.cepheus.data import CepheusData, default_data
 from game.rules.cepheus.first_aid import damaged, first_aid_dm, restore, restored_points
 from game.rules.cepheus.initiative import Contender, order
 from game.rules.cepheus.sheet import CHARS, Sheet
+from game.rules.cepheus.sheet import Weapon as CepheusWeapon
 from game.rules.cepheus.throw import BOUNCE_DIRECTIONS, adds_effect, bounce_cells, bounce_offset
 from game.rules.cepheus.turn import movement_allowance
 from game.rules.data import Weapon
@@ -347,7 +348,8 @@ class CepheusBattle(BattleRules):
             record = roller.roll("1d6", f"damage {weapon.id}")
             return DamageRoll(record, record.total + effect)
         dice, extra = burst_extra(attack)
-        record = roller.roll(f"{own.dice + dice}d6", f"damage {own.name or weapon.id}")
+        # The purpose names the weapon by its sample id (names.purpose_text words it).
+        record = roller.roll(f"{own.dice + dice}d6", f"damage {sample_id(own) or weapon.id}")
         return DamageRoll(record, record.total + own.bonus + extra + effect)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
@@ -684,14 +686,16 @@ class CepheusBattle(BattleRules):
         own = sheet.weapon if isinstance(sheet, Sheet) else None
         if own is None:
             return None
-        samples = data().samples.weapons
-        # The sheet holds the weapon record, not its id: the sample it equals (by name for a
-        # record the battle may have changed), "" for a scenario's inline weapon.
-        found = next((k for k, w in samples.items() if w == own), None)
-        if found is None:
-            found = next((k for k, w in samples.items() if w.name == own.name), "")
         bonus = f"{own.bonus:+d}" if own.bonus else ""
-        return WeaponShown(found, own.name, f"{own.dice}d6{bonus}")
+        return WeaponShown(sample_id(own), own.name, f"{own.dice}d6{bonus}")
+
+
+def sample_id(weapon: CepheusWeapon) -> str:
+    """A sheet weapon's id in sheets.toml: the sheet holds the record, not its id, so the sample
+    it equals (by name, for a record the battle may have changed); "" for a scenario's own."""
+    samples = data().samples.weapons
+    found = next((k for k, w in samples.items() if w == weapon), None)
+    return found or next((k for k, w in samples.items() if w.name == weapon.name), "")
 
 
 # ---------------------------------------------------------------- the round (C-1, C-4)

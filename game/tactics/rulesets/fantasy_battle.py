@@ -71,7 +71,7 @@ TARGET_DEAD = "target_dead"
 #: A ranged weapon still being reloaded (003:l.140).
 RELOADING = "reloading"
 #: A fighter whose weapon is not for melee strikes a fleeing enemy bare-handed (003:l.79).
-BARE_HAND = Weapon("Pugno", "melee", None, "1d3")
+BARE_HAND = Weapon("Pugno", "melee", None, "1d3", id="pugno")
 #: Where a hit lands when the battle gives no location (the table's middle row, F-3).
 DEFAULT_LOCATION = "torso"
 #: Initiative's bonus: the AGI die's faces weigh more than any DES die's (F-1).
