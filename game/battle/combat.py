@@ -121,16 +121,13 @@ def resolve_attack(
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
     b.reveal_to(attacker, {target.faction})
     _reaction(b, attacker, target.id, answer)
-    # A ruleset that fights with its sheet's weapon (Myst, fantasy) names it for the log; a
-    # periferie event keeps its fields (the journal's bytes).
-    named = b.ruleset.attack_weapon(answer)
     b.emit(
         kind,
         {
             "unit": attacker,
             "target": target.id,
             "weapon": weapon.id,
-            **({} if named is None else {"weapon_name": named}),
+            **weapon_named(b, attacker, answer),
             **rolled.logged,
             "hit": rolled.hit,
             "cover": answer.cover,
@@ -154,6 +151,18 @@ def resolve_attack(
         return
     # The second is the computer's choice: one margin waits at a time.
     resolve_attack(b, attacker, second, weapon, kind, both=False)
+
+
+def weapon_named(b: BattleContext, unit: str, answer: Attack | None = None) -> dict[str, str]:
+    """The event fields naming the weapon `unit` fights with under a ruleset whose sheet has its
+    own (Myst, fantasy, Cepheus, d20: `attack_weapon`, else `sheet_weapon`): its data name and
+    its id in the ruleset's TOML, which the log words (names.weapon_name). None under periferie,
+    whose events keep their fields (the journal's bytes): their `weapon` is the one."""
+    named = None if answer is None else b.ruleset.attack_weapon(answer)
+    own = b.world.try_get(unit, RulesetSheet)
+    if named is None and own is not None:
+        named = b.ruleset.sheet_weapon(own.sheet)
+    return {} if named is None else {"weapon_name": named.name, "sheet_weapon": named.id}
 
 
 def _reaction(b: BattleContext, attacker: str, target: str, answer: Attack) -> None:

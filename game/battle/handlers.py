@@ -238,7 +238,14 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     b.spend_help(unit)
     b.emit(
         "attack",
-        {"unit": unit, "at": list(at), "weapon": weapon.id, **rolled.logged, "hit": rolled.hit},
+        {
+            "unit": unit,
+            "at": list(at),
+            "weapon": weapon.id,
+            **combat.weapon_named(b, unit, answer),
+            **rolled.logged,
+            "hit": rolled.hit,
+        },
         about=[unit],
         rolls=(rolled.record,),
         rules=answer.rules,
@@ -299,6 +306,7 @@ def _throw(b: BattleContext, c: cmd.Throw) -> None:
             "unit": c.unit,
             "size": size,
             "weapon": None if weapon is None else weapon.id,
+            **combat.weapon_named(b, c.unit),
             "target": None if target is None else target.id,
             "aim": list(aim),
             "landed": list(rolled.landed),

@@ -14,8 +14,9 @@ from numpy.typing import NDArray
 
 from game.battle.engine import GM, Battle
 from game.battle.events import UNSEEN, Event, Withheld
-from game.ecs.components import Sheet, Turn
+from game.ecs.components import RulesetSheet, Sheet, Turn
 from game.grid.model import Cell
+from game.rules.ruleset_answers import WeaponShown
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,10 @@ class UnitView:
     #: the velocity it carries into its next turn (P-ZERO-1/2).
     in_flight: bool = False
     velocity: Cell = (0, 0, 0)
+    #: The weapon an own unit fights with under a ruleset whose sheet has its own (Myst,
+    #: fantasy, Cepheus, d20: `BattleRules.sheet_weapon`), which the card names instead of
+    #: the map's periferie `weapon`; None under periferie and for the others' units.
+    sheet_weapon: WeaponShown | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -53,6 +58,8 @@ class UnitView:
         if self.turn is not None:
             out.update(weapon=self.weapon, armour=self.armour, medkits=self.medkits)
             out["turn"] = self.turn
+        if self.sheet_weapon is not None:  # periferie's view keeps its fields
+            out["sheet_weapon"] = self.sheet_weapon.to_json()
         return out
 
 
@@ -130,6 +137,9 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 "medkits": battle.world.get(unit_id, Sheet).medkits,
                 "turn": battle.world.get(unit_id, Turn).state.to_dict(),
             }
+            own_sheet = battle.world.try_get(unit_id, RulesetSheet)
+            if own_sheet is not None:
+                kit["sheet_weapon"] = battle.ruleset.sheet_weapon(own_sheet.sheet)
         units.append(
             UnitView(
                 unit_id,

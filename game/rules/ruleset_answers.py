@@ -274,3 +274,22 @@ class Aid:
     rolls: tuple[RollRecord, ...]
     rules: tuple[str, ...]
     logged: Mapping[str, object] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- the weapon a unit fights with
+
+
+@dataclass(frozen=True)
+class WeaponShown:
+    """The weapon a unit fights with under its ruleset, as the window and the log name it
+    (BattleRules.sheet_weapon, attack_weapon): its data id in the ruleset's TOML (names.
+    weapon_name gives the display name; "" or an unknown id for a scenario's inline weapon),
+    the data's own name (shown when the id has no display name) and its damage dice as the
+    ruleset writes them ("1d8", "3d6-3"; "" when the ruleset gives none)."""
+
+    id: str
+    name: str
+    damage: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "damage": self.damage}

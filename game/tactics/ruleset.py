@@ -40,6 +40,7 @@ from game.rules.ruleset_answers import (
     ThrowRoll,
     TurnBudget,
     TurnEffects,
+    WeaponShown,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 
@@ -205,10 +206,10 @@ class BattleRules(Protocol):
         default the roll's total."""
         return str(total)
 
-    def attack_weapon(self, attack: Attack) -> str | None:
-        """The name of the weapon `attack` was made with when it is the ruleset sheet's own
-        (Myst, fantasy), for the log to name; None by default: periferie's weapon, named by its
-        id in the event."""
+    def attack_weapon(self, attack: Attack) -> WeaponShown | None:
+        """The weapon `attack` was made with when the ruleset's answer knows it (Myst, fantasy:
+        the sheet's), for the log to name; None: the attacker's `sheet_weapon`, else periferie's
+        weapon, named by its id in the event."""
         return None
 
     def sheet_text(self, sheet: Any) -> str:
@@ -393,6 +394,13 @@ class BattleRules(Protocol):
         """What the computer treats first on its ally `patient` with a medkit (the `wound` a
         `use_medkit` is given), or None: the ally needs no first aid the ruleset gives (by
         default none ever)."""
+        return None
+
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The weapon the unit with this ruleset sheet fights with, as the unit card, the log
+        of a throw or a shot at a cell and an attack name it (its id, data name and damage dice
+        in the ruleset's own terms), or None: periferie's `Armed` weapon is the one (by
+        default: periferie's sheet is its components)."""
         return None
 
 

@@ -74,10 +74,21 @@ def _weapon(weapon: object) -> str:
 
 
 def _arm(d: Mapping[str, Any]) -> str:
-    """The weapon an attack event names: a ruleset sheet's own by its name (Myst, fantasy:
-    `BattleRules.attack_weapon`), else periferie's weapon by its id."""
+    """The weapon an attack event names: a ruleset sheet's own (Myst, fantasy, Cepheus, d20:
+    combat.weapon_named) by its id's display name, else its data name; else periferie's weapon
+    by its id."""
     named = d.get("weapon_name")
-    return str(named) if named else _weapon(d["weapon"])
+    if named:
+        return weapon_name(str(d.get("sheet_weapon") or ""), str(named))
+    return _weapon(d["weapon"])
+
+
+def _thrown(d: Mapping[str, Any]) -> str:
+    """What a throw event names: the ruleset sheet's weapon (Cepheus's grenade), else
+    periferie's thrown weapon, else the object of its size."""
+    if d.get("weapon_name") or d.get("weapon"):
+        return _arm(d)
+    return _object_name(str(d.get("size")))
 
 
 def _sides(factions: object) -> str:
@@ -160,7 +171,7 @@ def _exact(d: Mapping[str, Any]) -> str:
 
 
 def _throw(d: Mapping[str, Any]) -> str:
-    thing = _weapon(d["weapon"]) if d.get("weapon") else _object_name(str(d.get("size")))
+    thing = _thrown(d)
     aim = d.get("target") or cell_text(d.get("aim"))
     text = _("{unit} throws {thing} at {aim}").format(unit=d["unit"], thing=thing, aim=aim)
     if d.get("hit_chance") is not None:
@@ -664,7 +675,7 @@ def event_text(
 
 
 def _plain_throw(d: Mapping[str, Any]) -> str:
-    thing = _weapon(d["weapon"]) if d.get("weapon") else _object_name(str(d.get("size")))
+    thing = _thrown(d)
     if d.get("target"):
         text = _("{unit} throws {thing} at {aim}").format(
             unit=d["unit"], thing=thing, aim=d["target"]

@@ -136,6 +136,53 @@ _DAMAGE_TYPES.update(
 )
 #: Myst's weapon types (game/data/myst/weapons.toml; impatto and taglio are P-DMG-1's words).
 _DAMAGE_TYPES["punta"] = lambda: _("thrusting")
+#: The other rulesets' weapons by their data ids (the TOML keeps its own Italian or English
+#: `name`; players read these): Myst's game/data/myst/weapons.toml, the fantasy sample sheets'
+#: `weapon.id` (game/data/fantasy), Cepheus's [weapons.<id>] and d20's weapons.toml (whose
+#: periferie ids are named above). An id two rulesets share means the same weapon in both.
+_WEAPONS.update(
+    {
+        # Myst (seed 002): the samples, then the improvised weapons of 002:l.203-212
+        "pugno": lambda: _("Punch or kick"),
+        "spada": lambda: _("Sword"),
+        "mazza": lambda: _("Mace"),
+        "pugnale": lambda: _("Dagger"),
+        "ascia_bipenne": lambda: _("Double-bladed axe"),
+        "lancia": lambda: _("Spear"),
+        "arco": lambda: _("Bow"),
+        "balestra": lambda: _("Crossbow"),
+        "boccale": lambda: _("Tankard"),
+        "bottiglia": lambda: _("Bottle"),
+        "bottiglia_spaccata": lambda: _("Broken bottle"),
+        "forcone": lambda: _("Pitchfork"),
+        "pala_zappa": lambda: _("Shovel or hoe"),
+        "pentola": lambda: _("Cooking pot"),
+        "sedia": lambda: _("Chair"),
+        "trave": lambda: _("Beam"),
+        # fantasy (seed 003) besides those
+        "ascia": lambda: _("Axe"),
+        # Cepheus (seed 000)
+        "pugni": lambda: _("Fists (unarmed)"),
+        "coltello": lambda: _("Combat knife"),
+        "manganello": lambda: _("Stun baton"),
+        "pistola_automatica": lambda: _("Automatic pistol"),
+        "pistola_laser": lambda: _("Laser pistol"),
+        "carabina": lambda: _("Carbine"),
+        "fucile": lambda: _("Rifle"),
+        "doppietta": lambda: _("Shotgun"),
+        "mitraglietta": lambda: _("Machine pistol"),
+        "fucile_d_assalto": lambda: _("Assault rifle"),
+        "granata": lambda: _("Grenade (impact, no blast)"),
+        "granata_a_frammentazione": lambda: _("Frag grenade"),
+        "lanciarazzi": lambda: _("Rocket launcher"),
+        # d20 (seed 004) besides periferie's ids
+        "unarmed": lambda: _("Unarmed strike"),
+        "longsword": lambda: _("Longsword"),
+        "shortbow": lambda: _("Shortbow"),
+        "light_crossbow": lambda: _("Light crossbow"),
+        "shuriken": lambda: _("Shuriken"),
+    }
+)
 #: The fantasy and Myst rolls' further words: "attack ada defence", "attack ada location".
 _PURPOSES.update(
     {

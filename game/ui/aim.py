@@ -13,7 +13,7 @@ from fractions import Fraction
 from game.battle import preview
 from game.battle.engine import Battle
 from game.battle.options import Option
-from game.battle.view import PlayerView
+from game.battle.view import PlayerView, UnitView
 from game.grid.model import Cell
 from game.rules.data import RulesData, Weapon
 from game.rules.ruleset_answers import Attack, Throw
@@ -331,11 +331,7 @@ class Aim:
             )
             lines.append(hud.esc(saves))
         if seen.turn is not None:
-            weapon = (
-                names.weapon_name(seen.weapon, self.rules.weapons[seen.weapon].name)
-                if seen.weapon
-                else _("unarmed")
-            )
+            weapon = self.arms(seen)
             armour = (
                 names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
                 if seen.armour
@@ -345,6 +341,19 @@ class Aim:
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))
         return "<br>".join(lines)
+
+    def arms(self, seen: UnitView) -> str:
+        """The weapon an own unit fights with and its damage dice, as its ruleset has it: the
+        sheet's own (Myst's spada, the view's `sheet_weapon`), else the map's periferie one."""
+        shown = seen.sheet_weapon
+        if shown is not None:
+            name, damage = names.weapon_name(shown.id, shown.name), shown.damage
+        elif seen.weapon:
+            held = self.rules.weapons[seen.weapon]
+            name, damage = names.weapon_name(held.id, held.name), held.damage
+        else:
+            return _("unarmed")
+        return _("{weapon} ({damage})").format(weapon=name, damage=damage) if damage else name
 
 
 def _list_cell(value: object) -> Cell | None:

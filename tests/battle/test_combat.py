@@ -352,13 +352,14 @@ def test_a_myst_attack_and_its_damage_name_the_sheets_spada_not_the_maps_weapon(
 ) -> None:
     # Josh's sample `soldato` fights with its sheet's spada (game/data/myst/weapons.toml:
     # "Spada", 1d8 "da taglio", 002:l.62), whatever weapon the map's template gave him: the log
-    # names the spada and cutting damage, not periferie's weapon and its type.
+    # names the spada and cutting damage, not periferie's weapon and its type. The event keeps
+    # the data's id and name; the log reads it in the interface's language (names.weapon_name).
     _josh_hits_with_62_against_46(duel, margin=None)
     attack = next(e for e in duel.log if e.kind == "attack")
-    assert attack.data["weapon_name"] == "Spada"
+    assert (attack.data["sheet_weapon"], attack.data["weapon_name"]) == ("spada", "Spada")
     damage = next(e for e in duel.log if e.kind == "damage")
     assert damage.data["type"] == "taglio"
-    assert event_text(attack).startswith("josh attacks desmond with Spada: ")
+    assert event_text(attack).startswith("josh attacks desmond with Sword: ")
     assert " cutting damage " in event_text(damage)
     with speaking("it"):
         assert event_text(attack).startswith("josh attacca desmond con Spada: ")

@@ -233,7 +233,7 @@ def test_f1_a_unit_acting_alone_takes_its_harm_at_once(battles: list[Battle]) ->
 def test_a_fantasy_attack_names_the_sheets_balestra_and_its_initiative_its_dice(
     battles: list[Battle],
 ) -> None:
-    # The arciere's sample weapon is its "Balestra" (game/data/fantasy/sheets.toml), not the
+    # The arciere's sample weapon is its "balestra" (game/data/fantasy/sheets.toml), not the
     # map template's; its initiative line reads its AGI and DES dice as the tracker does (F-1),
     # not the order key packed from them.
     from game.text.explain_battle import event_text
@@ -245,8 +245,8 @@ def test_a_fantasy_attack_names_the_sheets_balestra_and_its_initiative_its_dice(
     )
     _ok(b, cmd.Attack("arc", "bru"))
     attack = next(e for e in b.log if e.kind == "attack")
-    assert attack.data["weapon_name"] == "Balestra"
-    assert event_text(attack).startswith("arc attacks bru with Balestra: ")
+    assert (attack.data["sheet_weapon"], attack.data["weapon_name"]) == ("balestra", "Balestra")
+    assert event_text(attack).startswith("arc attacks bru with Crossbow: ")
     rolled = next(e for e in b.log if e.kind == "initiative" and e.data["unit"] == "arc")
     words = b.ruleset.initiative_text(rolled.data["total"])
     assert words.startswith("AGI d") and " · DES d" in words

@@ -127,7 +127,7 @@ def test_the_ruleset_option_summarises_the_station_under_fantasy_and_refuses_an_
     # 140), DP 8 (VPB 8, no shield, 003:l.76), 8 body points (2/2/2/1/1, assumed).
     assert "  AGI d8 · DES d10  Wisp" in done.stdout
     assert (
-        "  arciere: AGI d8 · DES d10 · POT d6 · PRE d10; Balestra d10+d8, damage 1d10, CAD 2; DP 8;"
+        "  arciere: AGI d8 · DES d10 · POT d6 · PRE d10; Crossbow d10+d8, damage 1d10, CAD 2; DP 8;"
         " 8 body points — Wisp"
     ) in done.stdout
     # Kask's pitchfork needs contact (F-2): the fantasy object's answer, not periferie's P.

@@ -84,6 +84,10 @@ class Weapon:
     damage: str = "1d3"
     #: Cadenza di tiro: turns to reload and shoot again (003:l.140).
     cad: int = 1
+    #: The data id of a sample weapon (the `id` of its table in sheets.toml, rules.toml's
+    #: [defaults]): game/text/names.py gives its display name; "" for a scenario's own weapon,
+    #: named by `name`.
+    id: str = ""
 
     @property
     def melee(self) -> bool:
@@ -236,6 +240,20 @@ def read_sheet(raw: object, where: str, rules: FantasyRules, base: Sheet | None 
     return sheet
 
 
+def _data_sheet(raw: object, where: str, rules: FantasyRules) -> Sheet:
+    """A sheet of the data files: its weapon table may carry the weapon's data `id` (which a
+    scenario's weapon does not: it is named by its `name`)."""
+    spec = dict(_known(raw, where))
+    weapon = spec.get("weapon")
+    if not isinstance(weapon, dict) or "id" not in weapon:
+        return read_sheet(spec, where, rules)
+    weapon = dict(weapon)
+    wid = _str(weapon.pop("id"), f"{where}.weapon.id")
+    spec["weapon"] = weapon
+    sheet = read_sheet(spec, where, rules)
+    return replace(sheet, weapon=replace(sheet.weapon, id=wid))
+
+
 def _table(path: Path) -> Mapping[str, object]:
     try:
         with path.open("rb") as f:
@@ -277,7 +295,7 @@ def load(directory: Path = DIRECTORY) -> FantasyRules:
     skills_raw = ranged.get("defence_skills")
     if not isinstance(skills_raw, list):
         raise _fail(f"{w} [ranged].defence_skills", "missing list")
-    base = Sheet(agi="d6", des="d6", pot="d6", pre="d6", weapon=Weapon("Pugno"))
+    base = Sheet(agi="d6", des="d6", pot="d6", pre="d6", weapon=Weapon("Pugno", id="pugno"))
     partial = FantasyRules(
         vpb_human=_int(protection.get("vpb_human"), f"{w} [protection].vpb_human", 1, 100),
         critical_multiple=_int(
@@ -305,12 +323,12 @@ def load(directory: Path = DIRECTORY) -> FantasyRules:
     base = replace(base, vpb=partial.vpb_human, movement=partial.movement, body=partial.boxes)
     defaults_raw = dict(_section(data, "defaults", w))
     defaults_raw.pop("assumed", None)
-    defaults = read_sheet(defaults_raw, f"{w} [defaults]", replace(partial, defaults=base))
+    defaults = _data_sheet(defaults_raw, f"{w} [defaults]", replace(partial, defaults=base))
     partial = replace(partial, defaults=defaults)
     sheets = _table(sheets_path)
     sw = str(sheets_path)
     samples = {
-        name: replace(read_sheet(raw, f"{sw} [sheets.{name}]", partial), sample=name)
+        name: replace(_data_sheet(raw, f"{sw} [sheets.{name}]", partial), sample=name)
         for name, raw in sorted(_section(sheets, "sheets", sw).items())
     }
     templates_raw = _section(sheets, "templates", sw)

@@ -44,6 +44,7 @@ from game.rules.cepheus.data import CepheusData, default_data
 from game.rules.cepheus.first_aid import damaged, first_aid_dm, restore, restored_points
 from game.rules.cepheus.initiative import Contender, order
 from game.rules.cepheus.sheet import CHARS, Sheet
+from game.rules.cepheus.sheet import Weapon as CepheusWeapon
 from game.rules.cepheus.throw import BOUNCE_DIRECTIONS, adds_effect, bounce_cells, bounce_offset
 from game.rules.cepheus.turn import movement_allowance
 from game.rules.data import Weapon
@@ -62,6 +63,7 @@ from game.rules.ruleset_answers import (
     Throw,
     ThrowRoll,
     TurnBudget,
+    WeaponShown,
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -347,7 +349,8 @@ class CepheusBattle(BattleRules):
             record = roller.roll("1d6", f"damage {weapon.id}")
             return DamageRoll(record, record.total + effect)
         dice, extra = burst_extra(attack)
-        record = roller.roll(f"{own.dice + dice}d6", f"damage {own.name or weapon.id}")
+        # The purpose names the weapon by its sample id (names.purpose_text words it).
+        record = roller.roll(f"{own.dice + dice}d6", f"damage {sample_id(own) or weapon.id}")
         return DamageRoll(record, record.total + own.bonus + extra + effect)
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
@@ -689,6 +692,24 @@ class CepheusBattle(BattleRules):
         purpose: str,
     ) -> RollRecord:
         return self.stealth_roll(roller, bf, searcher, advantage, None, purpose)
+
+    # ---------------------------------------------------------------- the weapon named
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The sheet's own weapon (the map's periferie weapon translated, sheets.toml's
+        `from_periferie`) by its sample id, name and Nd6 damage; None for an unarmed sheet."""
+        own = sheet.weapon if isinstance(sheet, Sheet) else None
+        if own is None:
+            return None
+        bonus = f"{own.bonus:+d}" if own.bonus else ""
+        return WeaponShown(sample_id(own), own.name, f"{own.dice}d6{bonus}")
+
+
+def sample_id(weapon: CepheusWeapon) -> str:
+    """A sheet weapon's id in sheets.toml: the sheet holds the record, not its id, so the sample
+    it equals (by name, for a record the battle may have changed); "" for a scenario's own."""
+    samples = data().samples.weapons
+    found = next((k for k, w in samples.items() if w == weapon), None)
+    return found or next((k for k, w in samples.items() if w.name == weapon.name), "")
 
 
 # ---------------------------------------------------------------- the round (C-1, C-4)

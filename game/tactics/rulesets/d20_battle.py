@@ -49,6 +49,7 @@ from game.rules.ruleset_answers import (
     TurnBudget,
     TurnEffects,
     TurnStep,
+    WeaponShown,
 )
 from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -491,6 +492,15 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             return Fraction(d20_attack.cover_bonus(d20.data(), found.grade))
 
         return worst_cover(self.sight, bf, unit, threats, value, best)
+
+    # ---------------------------------------------------------------- the weapon named
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The sheet's own weapon (weapons.toml's of the map's periferie id, D-2) by its id,
+        name and dice (a weapon without dice strikes for UNARMED_DICE)."""
+        if not isinstance(sheet, Sheet):
+            return None
+        own = sheet.weapon
+        return WeaponShown(own.id, own.name, own.damage or UNARMED_DICE)
 
 
 def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:

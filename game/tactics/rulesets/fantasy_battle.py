@@ -41,6 +41,7 @@ from game.rules.ruleset_answers import (
     Harm,
     Modifier,
     TurnBudget,
+    WeaponShown,
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -53,6 +54,7 @@ from game.tactics.rulesets.common_battle import (
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.text import explain
+from game.text.names import weapon_name
 
 #: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn;
 #: reloading a CAD weapon is the action "Preparare l'Arma" (003:l.52, 140).
@@ -69,7 +71,7 @@ TARGET_DEAD = "target_dead"
 #: A ranged weapon still being reloaded (003:l.140).
 RELOADING = "reloading"
 #: A fighter whose weapon is not for melee strikes a fleeing enemy bare-handed (003:l.79).
-BARE_HAND = Weapon("Pugno", "melee", None, "1d3")
+BARE_HAND = Weapon("Pugno", "melee", None, "1d3", id="pugno")
 #: Where a hit lands when the battle gives no location (the table's middle row, F-3).
 DEFAULT_LOCATION = "torso"
 #: Initiative's bonus: the AGI die's faces weigh more than any DES die's (F-1).
@@ -322,7 +324,8 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
             arm = detail.weapon
         else:
             arm = (rules().defaults if attacker is None else sheet_of(attacker)).weapon
-        record = roller.roll(arm.damage, f"damage {arm.name}")
+        # The purpose names the weapon by its data id (names.purpose_text words it).
+        record = roller.roll(arm.damage, f"damage {arm.id or arm.name}")
         location = None if roll is None else roll.logged.get("location")
         return DamageRoll(record, record.total, location if isinstance(location, str) else None)
 
@@ -490,10 +493,10 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
         agi, des = divmod(total, AGI_WEIGHT)
         return explain.fantasy_initiative(_die_name(agi), _die_name(des))
 
-    def attack_weapon(self, attack: Attack) -> str | None:
+    def attack_weapon(self, attack: Attack) -> WeaponShown | None:
         """The sheet's weapon the attack was made with (003:l.75), not the map's."""
         detail: FantasyAttack | None = attack.detail
-        return None if detail is None else detail.weapon.name
+        return None if detail is None else shown_weapon(detail.weapon)
 
     def sheet_text(self, sheet: Any) -> str:
         """The sample's dice, weapon (its attack dice and damage, CAD), DP and body points."""
@@ -505,13 +508,23 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
         return explain.fantasy_sheet(
             sheet.sample or "",
             (sheet.agi, sheet.des, sheet.pot, sheet.pre),
-            arm.name,
+            weapon_name(arm.id, arm.name),
             "+".join(d for d in (first, skill) if d),
             arm.damage,
             arm.cad,
             sheet.dp,
             sheet.body_total,
         )
+
+    # ---------------------------------------------------------------- the weapon named
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The sheet's own weapon (003:l.75; a sample sheet's, whatever the map gave)."""
+        return shown_weapon(sheet.weapon) if isinstance(sheet, Sheet) else None
+
+
+def shown_weapon(weapon: Weapon) -> WeaponShown:
+    """A fantasy weapon as the card and the log name it: its data id, name and dice."""
+    return WeaponShown(weapon.id, weapon.name, weapon.damage)
 
 
 def _die_name(faces: int) -> str:

@@ -46,6 +46,7 @@ from game.rules.ruleset_answers import (
     Harm,
     Modifier,
     TurnBudget,
+    WeaponShown,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
@@ -457,10 +458,10 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         return explain_line_of_sight(bf.grid, a, b)
 
     # ---------------------------------------------------------------- the computer's cover
-    def attack_weapon(self, attack: Attack) -> str | None:
+    def attack_weapon(self, attack: Attack) -> WeaponShown | None:
         """The sheet's weapon the exchange was fought with, not the map's."""
         detail: MystAttack | None = attack.detail
-        return None if detail is None else detail.attacker.weapon.name
+        return None if detail is None else shown_weapon(detail.attacker.weapon)
 
     def carries_weapon(self, sheet: Any) -> bool | None:
         """The sheet's own weapon decides: a sample sheet arms a unit the map left unarmed
@@ -484,6 +485,16 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             return best if in_line(bf, threat, unit) else Fraction(0)
 
         return worst_cover(self.sight, bf, unit, shooters, value, best)
+
+    # ---------------------------------------------------------------- the weapon named
+    def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
+        """The sheet's own weapon (a sample sheet's, whatever the map gave the unit)."""
+        return shown_weapon(sheet.weapon) if isinstance(sheet, Sheet) else None
+
+
+def shown_weapon(weapon: Weapon) -> WeaponShown:
+    """A Myst weapon as the card and the log name it: weapons.toml's id, its name, its dice."""
+    return WeaponShown(weapon.id, weapon.name, weapon.damage)
 
 
 BATTLE = MystBattle()
