@@ -89,6 +89,8 @@ def _react(b: BattleContext, c: cmd.React) -> None:
             weapon = _improvised_weapon(b.rules)
         assert weapon is not None
         target = b.sheet(mover)
+        if pending.attacked_at is not None:  # the ally's cell it was leaving (D-2)
+            target = replace(target, cell=pending.attacked_at)
         try:
             b.turn(c.unit).use_reaction()
             b.resolve_attack(c.unit, target, weapon, "reaction_attack")

@@ -7,6 +7,7 @@ ranged +4, Dex +2, pistol 2d6; scavenger Dex +3)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -408,3 +409,64 @@ def test_d20_cover_from_the_reactor_blocks_its_attack_of_opportunity_004_l54_l58
     open_field = d20_battle(make_battle, units, (20, 1))
     offered = open_field.apply(cmd.Move("ada", (4, 4, 0)), GM)
     assert [e.data["at"] for e in offered.events if e.kind == "reaction_offered"] == [[5, 4, 0]]
+
+
+def test_d2_a_walk_leaving_a_threatened_cell_through_an_allys_cell_provokes_the_attack(
+    make_battle: MakeBattle,
+) -> None:
+    # D-2 "An attack of opportunity when a creature leaves a threatened cell other than by a
+    # 5-foot step", whoever else stands in it. ada (station_guard, AC 15, 13 hit points) walks
+    # from (3,3) to (5,5): two diagonal steps, the only 2-cell way, through her ally cy's cell
+    # (4,4). bo (human, reach 1, D-1) at (5,3) threatens (4,4) but neither (3,3) nor (5,5),
+    # both 2 cells off: the step out of cy's cell is the one that provokes. ada waits at
+    # (3,3), the free cell before (no one ends in an occupied cell, P-MOV-4), and bo's attack
+    # finds her in (4,4), next to him: d20 15 + 2 (human melee, unarmed 1d3) >= AC 15 hits
+    # for a 1d3 of 2, 13 - 2 = 11. Against (3,3) it would be out of his reach.
+    units = [
+        UnitSpec("ada", "blue", (3, 3, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (4, 4, 0)),
+        UnitSpec("bo", "red", (5, 3, 0)),
+    ]
+    battle = d20_battle(make_battle, units, (20, 5, 1))
+    moved = battle.apply(cmd.Move("ada", (5, 5, 0)), GM)
+    assert moved.accepted, moved.refusal
+    offers = [e.data for e in moved.events if e.kind == "reaction_offered"]
+    assert offers == [{"unit": "bo", "mover": "ada", "kind": "opportunity", "at": [4, 4, 0]}]
+    assert battle.sheet("ada").cell == (3, 3, 0)
+    assert battle.pending is not None and battle.pending.attacked_at == (4, 4, 0)
+    # The pending reaction, where it finds the mover included, is kept by a snapshot.
+    snapshot = json.loads(json.dumps(battle.snapshot()))
+    assert snapshot["pending"]["attacked_at"] == [4, 4, 0]
+    restored = Battle.restore(battle.setup, battle.grid, battle.rules, snapshot)
+    try:
+        assert restored.pending == battle.pending
+        assert restored.state_hash() == battle.state_hash()
+    finally:
+        restored.close()
+    assert battle.apply(cmd.EnterRoll((15, 2)), GM).accepted
+    taken = battle.apply(cmd.React("bo", take=True), "red")
+    assert taken.accepted, taken.refusal
+    attack = next(e for e in taken.events if e.kind == "reaction_attack")
+    assert (attack.data["natural"], attack.data["needed"], attack.data["hit"]) == (15, 13, True)
+    assert "reaction_lost" not in kinds(taken.events)
+    assert hp(battle, "ada") == 11
+    # The walk goes on through cy's cell to (5,5); bo is not offered a second attack.
+    assert battle.sheet("ada").cell == (5, 5, 0) and battle.pending is None
+    assert "reaction_offered" not in kinds(taken.events)
+
+
+def test_p_oa_1_under_periferie_the_same_walk_through_an_allys_cell_provokes_nothing(
+    make_battle: MakeBattle,
+) -> None:
+    # P-OA-1 "No attack if the cell being left holds an ally of the mover": the shared rule
+    # (periferie's) is as it was; only d20's threatened cells count the ally's cell (D-2).
+    units = [
+        UnitSpec("ada", "blue", (3, 3, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (4, 4, 0)),
+        UnitSpec("bo", "red", (5, 3, 0)),
+    ]
+    battle = make_battle(units, initiative=(20, 5, 1))
+    moved = battle.apply(cmd.Move("ada", (5, 5, 0)), GM)
+    assert moved.accepted, moved.refusal
+    assert "reaction_offered" not in kinds(moved.events)
+    assert battle.sheet("ada").cell == (5, 5, 0)

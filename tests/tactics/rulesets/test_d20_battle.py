@@ -293,6 +293,18 @@ def test_a_reach_of_2_threatens_2_cells_away_and_leaving_them_provokes_d1_d2() -
     assert provokes(bf, "k", (0, 2, 0), (0, 3, 0)) is False  # 3 cells away: outside
 
 
+def test_leaving_a_threatened_allys_cell_provokes_the_ally_there_is_no_soft_cover_d2() -> None:
+    # D-2: leaving a threatened cell provokes, an ally standing in it or not. g (reach 2) at
+    # (3,2) threatens (1,2), where k's ally a stands; k passing through it steps out to (0,2).
+    # D-3's soft cover is the creatures in between: a, in the very cell k leaves, is not.
+    bf = field(
+        unit("k", "raiders", (0, 3, 0), "scavenger"),
+        unit("a", "raiders", (1, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "reach": 2}),
+    )
+    assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is True
+
+
 def test_a_dying_or_reach_0_reactor_threatens_nothing_and_is_never_provoked_d2_004_l104() -> None:
     # D-2's base: a dying creature (-1 to -9) threatens nothing; l.104: reach 0 threatens nothing.
     dying = field(
