@@ -242,15 +242,22 @@ def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command
     return None
 
 
+def _threatened(b: Battle, enemy: EntitySheet, cell: Cell) -> bool:
+    """`enemy` threatens `cell`: the ruleset's cells (d20: within the sheet's reach, D-1),
+    else the 26 cells around it (G-5)."""
+    said = b.ruleset.threatens(enemy, cell)
+    return chebyshev(enemy.cell, cell) <= 1 if said is None else said
+
+
 def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
-    """A 5-foot step (D-2) out of the reach of every enemy in sight next to the unit (the
-    26 cells around it, G-5), which provokes no attack of opportunity where a move would:
-    the step with the best cover from them, then in reading order. None when no enemy is next
-    to it or every step stays next to one."""
-    if not any(chebyshev(e.cell, me.cell) <= 1 for e in enemies):
+    """A 5-foot step (D-2) out of the cells every enemy in sight threatens (its real reach,
+    `_threatened`), which provokes no attack of opportunity where a move would: the step
+    with the best cover from them, then in reading order. None when no enemy threatens the
+    unit's cell or every step stays threatened."""
+    if not any(_threatened(b, e, me.cell) for e in enemies):
         return None
     clear = [
-        c for c in b.five_foot_step_cells(me.id) if all(chebyshev(e.cell, c) > 1 for e in enemies)
+        c for c in b.five_foot_step_cells(me.id) if not any(_threatened(b, e, c) for e in enemies)
     ]
     if not clear:
         return None

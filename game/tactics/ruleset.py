@@ -354,6 +354,12 @@ class BattleRules(Protocol):
         whether the ruleset has the reaction at all (`reactions`) stay the battle's business."""
         return None
 
+    def threatens(self, entity: EntitySheet, cell: Cell) -> bool | None:
+        """Whether `entity` threatens `cell` (d20's cells within its reach, D-1), or None for
+        the shared reaction area, the 26 cells around it (G-5). By default None. The computer
+        reads it to step out of every threat (d20's 5-foot step, D-2)."""
+        return None
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

@@ -470,3 +470,53 @@ def test_p_oa_1_under_periferie_the_same_walk_through_an_allys_cell_provokes_not
     assert moved.accepted, moved.refusal
     assert "reaction_offered" not in kinds(moved.events)
     assert battle.sheet("ada").cell == (5, 5, 0)
+
+
+def with_sheet(battle: Battle, unit: str, **changes: object) -> Battle:
+    """The battle restored from its snapshot with `unit`'s d20 sheet fields changed (a sheet
+    no sample template gives, e.g. a reach of 2)."""
+    snapshot = json.loads(json.dumps(battle.snapshot()))
+    snapshot["units"][unit]["RulesetSheet"]["sheet"]["fields"].update(changes)
+    return Battle.restore(battle.setup, battle.grid, battle.rules, snapshot)
+
+
+def test_d1_the_computer_steps_out_of_a_reach_2_enemys_threat_to_3_cells_away(
+    make_battle: MakeBattle,
+) -> None:
+    # D-1 "an ally threatens the cells within its reach"; reach is sheet data (D-2). bo with
+    # reach 2 at (7,5) threatens ada's (5,5), 2 cells off. Her pistol spent (a d20 of 2 misses
+    # AC 12), the 5-foot step goes where bo threatens nothing: 3 cells from him, x = 4.
+    plain = d20_battle(
+        make_battle,
+        [
+            UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+            UnitSpec("bo", "red", (7, 5, 0)),
+        ],
+        (20, 1),
+        computer=frozenset({"blue", "red"}),
+    )
+    battle = with_sheet(plain, "bo", reach=2)
+    try:
+        assert battle.apply(cmd.EnterRoll((2,)), GM).accepted
+        assert battle.apply(cmd.Attack("ada", target="bo"), GM).accepted
+        chosen = ai.choose(battle, "ada")
+        assert isinstance(chosen, cmd.FiveFootStep)
+        assert chosen.to[0] == 4
+        assert battle.apply(chosen, GM).accepted and battle.pending is None
+    finally:
+        battle.close()
+
+
+def test_d1_no_5_foot_step_when_every_step_stays_inside_a_reach_2_threat(
+    make_battle: MakeBattle,
+) -> None:
+    # bo (reach 2) next to ada: each cell a 5-foot step reaches is within 2 of him, still
+    # threatened; with reach 1 the same field has a step out (the test above this section's).
+    plain = duel(make_battle, computer=frozenset({"blue", "red"}))
+    battle = with_sheet(plain, "bo", reach=2)
+    try:
+        assert battle.apply(cmd.EnterRoll((2,)), GM).accepted
+        assert battle.apply(cmd.Attack("ada", target="bo"), GM).accepted
+        assert not isinstance(ai.choose(battle, "ada"), cmd.FiveFootStep)
+    finally:
+        battle.close()
