@@ -309,21 +309,28 @@ def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
-        return cmd.React(unit, take=True)
+        # Not an attack that would cost the reactor itself (d20's disabled creature, D-2).
+        return cmd.React(unit, take=not b.ruleset.exertion(b.sheet(unit), "opportunity_attack"))
     choice = b.damage_choice(unit)
     if choice is not None:  # a hit's margin waits (M-1): the most damage
         return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
     me = b.sheet(unit)
     turn = b.turn(unit)
     enemies = _enemies(b, me)
-    action_free = turn.action is None
+    # D-2: a disabled d20 creature's one action, a move or a standard one.
+    one_action = b.condition_effects(unit).one_action is not None
+    action_free = turn.action is None and not (
+        one_action and turn.movement_spent and not turn.stepped
+    )
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
     steers = me.thrusters or not (me.in_flight or any(me.velocity))
     if action_free and b.world.get(unit, Sheet).medkits > 0 and _offered(b, "use_object"):
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
-    armed = armed_weapon(b, unit) is not None
+    # An attack that costs the attacker itself (d20's disabled creature: it would fall
+    # dying, D-2) is not worth it: it fights as one without a weapon, into cover.
+    armed = armed_weapon(b, unit) is not None and not b.ruleset.exertion(me, "attack")
     toggle = _round_toggle(b, unit)
     if toggle is not None:
         return toggle
@@ -334,6 +341,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
         return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
+    can_move = can_move and not (one_action and turn.action is not None)
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
     # ruleset's turn has one, rather than a move that would provoke (D-2).
     stepping = can_move and not turn.dashed and not turn.stepped

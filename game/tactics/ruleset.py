@@ -360,6 +360,12 @@ class BattleRules(Protocol):
         reads it to step out of every threat (d20's 5-foot step, D-2)."""
         return None
 
+    def exertion(self, unit: EntitySheet, act: str) -> int:
+        """The damage `act` ("attack", or "opportunity_attack" as a reaction) costs `unit` once
+        done, dealt to it by the battle as a hit from "exertion" (d20's disabled creature: 1
+        hit point for a strenuous act, assumed, D-2). By default 0."""
+        return 0
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`
