@@ -268,6 +268,18 @@ def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -
     return max(clear, key=weight)
 
 
+def _spares_itself(b: Battle, me: EntitySheet, act: str) -> bool:
+    """`act` would cost the unit itself (the ruleset's `exertion`: a disabled d20 creature
+    falls dying, D-2) while an ally still fights at no such cost: it does not act so. The
+    last of its side fights on (hiding, it would leave the battle to the stalemate rule)."""
+    if not b.ruleset.exertion(me, act):
+        return False
+    return any(
+        a.faction == me.faction and a.id != me.id and _alive(a) and not b.ruleset.exertion(a, act)
+        for a in b.bf.entities
+    )
+
+
 def _offered(b: Battle, kind: str) -> bool:
     """The command exists under the battle's ruleset (its turn budget lists it)."""
     return kind in b.ruleset.turn_budget().commands
@@ -309,8 +321,7 @@ def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
-        # Not an attack that would cost the reactor itself (d20's disabled creature, D-2).
-        return cmd.React(unit, take=not b.ruleset.exertion(b.sheet(unit), "opportunity_attack"))
+        return cmd.React(unit, take=not _spares_itself(b, b.sheet(unit), "opportunity_attack"))
     choice = b.damage_choice(unit)
     if choice is not None:  # a hit's margin waits (M-1): the most damage
         return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
@@ -328,9 +339,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
-    # An attack that costs the attacker itself (d20's disabled creature: it would fall
-    # dying, D-2) is not worth it: it fights as one without a weapon, into cover.
-    armed = armed_weapon(b, unit) is not None and not b.ruleset.exertion(me, "attack")
+    # Sparing itself an attack that would cost it (`_spares_itself`), it fights as one
+    # without a weapon: into cover.
+    armed = armed_weapon(b, unit) is not None and not _spares_itself(b, me, "attack")
     toggle = _round_toggle(b, unit)
     if toggle is not None:
         return toggle

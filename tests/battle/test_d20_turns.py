@@ -638,27 +638,41 @@ def test_d2_assumed_a_disabled_creature_moves_at_half_speed_and_never_doubles_it
         battle.close()
 
 
-def test_the_computer_disabled_neither_attacks_nor_takes_an_attack_of_opportunity(
+def test_the_computer_disabled_spares_itself_the_attack_while_an_ally_fights_on(
     make_battle: MakeBattle,
 ) -> None:
-    # An attack would leave it dying (D-2, the assumed cost): ada steps out of bo's reach
-    # instead (reach 1: a cell 2 from bo), and as a reactor she lets a mover go.
-    battle = disabled_duel(make_battle, computer=frozenset({"blue", "red"}))
+    # An attack would leave ada dying (D-2, the assumed cost) while her ally cy still fights
+    # at no cost: she steps out of bo's reach instead (reach 1: a cell 2 from bo), and as a
+    # reactor she lets a mover go. The last of her side fights on (else nobody would end the
+    # battle but the stalemate rule).
+    units = [
+        UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+        UnitSpec("bo", "red", (6, 5, 0)),
+        UnitSpec("cy", "blue", (1, 1, 0)),
+    ]
+    computer = frozenset({"blue", "red"})
+    plain = d20_battle(make_battle, units, (20, 1, 5), computer=computer)
+    battle = with_sheet(plain, "ada", hit_points=0)
     try:
         chosen = ai.choose(battle, "ada")
         assert isinstance(chosen, cmd.FiveFootStep)
         assert max(abs(a - b) for a, b in zip(chosen.to, (6, 5, 0), strict=True)) > 1
     finally:
         battle.close()
+    alone = disabled_duel(make_battle, computer=computer)
+    try:
+        assert ai.choose(alone, "ada") == cmd.Attack("ada", "bo")
+    finally:
+        alone.close()
     units = [
         UnitSpec("bo", "red", (5, 5, 0)),
         UnitSpec("ada", "blue", (6, 5, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (1, 1, 0)),
     ]
-    reacting = with_sheet(d20_battle(make_battle, units, (20, 1)), "ada", hit_points=0)
+    reacting = with_sheet(d20_battle(make_battle, units, (20, 1, 5)), "ada", hit_points=0)
     try:
         moved = reacting.apply(cmd.Move("bo", (3, 5, 0)), GM)
         assert "reaction_offered" in kinds(moved.events)
-        chosen = ai.choose(reacting, "ada")
-        assert chosen == cmd.React("ada", take=False)
+        assert ai.choose(reacting, "ada") == cmd.React("ada", take=False)
     finally:
         reacting.close()
