@@ -248,15 +248,22 @@ def _treat_dying_ally(b: Battle, me: EntitySheet, can_move: bool) -> cmd.Command
     return None
 
 
+def _threatened(b: Battle, enemy: EntitySheet, cell: Cell) -> bool:
+    """`enemy` threatens `cell`: the ruleset's cells (d20: within the sheet's reach, D-1),
+    else the 26 cells around it (G-5)."""
+    said = b.ruleset.threatens(enemy, cell)
+    return chebyshev(enemy.cell, cell) <= 1 if said is None else said
+
+
 def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -> Cell | None:
-    """A 5-foot step (D-2) out of the reach of every enemy in sight next to the unit (the
-    26 cells around it, G-5), which provokes no attack of opportunity where a move would:
-    the step with the best cover from them, then in reading order. None when no enemy is next
-    to it or every step stays next to one."""
-    if not any(chebyshev(e.cell, me.cell) <= 1 for e in enemies):
+    """A 5-foot step (D-2) out of the cells every enemy in sight threatens (its real reach,
+    `_threatened`), which provokes no attack of opportunity where a move would: the step
+    with the best cover from them, then in reading order. None when no enemy threatens the
+    unit's cell or every step stays threatened."""
+    if not any(_threatened(b, e, me.cell) for e in enemies):
         return None
     clear = [
-        c for c in b.five_foot_step_cells(me.id) if all(chebyshev(e.cell, c) > 1 for e in enemies)
+        c for c in b.five_foot_step_cells(me.id) if not any(_threatened(b, e, c) for e in enemies)
     ]
     if not clear:
         return None
@@ -265,6 +272,18 @@ def _step_out_of_reach(b: Battle, me: EntitySheet, enemies: list[EntitySheet]) -
         return _cover_from(b.ruleset, *_moved(b.bf, me, c), enemies), -c[2], -c[1], -c[0]
 
     return max(clear, key=weight)
+
+
+def _spares_itself(b: Battle, me: EntitySheet, act: str) -> bool:
+    """`act` would cost the unit itself (the ruleset's `exertion`: a disabled d20 creature
+    falls dying, D-2) while an ally still fights at no such cost: it does not act so. The
+    last of its side fights on (hiding, it would leave the battle to the stalemate rule)."""
+    if not b.ruleset.exertion(me, act):
+        return False
+    return any(
+        a.faction == me.faction and a.id != me.id and _alive(a) and not b.ruleset.exertion(a, act)
+        for a in b.bf.entities
+    )
 
 
 def _offered(b: Battle, kind: str) -> bool:
@@ -308,21 +327,27 @@ def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
-        return cmd.React(unit, take=True)
+        return cmd.React(unit, take=not _spares_itself(b, b.sheet(unit), "opportunity_attack"))
     choice = b.damage_choice(unit)
     if choice is not None:  # a hit's margin waits (M-1): the most damage
         return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
     me = b.sheet(unit)
     turn = b.turn(unit)
     enemies = _enemies(b, me)
-    action_free = turn.action is None
+    # D-2: a disabled d20 creature's one action, a move or a standard one.
+    one_action = b.condition_effects(unit).one_action is not None
+    action_free = turn.action is None and not (
+        one_action and turn.movement_spent and not turn.stepped
+    )
     # A jump still in flight without thrusters goes where it goes until it lands (P-ZERO-1).
     steers = me.thrusters or not (me.in_flight or any(me.velocity))
     if action_free and b.world.get(unit, Sheet).medkits > 0 and _offered(b, "use_object"):
         treat = _treat_dying_ally(b, me, turn.movement_spent == 0 and steers)
         if treat is not None:
             return treat
-    armed = armed_weapon(b, unit) is not None
+    # Sparing itself an attack that would cost it (`_spares_itself`), it fights as one
+    # without a weapon: into cover.
+    armed = armed_weapon(b, unit) is not None and not _spares_itself(b, me, "attack")
     toggle = _round_toggle(b, unit)
     if toggle is not None:
         return toggle
@@ -333,6 +358,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
         return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
+    can_move = can_move and not (one_action and turn.action is not None)
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
     # ruleset's turn has one, rather than a move that would provoke (D-2).
     stepping = can_move and not turn.dashed and not turn.stepped

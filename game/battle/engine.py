@@ -1459,11 +1459,17 @@ class Battle:
                     exits = []
                 if "opportunity_attack" not in self.ruleset.reactions:
                     exits = []  # no attacks of opportunity under this ruleset
-                for enemy_id in exits:
+                found = [(enemy_id, a) for enemy_id in exits]
+                if "opportunity_attack" in self.ruleset.reactions:
+                    found += self._provoked_passing(unit, cells, k)
+                for enemy_id, left in found:
                     if enemy_id not in offered and self.can_react(enemy_id, melee=True):
                         self._stop(unit, start, a, totals[k - 1])
                         rest = _rest_via(command.via, leg_ends, k - 1)
-                        self._offer(unit, enemy_id, "opportunity", command, rest, offered, a)
+                        attacked = None if left == a else left
+                        self._offer(
+                            unit, enemy_id, "opportunity", command, rest, offered, a, attacked
+                        )
                         return
             leap = (checks or {}).get(k - 1)
             fell = leap is not None and not self._leap_check(unit, leap)
@@ -1604,6 +1610,30 @@ class Battle:
             said = self.ruleset.provokes(bf, here, enemy, a, b)
             if (enemy.id in shared) if said is None else said:
                 found.append(enemy.id)
+        return found
+
+    def _provoked_passing(self, unit: str, cells: list[Cell], k: int) -> list[tuple[str, Cell]]:
+        """The attacks of opportunity the steps out of the allies' (or neutrals') cells that
+        follow the free cell `cells[k - 1]` provoke, by the ruleset's own answer (`provokes`,
+        d20's D-2: leaving a threatened cell provokes, whoever stands in it), each with the
+        cell left. The shared rule has none there (P-OA-1: the ally covers the retreat). The
+        move stops at the free cell before them; the attack finds the mover in the cell it
+        leaves (`PendingMove.attacked_at`)."""
+        found: list[tuple[str, Cell]] = []
+        me = self.sheet(unit)
+        for j in range(k, len(cells) - 1):
+            other = self._in_cell(cells[j])
+            if other in (None, unit) or not self._relation_ok(unit, other, cells[j], j, cells):
+                break
+            here = replace(me, cell=cells[j])
+            for enemy in self.bf.entities:
+                if (
+                    enemy.id == unit
+                    or relation(here.occupant, enemy.occupant) is not Relation.ENEMY
+                ):
+                    continue
+                if self.ruleset.provokes(self.bf, here, enemy, cells[j], cells[j + 1]):
+                    found.append((enemy.id, cells[j]))
         return found
 
     def disengage_covers(self, unit: str) -> bool:
@@ -1900,14 +1930,24 @@ class Battle:
         rest_via: tuple[Cell, ...],
         offered: tuple[str, ...],
         at: Cell,
+        attacked_at: Cell | None = None,
     ) -> None:
         self.pending = PendingMove(
-            mover, reactor, kind, command.to, rest_via, command.mode, (*offered, reactor)
+            mover,
+            reactor,
+            kind,
+            command.to,
+            rest_via,
+            command.mode,
+            (*offered, reactor),
+            attacked_at,
         )
         rule = "P-OA-1" if kind == "opportunity" else "P-OA-2"
+        # `at`: the cell the step leaves, where the attack finds the mover (an ally's cell it
+        # passes, D-2, while it waits at the free cell before).
         self._emit(
             "reaction_offered",
-            {"unit": reactor, "mover": mover, "kind": kind, "at": list(at)},
+            {"unit": reactor, "mover": mover, "kind": kind, "at": list(attacked_at or at)},
             about=[reactor, mover],
             rules=(rule,),
         )
@@ -2074,6 +2114,7 @@ def _pending_from_json(data: Any) -> PendingMove | None:
         tuple(json_cell(c) for c in data["via"]),
         None if data["mode"] is None else json_text(data["mode"]),
         tuple(json_text(u) for u in data["offered"]),
+        None if data.get("attacked_at") is None else json_cell(data["attacked_at"]),
     )
     if pending.to_json() != data:
         raise ValueError(f"{data!r} is not a reaction a battle writes")

@@ -89,9 +89,12 @@ def _react(b: BattleContext, c: cmd.React) -> None:
             weapon = _improvised_weapon(b.rules)
         assert weapon is not None
         target = b.sheet(mover)
+        if pending.attacked_at is not None:  # the ally's cell it was leaving (D-2)
+            target = replace(target, cell=pending.attacked_at)
         try:
             b.turn(c.unit).use_reaction()
             b.resolve_attack(c.unit, target, weapon, "reaction_attack")
+            _exert(b, c.unit, "opportunity_attack")
             if pending.kind == "readied":
                 b.set(c.unit, replace(b.world.get(c.unit, Status), readied=None))
         except Refusal:
@@ -220,6 +223,7 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
             raise no_chance(answer.reason, target.id, answer.why)
         b.use_action(c.unit, "attack")
         b.resolve_attack(c.unit, target, weapon, "attack", c.margin)
+        _exert(b, c.unit, "attack")
         return
     if c.at is None:
         raise Refusal("no_target")
@@ -253,6 +257,19 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     if rolled.hit:
         b.damage_area(unit, weapon, at, None)
         _out_of_the_fight(b, unit)
+
+
+def _exert(b: BattleContext, unit: str, act: str) -> None:
+    """What the act just done costs its doer (BattleRules.exertion: d20's disabled creature,
+    1 hit point after an attack, assumed, D-2), dealt as a hit from "exertion"; an attacker
+    it puts out of the fight ends its turn."""
+    if not b.on_map(unit):
+        return
+    cost = b.ruleset.exertion(b.sheet(unit), act)
+    if cost:
+        b.hurt(unit, "exertion", cost, "exertion", None)
+        if act == "attack":
+            _out_of_the_fight(b, unit)
 
 
 def _out_of_the_fight(b: BattleContext, unit: str) -> None:
@@ -806,6 +823,14 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         return Refusal("stepped", unit=unit)
     if kind == "five_foot_step" and (turn.movement_spent or turn.dashed):
         return Refusal("already_moved", unit=unit)
+    if b.condition_effects(unit).one_action and (
+        kind == "dash"
+        or (kind == "move" and turn.action is not None)
+        or (kind in budget.spending("action") and turn.movement_spent and not turn.stepped)
+    ):
+        # D-2: a disabled creature's one action, a move or a standard one (no double move);
+        # a 5-foot step may still go with the standard action.
+        return Refusal("one_action", unit=unit)
     weapon = armed_weapon(b, unit)
     if kind == "attack" and weapon is None:
         return Refusal("no_weapon", unit=unit)

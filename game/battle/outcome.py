@@ -70,9 +70,12 @@ class PendingMove:
     via: tuple[Cell, ...]
     mode: str | None
     offered: tuple[str, ...]
+    #: Where the attack finds the mover when not where it waits: the ally's cell a d20 step
+    #: left (D-2), the move stopped at the free cell before it.
+    attacked_at: Cell | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "mover": self.mover,
             "reactor": self.reactor,
             "kind": self.kind,
@@ -81,3 +84,6 @@ class PendingMove:
             "mode": self.mode,
             "offered": list(self.offered),
         }
+        if self.attacked_at is not None:  # only then: the other pending moves keep their bytes
+            out["attacked_at"] = list(self.attacked_at)
+        return out

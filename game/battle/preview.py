@@ -105,19 +105,22 @@ def reach(
     keep = not dampers and mode == "thrusters"
     mover = replace(sheet, velocity=(0, 0, 0)) if keep else sheet
     adrift = (sheet.in_flight or any(sheet.velocity)) and not sheet.thrusters
+    # D-2: a disabled d20 creature's one action: no move after its standard one, no dash.
+    one_action = battle.condition_effects(unit).one_action is not None
+    spent = one_action and state.action is not None
 
     def search(dash: bool, checked: bool = False) -> tuple[dict[Cell, int], MoveAllowance]:
         request, allow = battle.ruleset.move_request(
             known, mover, mode, dash=dash, stealth=stealth or _stealthy(battle, unit), helped=helped
         )
-        if adrift or state.stepped or (not dampers and mode != "thrusters"):
+        if adrift or state.stepped or spent or (not dampers and mode != "thrusters"):
             return {}, allow  # (after a d20 5-foot step no other movement, D-2)
         request = replace(request, spent=state.movement_spent, checked=checked)
         return reachable(battle.grid, known.occupancy, sheet.occupant, request), allow
 
     cells, allow = search(state.dashed)
     dash_cells: dict[Cell, int] = {}
-    if state.action is None:
+    if state.action is None and not one_action:
         dashed, _ = search(True)
         dash_cells = {c: cost for c, cost in dashed.items() if c not in cells}
     check_cells: dict[Cell, int] = {}

@@ -48,6 +48,7 @@ class Why(StrEnum):
     ALREADY_MOVED = "already_moved"  # a 5-foot step only when not otherwise moving
     STEPPED = "stepped"  # after a 5-foot step, no other movement this turn
     NOT_ONE_STEP = "not_one_step"  # one cell, on plain ground, at full speed (not prone)
+    ONE_ACTION = "one_action"  # a disabled d20 creature: a move or a standard action (D-2)
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"

@@ -109,6 +109,9 @@ class ConditionEffects:
     #: "out_of_combat", which the order, the victory and the computer read.
     dead: bool = False
     out_of_combat: bool = False
+    #: The condition code under which a turn has its movement or its action, not both, and
+    #: no double move (d20's disabled creature, D-2: one move or one standard action), or None.
+    one_action: str | None = None
 
 
 @dataclass(frozen=True)

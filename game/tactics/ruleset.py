@@ -403,6 +403,18 @@ class BattleRules(Protocol):
         default: periferie's sheet is its components)."""
         return None
 
+    def threatens(self, entity: EntitySheet, cell: Cell) -> bool | None:
+        """Whether `entity` threatens `cell` (d20's cells within its reach, D-1), or None for
+        the shared reaction area, the 26 cells around it (G-5). By default None. The computer
+        reads it to step out of every threat (d20's 5-foot step, D-2)."""
+        return None
+
+    def exertion(self, unit: EntitySheet, act: str) -> int:
+        """The damage `act` ("attack", or "opportunity_attack" as a reaction) costs `unit` once
+        done, dealt to it by the battle as a hit from "exertion" (d20's disabled creature: 1
+        hit point for a strenuous act, assumed, D-2). By default 0."""
+        return 0
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

@@ -198,6 +198,10 @@ def _damage(d: Mapping[str, Any]) -> str:
         return _("{unit} burns: {damage} burn damage — {effects}").format(
             unit=d["unit"], damage=d["damage"], effects=effects
         )
+    if d.get("source") == "exertion":  # d20's disabled creature (D-2, assumed)
+        return _("{unit} strains itself, disabled: {damage} hit point(s) lost — {effects}").format(
+            unit=d["unit"], damage=d["damage"], effects=effects
+        )
     return _("{unit} takes {damage} {type} damage ({rolled} rolled): {effects}").format(
         unit=d["unit"],
         damage=d["damage"],
@@ -828,6 +832,9 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NOT_ONE_STEP: lambda: _(
         "A 5-foot step goes to a free cell next to it, not into difficult terrain nor crawling"
         " (D-2)."
+    ),
+    Why.ONE_ACTION: lambda: _(
+        "{unit} is disabled: one action this turn, a move or a standard one, not both (D-2)."
     ),
     Why.NOTHING_TO_RULE: lambda: _("{unit} has nothing waiting for the GM."),
     Why.UNKNOWN_VERDICT: lambda: _("No such verdict."),

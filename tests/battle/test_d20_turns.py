@@ -7,6 +7,7 @@ ranged +4, Dex +2, pistol 2d6; scavenger Dex +3)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -21,7 +22,7 @@ from game.ecs.components import RulesetSheet
 from game.rules.d20.sheet import Sheet
 from game.rules.dice import Roller
 from game.tactics.battlefield import EntitySheet
-from game.tactics.rulesets.d20_battle import BATTLE
+from game.tactics.rulesets.d20_battle import BATTLE, D20Battle
 from tests.battle.conftest import MakeBattle
 
 
@@ -408,3 +409,270 @@ def test_d20_cover_from_the_reactor_blocks_its_attack_of_opportunity_004_l54_l58
     open_field = d20_battle(make_battle, units, (20, 1))
     offered = open_field.apply(cmd.Move("ada", (4, 4, 0)), GM)
     assert [e.data["at"] for e in offered.events if e.kind == "reaction_offered"] == [[5, 4, 0]]
+
+
+def test_d2_a_walk_leaving_a_threatened_cell_through_an_allys_cell_provokes_the_attack(
+    make_battle: MakeBattle,
+) -> None:
+    # D-2 "An attack of opportunity when a creature leaves a threatened cell other than by a
+    # 5-foot step", whoever else stands in it. ada (station_guard, AC 15, 13 hit points) walks
+    # from (3,3) to (5,5): two diagonal steps, the only 2-cell way, through her ally cy's cell
+    # (4,4). bo (human, reach 1, D-1) at (5,3) threatens (4,4) but neither (3,3) nor (5,5),
+    # both 2 cells off: the step out of cy's cell is the one that provokes. ada waits at
+    # (3,3), the free cell before (no one ends in an occupied cell, P-MOV-4), and bo's attack
+    # finds her in (4,4), next to him: d20 15 + 2 (human melee, unarmed 1d3) >= AC 15 hits
+    # for a 1d3 of 2, 13 - 2 = 11. Against (3,3) it would be out of his reach.
+    units = [
+        UnitSpec("ada", "blue", (3, 3, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (4, 4, 0)),
+        UnitSpec("bo", "red", (5, 3, 0)),
+    ]
+    battle = d20_battle(make_battle, units, (20, 5, 1))
+    moved = battle.apply(cmd.Move("ada", (5, 5, 0)), GM)
+    assert moved.accepted, moved.refusal
+    offers = [e.data for e in moved.events if e.kind == "reaction_offered"]
+    assert offers == [{"unit": "bo", "mover": "ada", "kind": "opportunity", "at": [4, 4, 0]}]
+    assert battle.sheet("ada").cell == (3, 3, 0)
+    assert battle.pending is not None and battle.pending.attacked_at == (4, 4, 0)
+    # The pending reaction, where it finds the mover included, is kept by a snapshot.
+    snapshot = json.loads(json.dumps(battle.snapshot()))
+    assert snapshot["pending"]["attacked_at"] == [4, 4, 0]
+    restored = Battle.restore(battle.setup, battle.grid, battle.rules, snapshot)
+    try:
+        assert restored.pending == battle.pending
+        assert restored.state_hash() == battle.state_hash()
+    finally:
+        restored.close()
+    assert battle.apply(cmd.EnterRoll((15, 2)), GM).accepted
+    taken = battle.apply(cmd.React("bo", take=True), "red")
+    assert taken.accepted, taken.refusal
+    attack = next(e for e in taken.events if e.kind == "reaction_attack")
+    assert (attack.data["natural"], attack.data["needed"], attack.data["hit"]) == (15, 13, True)
+    assert "reaction_lost" not in kinds(taken.events)
+    assert hp(battle, "ada") == 11
+    # The walk goes on through cy's cell to (5,5); bo is not offered a second attack.
+    assert battle.sheet("ada").cell == (5, 5, 0) and battle.pending is None
+    assert "reaction_offered" not in kinds(taken.events)
+
+
+def test_p_oa_1_under_periferie_the_same_walk_through_an_allys_cell_provokes_nothing(
+    make_battle: MakeBattle,
+) -> None:
+    # P-OA-1 "No attack if the cell being left holds an ally of the mover": the shared rule
+    # (periferie's) is as it was; only d20's threatened cells count the ally's cell (D-2).
+    units = [
+        UnitSpec("ada", "blue", (3, 3, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (4, 4, 0)),
+        UnitSpec("bo", "red", (5, 3, 0)),
+    ]
+    battle = make_battle(units, initiative=(20, 5, 1))
+    moved = battle.apply(cmd.Move("ada", (5, 5, 0)), GM)
+    assert moved.accepted, moved.refusal
+    assert "reaction_offered" not in kinds(moved.events)
+    assert battle.sheet("ada").cell == (5, 5, 0)
+
+
+def with_sheet(battle: Battle, unit: str, ruleset: D20Battle = BATTLE, **changes: object) -> Battle:
+    """The battle restored from its snapshot with `unit`'s d20 sheet fields changed (a sheet
+    no sample template gives, e.g. a reach of 2), under `ruleset`'s battle object."""
+    snapshot = json.loads(json.dumps(battle.snapshot()))
+    snapshot["units"][unit]["RulesetSheet"]["sheet"]["fields"].update(changes)
+    restored = Battle.restore(battle.setup, battle.grid, battle.rules, snapshot, ruleset=ruleset)
+    battle.close()
+    return restored
+
+
+def test_d1_the_computer_steps_out_of_a_reach_2_enemys_threat_to_3_cells_away(
+    make_battle: MakeBattle,
+) -> None:
+    # D-1 "an ally threatens the cells within its reach"; reach is sheet data (D-2). bo with
+    # reach 2 at (7,5) threatens ada's (5,5), 2 cells off. Her pistol spent (a d20 of 2 misses
+    # AC 12), the 5-foot step goes where bo threatens nothing: 3 cells from him, x = 4.
+    plain = d20_battle(
+        make_battle,
+        [
+            UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+            UnitSpec("bo", "red", (7, 5, 0)),
+        ],
+        (20, 1),
+        computer=frozenset({"blue", "red"}),
+    )
+    battle = with_sheet(plain, "bo", reach=2)
+    try:
+        assert battle.apply(cmd.EnterRoll((2,)), GM).accepted
+        assert battle.apply(cmd.Attack("ada", target="bo"), GM).accepted
+        chosen = ai.choose(battle, "ada")
+        assert isinstance(chosen, cmd.FiveFootStep)
+        assert chosen.to[0] == 4
+        assert battle.apply(chosen, GM).accepted and battle.pending is None
+    finally:
+        battle.close()
+
+
+def test_d1_no_5_foot_step_when_every_step_stays_inside_a_reach_2_threat(
+    make_battle: MakeBattle,
+) -> None:
+    # bo (reach 2) next to ada: each cell a 5-foot step reaches is within 2 of him, still
+    # threatened; with reach 1 the same field has a step out (the test above this section's).
+    plain = duel(make_battle, computer=frozenset({"blue", "red"}))
+    battle = with_sheet(plain, "bo", reach=2)
+    try:
+        assert battle.apply(cmd.EnterRoll((2,)), GM).accepted
+        assert battle.apply(cmd.Attack("ada", target="bo"), GM).accepted
+        assert not isinstance(ai.choose(battle, "ada"), cmd.FiveFootStep)
+    finally:
+        battle.close()
+
+
+# ---------------------------------------------------------------- the disabled creature (D-2)
+
+
+def disabled_duel(make_battle: MakeBattle, **more: object) -> Battle:
+    """The duel with ada disabled: her station_guard sheet at exactly 0 hit points (D-2)."""
+    return with_sheet(duel(make_battle, **more), "ada", hit_points=0)
+
+
+def test_d2_assumed_a_disabled_creatures_attack_costs_it_1_hit_point_after_the_act(
+    make_battle: MakeBattle,
+) -> None:
+    # ASSUMED (base.toml [disabled], the 3.5 SRD's): "performing any standard action ...
+    # deals 1 point of damage after the completion of the act"; D-2 "-1 to -9 dying". ada at
+    # 0 shoots bo (human, AC 12, 8 hit points): d20 10 + 4 = 14 >= 12 hits, 2d6 = 3 + 4 = 7,
+    # bo 8 - 7 = 1. Then ada pays: 0 - 1 = -1, dying, and her turn ends there.
+    battle = disabled_duel(make_battle)
+    try:
+        assert battle.apply(cmd.EnterRoll((10, 3, 4)), GM).accepted
+        shot = battle.apply(cmd.Attack("ada", target="bo"), GM)
+        assert shot.accepted, shot.refusal
+        damage = [
+            (e.data["unit"], e.data["source"], e.data["damage"])
+            for e in shot.events
+            if e.kind == "damage"
+        ]
+        assert damage == [("bo", "ada", 7), ("ada", "exertion", 1)]
+        assert (hp(battle, "bo"), hp(battle, "ada")) == (1, -1)
+        strained = next(e for e in shot.events if e.data.get("source") == "exertion")
+        assert strained.data["effects"] == ["dying"] and strained.rules == ("D-2",)
+        assert "turn_cut_short" in kinds(shot.events)
+        assert battle.over  # ada was blue's only fighter
+    finally:
+        battle.close()
+
+
+def test_d2_a_creature_that_is_not_disabled_pays_nothing_for_its_attack(
+    make_battle: MakeBattle,
+) -> None:
+    # The same shot by ada at her sheet's 13 hit points: bo takes 7, ada keeps 13.
+    battle = duel(make_battle)
+    assert battle.apply(cmd.EnterRoll((10, 3, 4)), GM).accepted
+    shot = battle.apply(cmd.Attack("ada", target="bo"), GM)
+    assert [e.data["unit"] for e in shot.events if e.kind == "damage"] == ["bo"]
+    assert hp(battle, "ada") == 13 and battle.active == "ada"
+
+
+def test_d2_a_miss_costs_a_disabled_creature_its_hit_point_too(make_battle: MakeBattle) -> None:
+    # The act, not the hit, is strenuous: d20 2 + 4 = 6 < AC 12 misses; ada 0 - 1 = -1.
+    battle = disabled_duel(make_battle)
+    try:
+        assert battle.apply(cmd.EnterRoll((2,)), GM).accepted
+        shot = battle.apply(cmd.Attack("ada", target="bo"), GM)
+        assert shot.accepted and hp(battle, "ada") == -1 and hp(battle, "bo") == 8
+    finally:
+        battle.close()
+
+
+class Unstrained(D20Battle):
+    """d20 with base.toml's [disabled] strenuous_damage = 0, as a GM may set it."""
+
+    def exertion(self, unit: EntitySheet, act: str) -> int:
+        return 0
+
+
+def test_d2_a_disabled_creature_takes_a_move_or_a_standard_action_not_both(
+    make_battle: MakeBattle,
+) -> None:
+    # D-2 "0 disabled (one action a turn)": after a move action no attack, and no double move.
+    moved = disabled_duel(make_battle)
+    try:
+        assert moved.apply(cmd.Move("ada", (5, 3, 0)), GM).accepted
+        if moved.pending is not None:
+            assert moved.apply(cmd.React("bo", take=False), GM).accepted
+        refused = moved.apply(cmd.Attack("ada", target="bo"), GM).refusal
+        assert refused is not None and refused.code == "one_action"
+        options = {o.kind: o for o in options_for(moved, GM, "ada")}
+        attack = options["attack"].refusal
+        assert attack is not None and attack.code == "one_action"
+    finally:
+        moved.close()
+    # After a standard action, no move (the cost turned off so that ada stays disabled);
+    # the 5-foot step goes with it, as D-2 allows when not otherwise moving.
+    shot = with_sheet(duel(make_battle), "ada", Unstrained(), hit_points=0)
+    try:
+        assert shot.apply(cmd.EnterRoll((2,)), GM).accepted
+        assert shot.apply(cmd.Attack("ada", target="bo"), GM).accepted
+        assert hp(shot, "ada") == 0 and shot.active == "ada"
+        refused = shot.apply(cmd.Move("ada", (5, 3, 0)), GM).refusal
+        assert refused is not None and refused.code == "one_action"
+        preview = reach(shot, GM, "ada")
+        assert preview is not None and not preview.cells
+        assert shot.apply(cmd.FiveFootStep("ada", (4, 5, 0)), GM).accepted
+    finally:
+        shot.close()
+
+
+def test_d2_assumed_a_disabled_creature_moves_at_half_speed_and_never_doubles_it(
+    make_battle: MakeBattle,
+) -> None:
+    # ASSUMED (base.toml [disabled], the 3.5 SRD's "She moves at half speed"): the station
+    # guard's 6 cells // 2 = 3; no dash (a double move is two move actions).
+    battle = disabled_duel(make_battle)
+    try:
+        preview = reach(battle, GM, "ada")
+        assert preview is not None and preview.cells and not preview.dash_cells
+        assert (5, 2, 0) in preview.cells and (5, 1, 0) not in preview.cells  # 3 and 4 away
+        refused = battle.apply(cmd.Dash("ada"), GM).refusal
+        assert refused is not None and refused.code == "one_action"
+        refused = battle.apply(cmd.Move("ada", (5, 1, 0)), GM).refusal
+        assert refused is not None
+    finally:
+        battle.close()
+
+
+def test_the_computer_disabled_spares_itself_the_attack_while_an_ally_fights_on(
+    make_battle: MakeBattle,
+) -> None:
+    # An attack would leave ada dying (D-2, the assumed cost) while her ally cy still fights
+    # at no cost: she steps out of bo's reach instead (reach 1: a cell 2 from bo), and as a
+    # reactor she lets a mover go. The last of her side fights on (else nobody would end the
+    # battle but the stalemate rule).
+    units = [
+        UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+        UnitSpec("bo", "red", (6, 5, 0)),
+        UnitSpec("cy", "blue", (1, 1, 0)),
+    ]
+    computer = frozenset({"blue", "red"})
+    plain = d20_battle(make_battle, units, (20, 1, 5), computer=computer)
+    battle = with_sheet(plain, "ada", hit_points=0)
+    try:
+        chosen = ai.choose(battle, "ada")
+        assert isinstance(chosen, cmd.FiveFootStep)
+        assert max(abs(a - b) for a, b in zip(chosen.to, (6, 5, 0), strict=True)) > 1
+    finally:
+        battle.close()
+    alone = disabled_duel(make_battle, computer=computer)
+    try:
+        assert ai.choose(alone, "ada") == cmd.Attack("ada", "bo")
+    finally:
+        alone.close()
+    units = [
+        UnitSpec("bo", "red", (5, 5, 0)),
+        UnitSpec("ada", "blue", (6, 5, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (1, 1, 0)),
+    ]
+    reacting = with_sheet(d20_battle(make_battle, units, (20, 1, 5)), "ada", hit_points=0)
+    try:
+        moved = reacting.apply(cmd.Move("bo", (3, 5, 0)), GM)
+        assert "reaction_offered" in kinds(moved.events)
+        assert ai.choose(reacting, "ada") == cmd.React("ada", take=False)
+    finally:
+        reacting.close()

@@ -17,6 +17,8 @@ DIRECTORY: Final = Path(__file__).resolve().parents[2] / "data" / "d20"
 WEAPON_KINDS: Final = ("melee", "ranged", "bow", "crossbow", "shuriken")
 #: What a table note does to the defender's Dex bonus to AC (004:l.42, l.44).
 DEX_EFFECTS: Final = ("keep", "lost", "zero")
+#: The acts base.toml's [disabled] may name as strenuous (assumed, the 3.5 SRD's).
+STRENUOUS_ACTS: Final = ("attack", "opportunity_attack")
 
 
 class D20DataError(ValueError):
@@ -92,6 +94,11 @@ class Base:
     hp_dead: int
     dying_loss: int
     stabilise_percent: int
+    #: ASSUMED (the 3.5 SRD's disabled creature, base.toml [disabled]): the hit points a
+    #: strenuous act costs it after the act (0: off), which acts, and its speed's divisor.
+    disabled_strenuous_damage: int
+    disabled_strenuous: tuple[str, ...]
+    disabled_speed_divisor: int
     speed: int
     five_foot_step: int
     reach: int
@@ -200,6 +207,19 @@ def _base(document: dict[str, object]) -> Base:
     concealment = section("concealment", ("normal", "total"))
     coup = section("coup_de_grace", ("dc_base",))
     hp = section("hit_points", ("disabled", "dead", "dying_loss", "stabilise_percent"))
+    disabled = section("disabled", ("strenuous_damage", "strenuous", "speed_divisor"))
+    acts = disabled.raw.get("strenuous")
+    if not isinstance(acts, list) or any(a not in STRENUOUS_ACTS for a in acts):
+        raise D20DataError(
+            f"{disabled.where}.strenuous: expected a list of {', '.join(STRENUOUS_ACTS)}, "
+            f"got {acts!r}"
+        )
+    strenuous_damage = disabled.integer("strenuous_damage")
+    if strenuous_damage < 0:
+        raise D20DataError(f"{disabled.where}.strenuous_damage: 0 or more, got {strenuous_damage}")
+    divisor = disabled.integer("speed_divisor")
+    if divisor < 1:
+        raise D20DataError(f"{disabled.where}.speed_divisor: 1 or more, got {divisor}")
     turn = section("turn", ("speed", "five_foot_step", "reach"))
     sheet = section("sheet", ("ac", "hit_points"))
     return Base(
@@ -218,6 +238,9 @@ def _base(document: dict[str, object]) -> Base:
         hp_dead=hp.integer("dead"),
         dying_loss=hp.integer("dying_loss"),
         stabilise_percent=hp.integer("stabilise_percent"),
+        disabled_strenuous_damage=strenuous_damage,
+        disabled_strenuous=tuple(str(a) for a in acts),
+        disabled_speed_divisor=divisor,
         speed=turn.integer("speed"),
         five_foot_step=turn.integer("five_foot_step"),
         reach=turn.integer("reach"),

@@ -1,5 +1,6 @@
 """d20 hit points (D-2): 0 disabled, -1..-9 dying (-1 a round, 10 % to stabilise), -10 dead; the
-coup de grâce's Fortitude DC (004:l.116)."""
+coup de grâce's Fortitude DC (004:l.116); what a disabled creature's acts cost it (assumed, the
+3.5 SRD's, base.toml [disabled])."""
 
 from __future__ import annotations
 
@@ -71,3 +72,23 @@ def dying_round(data: D20Data, hit_points: int, percentile: int) -> DyingRound:
         return DyingRound(hit_points, True, HpState.DYING)
     after = hit_points - data.base.dying_loss
     return DyingRound(after, False, hp_state(data, after))
+
+
+def strenuous_cost(data: D20Data, hit_points: int, act: str) -> int:
+    """The hit points `act` ("attack", "opportunity_attack") costs a creature at `hit_points`
+    once done: base.toml's strenuous_damage when it is disabled (D-2's 0) and the act is one
+    of its strenuous acts, else 0. ASSUMED, the 3.5 SRD's: a disabled creature that attacks
+    takes 1 point of damage after the act, and at -1 it is dying."""
+    base = data.base
+    if hp_state(data, hit_points) is not HpState.DISABLED or act not in base.disabled_strenuous:
+        return 0
+    return base.disabled_strenuous_damage
+
+
+def disabled_speed(data: D20Data, speed: int) -> int:
+    """A disabled creature's speed in cells: the sheet's divided by base.toml's speed_divisor,
+    rounded down, at least 1 cell unless the sheet says 0 (ASSUMED, the 3.5 SRD's half
+    speed)."""
+    if speed <= 0:
+        return 0
+    return max(1, speed // data.base.disabled_speed_divisor)

@@ -7,8 +7,10 @@ standard action), the standard action is the battle's action (an attack; a dash 
 move, the standard action spent as a second move action), a change of stance is the battle's
 interaction, and a full-round action is not a command of its own (with one attack a round at
 the sample sheets' base attack bonus, a full attack is the standard attack). A disabled
-creature keeps the standard action and a 5-foot step (1 cell), the 3.5 choice of a full move
-action instead being left out.
+creature's one action (D-2) is a move action or a standard action, never both and no double
+move (`ConditionEffects.one_action`); a 5-foot step may go with the standard action. ASSUMED,
+the 3.5 SRD's and in base.toml's [disabled] for a GM to turn off: it moves at half speed, and
+an attack (its own or one of opportunity) costs it 1 hit point once done (`exertion`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules.d20 import attack as d20_attack
 from game.rules.d20.data import Weapon as D20Weapon
-from game.rules.d20.health import HpState, dying_round, hp_state, take_damage
+from game.rules.d20.health import (
+    HpState,
+    disabled_speed,
+    dying_round,
+    hp_state,
+    strenuous_cost,
+    take_damage,
+)
 from game.rules.d20.initiative import initiative_order as d20_initiative_order
 from game.rules.d20.sheet import BARE_HANDED, Sheet
 from game.rules.d20.turn import provokes_opportunity
@@ -309,8 +318,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
 
     def condition_effects(self, health: Any) -> ConditionEffects:
         """D-2: dead and dying creatures take no turn and no reaction (a dying one is
-        unconscious); a disabled one takes one action: here its standard action and a 5-foot
-        step (the module's docstring)."""
+        unconscious); a disabled one takes one action, a move or a standard one (the module's
+        docstring), moving at most its disabled speed (assumed, half its sheet's)."""
         state = state_of(health_of(health))
         if state in (HpState.DEAD, HpState.DYING):
             # A stable dying creature is as unconscious; its lost turn is named as such.
@@ -325,7 +334,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
                 out_of_combat=True,
             )
         if state is HpState.DISABLED:
-            return ConditionEffects(speed_cap=d20.data().base.five_foot_step)
+            speed = disabled_speed(d20.data(), health_of(health).speed)
+            return ConditionEffects(speed_cap=speed, one_action=str(state))
         return ConditionEffects()
 
     # ---------------------------------------------------------------- initiative
@@ -383,18 +393,20 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     ) -> tuple[MoveRequest, MoveAllowance]:
         """D-2: the sheet's speed in cells (diagonals as G-4, the shared search), twice with
         the double move; prone crawls (+1 a cell, the shared search); dying and dead creatures
-        do not move; a disabled one takes a 5-foot step (1 cell). Walking only (the d20 sheet
-        has no other mode)."""
+        do not move; a disabled one moves at its disabled speed (assumed: half, base.toml),
+        never doubled (no double move for its one action). Walking only (the d20 sheet has
+        no other mode)."""
         sheet = sheet_of(entity)
         state = state_of(sheet)
         speed = sheet.speed * (2 if dash else 1)
+        if state is HpState.DISABLED:
+            speed = disabled_speed(d20.data(), sheet.speed)
         budgets = {} if state in (HpState.DEAD, HpState.DYING) else {"walk": speed}
-        cap = d20.data().base.five_foot_step if state is HpState.DISABLED else None
         crawling = entity.stance is Stance.PRONE or mode == "crawl"
         allow = MoveAllowance(
             budgets=budgets,
             crawling=crawling,
-            max_cells=cap,
+            max_cells=None,
             drift=0,
             rules=("D-2",),
             explanation=(),
@@ -403,7 +415,7 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             budgets=dict(budgets),
             mode="crawl" if crawling else "walk",
             crawling=crawling,
-            max_cells=cap,
+            max_cells=None,
         )
         return request, allow
 
@@ -475,6 +487,12 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         if d20.cover_between(bf, reactor, there, melee=True).grade != "none":
             return False
         return not sheet_of(there).has("invisibile")  # l.90: invisibility, total concealment
+
+    def exertion(self, unit: EntitySheet, act: str) -> int:
+        """ASSUMED (the 3.5 SRD's, base.toml's [disabled]; D-2 names only "one action"): a
+        disabled creature's strenuous act, an attack, costs it 1 hit point once done, and at
+        -1 it is dying."""
+        return strenuous_cost(d20.data(), sheet_of(unit).hit_points, act)
 
     # ---------------------------------------------------------------- the computer's cover
     def cover_value(

@@ -96,8 +96,11 @@ def cover_between(
     corner = cover_corner(mask, a, t)
     if corner < 0:
         return Cover("normal", ("D-1", "D-3") if low else ("D-1",), low_obstacles=tuple(low))
-    # D-3 (l.52, l.64): the creatures in between give soft cover, even enemies.
-    others = [e for e in bf.entities if e.id not in (attacker.id, target.id)]
+    # D-3 (l.52, l.64): the creatures in between give soft cover, even enemies; not one in
+    # the target's or the attacker's own cell (an ally a mover passes, D-2), not in between.
+    others = [
+        e for e in bf.entities if e.id not in (attacker.id, target.id) and e.cell not in (a, t)
+    ]
     for e in others:
         mask[e.cell] = 1
     soft_corner = cover_corner(mask, a, t)

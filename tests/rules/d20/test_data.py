@@ -76,6 +76,10 @@ def test_the_base_numbers_are_the_seeds_and_d2s() -> None:
     assert (base.natural_miss, base.natural_hit, base.critical_multiplier) == (1, 20, 2)
     assert (base.hp_disabled, base.hp_dead, base.stabilise_percent) == (0, -10, 10)
     assert (base.speed, base.five_foot_step, base.reach) == (6, 1, 1)
+    # ASSUMED, the 3.5 SRD's disabled creature ([disabled]; D-2 says only "one action").
+    assert base.disabled_strenuous_damage == 1
+    assert base.disabled_strenuous == ("attack", "opportunity_attack")
+    assert base.disabled_speed_divisor == 2
 
 
 def test_every_sample_sheet_and_weapon_says_it_is_sample_data() -> None:
@@ -97,4 +101,17 @@ def test_a_bad_data_file_is_refused_naming_the_file_the_entry_and_the_key(tmp_pa
         weapons.read_text(encoding="utf-8") + '\n[spear]\nkind = "pole"\n', encoding="utf-8"
     )
     with pytest.raises(D20DataError, match=r"weapons.toml: \[spear\].kind: unknown value 'pole'"):
+        load_d20(tmp_path)
+
+
+def test_the_disabled_creatures_strenuous_acts_are_checked_by_name(tmp_path: Path) -> None:
+    for name in ("modifiers.toml", "base.toml", "weapons.toml", "sheets.toml"):
+        (tmp_path / name).write_text((DIRECTORY / name).read_text(encoding="utf-8"), "utf-8")
+    base = tmp_path / "base.toml"
+    text = base.read_text(encoding="utf-8")
+    base.write_text(text.replace('"opportunity_attack"]', '"sprint"]'), encoding="utf-8")
+    with pytest.raises(D20DataError, match=r"base.toml: \[disabled\].strenuous: expected a list"):
+        load_d20(tmp_path)
+    base.write_text(text.replace("speed_divisor = 2", "speed_divisor = 0"), encoding="utf-8")
+    with pytest.raises(D20DataError, match=r"\[disabled\].speed_divisor: 1 or more, got 0"):
         load_d20(tmp_path)

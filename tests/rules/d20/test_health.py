@@ -1,11 +1,22 @@
-"""d20 hit points (D-2) and the coup de grâce's Fortitude DC (004:l.116), worked by hand."""
+"""d20 hit points (D-2), the coup de grâce's Fortitude DC (004:l.116) and the disabled creature's
+assumed costs (base.toml [disabled]), worked by hand."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 
-from game.rules.d20.data import load_d20
-from game.rules.d20.health import HpState, dying_round, hp_state, take_damage
+from game.rules.d20.data import DIRECTORY, load_d20
+from game.rules.d20.health import (
+    HpState,
+    disabled_speed,
+    dying_round,
+    hp_state,
+    strenuous_cost,
+    take_damage,
+)
 
 DATA = load_d20()
 
@@ -53,3 +64,44 @@ def test_a_dying_creature_stabilises_on_10_percent_or_loses_1_a_round_d2() -> No
     assert (lost.hit_points, lost.stabilised, lost.state) == (-4, False, HpState.DYING)
     assert dying_round(DATA, -9, 50).state is HpState.DEAD  # -9 - 1 = -10
     assert dying_round(DATA, 4, 50).hit_points == 4  # not dying: nothing happens
+
+
+def test_d2_assumed_a_disabled_creatures_attack_costs_1_hit_point_and_leaves_it_dying() -> None:
+    # ASSUMED, base.toml [disabled] (the 3.5 SRD's): "performing any standard action ...
+    # deals 1 point of damage after the completion of the act"; at 0 (D-2 "0 disabled") an
+    # attack costs 1, and 0 - 1 = -1 is dying (D-2 "-1 to -9 dying").
+    assert strenuous_cost(DATA, 0, "attack") == 1
+    assert strenuous_cost(DATA, 0, "opportunity_attack") == 1
+    assert (take_damage(DATA, 0, 1).hit_points, take_damage(DATA, 0, 1).state) == (
+        -1,
+        HpState.DYING,
+    )
+    # Only a disabled creature pays, and only for the strenuous acts.
+    assert strenuous_cost(DATA, 1, "attack") == 0
+    assert strenuous_cost(DATA, -1, "attack") == 0
+    assert strenuous_cost(DATA, 0, "move") == 0
+
+
+def test_d2_assumed_a_disabled_creature_moves_at_half_speed_rounded_down_at_least_1() -> None:
+    # The SRD's "She moves at half speed": 6 -> 3, the void marine's 4 -> 2, 3 -> 1, 1 -> 1.
+    assert [disabled_speed(DATA, s) for s in (6, 4, 3, 1, 0)] == [3, 2, 1, 1, 0]
+
+
+def test_a_gm_turns_the_assumed_disabled_rules_off_in_base_toml(tmp_path: Path) -> None:
+    # strenuous_damage = 0 and speed_divisor = 1: D-2's one action alone is left.
+    for name in ("modifiers.toml", "base.toml", "weapons.toml", "sheets.toml"):
+        text = (DIRECTORY / name).read_text(encoding="utf-8")
+        if name == "base.toml":
+            text = text.replace("strenuous_damage = 1", "strenuous_damage = 0")
+            text = text.replace("speed_divisor = 2", "speed_divisor = 1")
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    off = load_d20(tmp_path)
+    assert strenuous_cost(off, 0, "attack") == 0
+    assert disabled_speed(off, 6) == 6
+    # Or only the reactions spared: the acts are a list.
+    base = replace(off.base, disabled_strenuous_damage=1, disabled_strenuous=("attack",))
+    some = replace(off, base=base)
+    assert (strenuous_cost(some, 0, "attack"), strenuous_cost(some, 0, "opportunity_attack")) == (
+        1,
+        0,
+    )

@@ -181,10 +181,12 @@ def test_the_states_tell_the_battle_what_a_turn_may_do_d2() -> None:
     sheet = Sheet(hit_points=5)
     ok = BATTLE.condition_effects(sheet)
     assert ok.turn_lost is None and ok.speed_cap is None and not ok.dead
-    # Disabled: one action; here the standard action and a 5-foot step (1 cell).
+    # Disabled: one action, a move or a standard one (D-2); assumed (base.toml [disabled],
+    # the 3.5 SRD's "She moves at half speed"): 6 cells // 2 = 3.
     disabled = BATTLE.condition_effects(Sheet(hit_points=0))
     assert disabled.turn_lost is None and disabled.attack_barred is None
-    assert disabled.speed_cap == 1 and not disabled.out_of_combat
+    assert disabled.speed_cap == 3 and not disabled.out_of_combat
+    assert disabled.one_action == "disabled" and ok.one_action is None
     dying = BATTLE.condition_effects(Sheet(hit_points=-9))
     assert dying.turn_lost == "dying" and dying.no_reaction and dying.out_of_combat
     assert not dying.dead
@@ -238,8 +240,10 @@ def test_movement_is_the_sheets_speed_twice_with_a_double_move_and_none_when_dyi
     assert request.budgets == {"walk": 4} and request.max_cells is None
     request, _ = BATTLE.move_request(bf, bf.by_id["m"], None, dash=True, stealth=False)
     assert request.budgets == {"walk": 8}
-    request, _ = BATTLE.move_request(bf, bf.by_id["d"], None, dash=False, stealth=False)
-    assert request.max_cells == 1  # disabled: the 5-foot step
+    # Disabled (the bare sheet's 6 cells): half speed, assumed, never doubled.
+    for dash in (False, True):
+        request, _ = BATTLE.move_request(bf, bf.by_id["d"], None, dash=dash, stealth=False)
+        assert request.budgets == {"walk": 3} and request.max_cells is None
     request, _ = BATTLE.move_request(bf, bf.by_id["x"], None, dash=False, stealth=False)
     assert request.budgets == {}  # dying
     request, _ = BATTLE.move_request(bf, bf.by_id["p"], None, dash=False, stealth=False)
@@ -293,6 +297,18 @@ def test_a_reach_of_2_threatens_2_cells_away_and_leaving_them_provokes_d1_d2() -
     )
     assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is True
     assert provokes(bf, "k", (0, 2, 0), (0, 3, 0)) is False  # 3 cells away: outside
+
+
+def test_leaving_a_threatened_allys_cell_provokes_the_ally_there_is_no_soft_cover_d2() -> None:
+    # D-2: leaving a threatened cell provokes, an ally standing in it or not. g (reach 2) at
+    # (3,2) threatens (1,2), where k's ally a stands; k passing through it steps out to (0,2).
+    # D-3's soft cover is the creatures in between: a, in the very cell k leaves, is not.
+    bf = field(
+        unit("k", "raiders", (0, 3, 0), "scavenger"),
+        unit("a", "raiders", (1, 2, 0), "scavenger"),
+        unit("g", "security", (3, 2, 0), {"template": "station_guard", "reach": 2}),
+    )
+    assert provokes(bf, "k", (1, 2, 0), (0, 2, 0)) is True
 
 
 def test_a_dying_or_reach_0_reactor_threatens_nothing_and_is_never_provoked_d2_004_l104() -> None:
