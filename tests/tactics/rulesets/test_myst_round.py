@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from game.rules.dice import Advantage, Roller
 from game.scenario.parse import parse_scenario
@@ -27,7 +28,7 @@ def _fighter(id_: str, faction: str, x: int, **sheet: object) -> dict[str, objec
     return {"id": id_, "faction": faction, "at": [x, 0, 0], "sheet": sheet}
 
 
-def _with(bf: Battlefield, unit: str, **state: object) -> Battlefield:
+def _with(bf: Battlefield, unit: str, **state: Any) -> Battlefield:
     """The battlefield with `unit`'s Myst sheet changed (the battle's state: run-up, defences)."""
     entities = tuple(
         replace(e, sheet=replace(sheet_of(e), **state)) if e.id == unit else e for e in bf.entities
