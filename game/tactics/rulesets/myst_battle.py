@@ -8,8 +8,10 @@ attacker's `spend_margin` when its attack asked to choose, else by the computer'
 the most damage); a won defence takes its counter-moves from the defender's standing plan, else
 the counterattack; the line of fire's partial obstruction (M-1's default) lowers the attack, but
 a shot that strays is not rolled against the people in line yet; one exchange per round is the
-turn's one attack (a defence costs nothing and the second-defence penalty is not counted);
-people never block the line of sight.
+turn's one attack (a defence costs no action; a second defence in a round is at -20); a charge
+after 4 cells walked this turn and a sheet's two-handed grip raise the Strength cap (the turn's
+and round's counts live in the sheet: game/rules/myst/round.py); people never block the line
+of sight.
 """
 
 from __future__ import annotations
