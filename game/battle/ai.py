@@ -75,8 +75,20 @@ def _reach(b: Battle, me: EntitySheet, *, dash: bool = False) -> dict[Cell, int]
     return reachable(b.bf.grid, b.bf.occupancy, me.occupant, request)
 
 
-def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, EntitySheet]:
-    moved = replace(me, cell=cell)
+def _moved(
+    bf: Battlefield,
+    me: EntitySheet,
+    cell: Cell,
+    walked: int = 0,
+    rules: BattleRules | None = None,
+) -> tuple[Battlefield, EntitySheet]:
+    """The battlefield with `me` moved to `cell`, having walked `walked` cells on the way (its
+    ruleset sheet counting them: Myst's run-up for a charge, 002:l.189)."""
+    sheet = me.sheet
+    if rules is not None:
+        for _step in range(walked):
+            sheet = rules.after_step(sheet)
+    moved = replace(me, cell=cell, sheet=sheet)
     entities = tuple(moved if e.id == me.id else e for e in bf.entities)
     return Battlefield(bf.grid, entities, bf.rules, bf.ruleset), moved
 
@@ -124,7 +136,9 @@ def _choose_cell(
         return (shot[0] if shot else Fraction(0)), cover, closeness
 
     here = weigh(b.bf, me)
-    scored = [(weigh(*_moved(b.bf, me, c)), c) for c in ranked[:CANDIDATES]]
+    # The cells walked to get there are its movement points (exact on plain ground): a charge
+    # after a run-up counts in the harm expected (Myst, docs/rules.md "Myst in battle").
+    scored = [(weigh(*_moved(b.bf, me, c, cells[c], b.ruleset)), c) for c in ranked[:CANDIDATES]]
     if not scored:
         return None
     if want_shot:

@@ -100,6 +100,11 @@ def _attack_roll(
         after = b.ruleset.after_attack(own.sheet, answer)
         if after != own.sheet:
             b.set(attacker, RulesetSheet(after))
+    theirs = b.world.try_get(target.id, RulesetSheet)
+    if theirs is not None:  # the target has defended (Myst: the round's defences, M-2)
+        after = b.ruleset.after_defence(theirs.sheet, answer)
+        if after is not theirs.sheet:
+            b.set(target.id, RulesetSheet(after))
     return rolled, answer
 
 
@@ -251,6 +256,9 @@ def defence_won(
     won = counters.defence_won(b.roller, b.bf, b.sheet(attacker), target, answer, rolled, plan)
     if won is None:
         return
+    if won.after is not None and b.world.has(target.id, RulesetSheet):
+        b.set(target.id, RulesetSheet(won.after))
+    gained = {} if won.priority_over is None else _priority(b, target.id, won.priority_over)
     b.emit(
         "defence_margin",
         {
@@ -261,6 +269,7 @@ def defence_won(
             "taken": list(won.taken),
             **won.logged,
             "hit": won.hit,
+            **gained,
         },
         about=[target.id, attacker],
         rolls=won.rolls,
@@ -274,6 +283,20 @@ def defence_won(
         if out and b.initiative.active == attacker:
             b.emit("turn_cut_short", {"unit": attacker}, about=[attacker], rules=("M-1",))
             b.end_turn(attacker)
+
+
+def _priority(b: BattleContext, unit: str, over: str) -> dict[str, int]:
+    """`unit` acts before `over` next round (Myst's "Priority next round", 002:l.79): its
+    score that round one above `over`'s, nothing when above already; the change counts for
+    that round only (the order keeper's `adjust`). The event's fields: the change and the
+    round it counts in."""
+    own, theirs = b.initiative.entry(unit), b.initiative.entry(over)
+    if own is None or theirs is None:
+        return {"initiative": 0}
+    change = max(0, theirs.total - own.total + 1)
+    if change == 0:
+        return {"initiative": 0}
+    return {"initiative": change, "round": b.initiative.adjust(unit, change)}
 
 
 def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:

@@ -1651,6 +1651,11 @@ class Battle:
         same = length > 0 and all(r == d * length for r, d in zip(run, step, strict=True))
         new = tuple(r + d for r, d in zip(run, step, strict=True)) if same else step
         self._set(unit, replace(motion, run=(new[0], new[1], new[2])))
+        own = self.world.try_get(unit, RulesetSheet)
+        if own is not None:  # one more cell walked: Myst's charge counts them (002:l.189)
+            after = self.ruleset.after_step(own.sheet)
+            if after is not own.sheet:
+                self._set(unit, RulesetSheet(after))
 
     def _stop_flight(self, unit: str) -> None:
         """A jump lands, or the unit runs into something (a collision simply stops it): no

@@ -453,6 +453,11 @@ def json_text(value: object) -> str:
 # values; it is written with its type named, every collection in a fixed order, so that the
 # same sheet gives the same bytes and a snapshot reads it back without knowing the ruleset.
 _SHEET_MODULES = "game.rules."
+#: A ruleset sheet field with this metadata key is written only when it differs from its
+#: default (`dataclasses.field(default=..., metadata={OMIT_DEFAULT: True})`): a field added
+#: later keeps the state, and so the hashes, of older journals as they were (Myst's battle
+#: state, docs/rules.md "Myst in battle").
+OMIT_DEFAULT = "omit_default"
 
 
 def sheet_to_json(value: object) -> Any:
@@ -466,7 +471,11 @@ def sheet_to_json(value: object) -> Any:
     if isinstance(value, Fraction):
         return {"fraction": str(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: sheet_to_json(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        fields = {
+            f.name: sheet_to_json(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if not (f.metadata.get(OMIT_DEFAULT) and getattr(value, f.name) == f.default)
+        }
         return {"type": _type_name(type(value)), "fields": fields}
     if isinstance(value, Mapping):
         items = sorted(value.items(), key=lambda kv: (type(kv[0]).__name__, kv[0]))

@@ -207,6 +207,12 @@ class DefenceWon:
     damage: int = 0
     damage_type: str = ""
     rules: tuple[str, ...] = ()
+    #: The defender's ruleset sheet after its counter-moves (Myst's "cancel the -20",
+    #: 002:l.77), None when they leave it as it is.
+    after: Any = None
+    #: The unit the defender acts before next round (Myst's "Priority next round", 002:l.79),
+    #: None when it bought no Priority.
+    priority_over: str | None = None
 
 
 class RulesRefusal(ValueError):

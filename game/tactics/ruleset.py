@@ -415,6 +415,17 @@ class BattleRules(Protocol):
         hit point for a strenuous act, assumed, D-2). By default 0."""
         return 0
 
+    # ---------------------------------------------------------------- a unit's own state
+    # Myst keeps a charge's run-up and the round's defences in its units' sheets (002:l.189,
+    # M-2); by default both leave the sheet as it is (no other ruleset's state changes).
+    def after_step(self, sheet: Any) -> Any:
+        """The ruleset sheet of a unit that walked one more cell of a move this turn."""
+        return sheet
+
+    def after_defence(self, sheet: Any, attack: Attack) -> Any:
+        """The ruleset sheet of an attack's target after it defended against `attack`."""
+        return sheet
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

@@ -373,6 +373,22 @@ def modifier_line(modifier: Modifier) -> str:
         "dm_reactions": lambda: _("own reactions DM {dm}").format(dm=_signed(value)),
         "myst_attack": lambda: _("attack total {total} + 3d10").format(total=value),
         "myst_defence": lambda: _("defence total {total} + 3d10").format(total=-value),
+        "myst_mounted": lambda: _("mounted: attack {bonus}").format(bonus=_signed(value)),
+        "myst_target_mounted": lambda: _("mounted target: defence {bonus}").format(
+            bonus=_signed(-value)
+        ),
+        "myst_second_defence": lambda: _("second defence this round: defence {penalty}").format(
+            penalty=_signed(-value)
+        ),
+        "myst_penalty_cancelled": lambda: _(
+            "second defence: its -20 cancelled by a defence margin"
+        ),
+        "myst_charge": lambda: _(
+            "charge: Strength cap {bonus}; a won defence adds to its margin"
+        ).format(bonus=_signed(value)),
+        "myst_two_handed": lambda: _("two-handed grip: Strength cap {bonus}").format(
+            bonus=_signed(value)
+        ),
         "fantasy_dp": lambda: _("protection difficulty {dp}").format(dp=value),
         "fantasy_attack_modifier": lambda: _("attack {points}").format(points=_signed(value)),
         "fantasy_defence_modifier": lambda: _("defence {points}").format(points=_signed(-value)),

@@ -148,7 +148,27 @@ def _attack(d: Mapping[str, Any]) -> str:
         )
     if d.get("cover"):
         text += " " + _("(cover: {grade})").format(grade=cover_name(str(d["cover"])))
+    if d.get("situation"):
+        text += " " + myst_situation_text(d)
     return text
+
+
+def myst_situation_text(d: Mapping[str, Any]) -> str:
+    """A Myst exchange's circumstances in words (the attack event's `situation`): a charge and
+    its run-up, a two-handed grip, a second defence's -20 or its cancelling."""
+    names = {
+        "charge": lambda: _(
+            "charge after a run-up of {cells} cells: Strength cap raised, a won defence's "
+            "margin raised, the charger rolls for Priority (M-1, M-2)"
+        ).format(cells=d.get("run_up", "?")),
+        "two_handed": lambda: _("two-handed grip: Strength cap raised (M-1)"),
+        "second_defence": lambda: _("the target's second defence this round: -20 (M-2)"),
+        "penalty_cancelled": lambda: _(
+            "the target's second defence without its -20, cancelled by a defence margin (M-2)"
+        ),
+    }
+    words = [names[str(c)]() for c in d.get("situation", ()) if str(c) in names]
+    return "(" + "; ".join(words) + ")"
 
 
 def _reaction_attack(d: Mapping[str, Any]) -> str:
@@ -270,6 +290,15 @@ def _defence_margin(d: Mapping[str, Any]) -> str:
     if "counter_attack_total" in d:
         text += " " + _("Counterattack {a} against {d}: {result}.").format(
             a=d["counter_attack_total"], d=d["counter_defence_total"], result=_hit(d.get("hit"))
+        )
+    if d.get("initiative"):
+        words = _("{unit} acts before {against} in round {round} (Priority +{change}).")
+        text += " " + words.format(
+            unit=d["unit"], against=d["against"], round=d.get("round", "?"), change=d["initiative"]
+        )
+    elif "initiative" in d:
+        text += " " + _("{unit} acts before {against} next round already.").format(
+            unit=d["unit"], against=d["against"]
         )
     return text
 

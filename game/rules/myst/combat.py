@@ -524,8 +524,8 @@ def plans(rules: MystRules, waiting: MarginToSpend) -> tuple[tuple[Spend, Damage
 
 
 #: The defence margin's counter-moves a won defence takes when its defender set no plan (the
-#: computer's choice): the counterattack, the one with an effect on the battle's small base
-#: (M-2 counts no second-defence penalty, keeps no melee to break off and rolls Priority once).
+#: computer's choice): the counterattack, the one that does harm (a standing plan may take
+#: "cancel the -20" and "Priority next round", which the battle carries out too).
 DEFAULT_DEFENCE_PLAN: Final = ("counterattack",)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Final
+from typing import Final, TypeVar
 
 from game.rules import exact, registry
+
+_T = TypeVar("_T")
 
 DIRECTORY: Final = registry.DATA / "myst"
 DAMAGE_TYPES: Final = ("impatto", "taglio", "punta")
@@ -30,6 +32,7 @@ SHEET_KEYS: Final = (
     "status",
     "status_max",
     "speed",
+    "two_handed",
 )
 WEAPON_KEYS: Final = (
     "name",
@@ -149,6 +152,13 @@ def parse_weapon(weapon_id: str, raw: object, where: str) -> Weapon:
     )
 
 
+def _later(default: _T) -> _T:
+    """A sheet field added after journals existed: omitted from the state when at `default`
+    ("omit_default", game/ecs/components.py OMIT_DEFAULT)."""
+    found: _T = field(default=default, metadata={"omit_default": True})
+    return found
+
+
 @dataclass(frozen=True)
 class StrengthRow:
     low: int
@@ -176,6 +186,16 @@ class Sheet:
     #: The Corpo a Corpo total for counter-moves (002:l.91-109); the attack total when absent.
     brawl: int | None = None
     sample: str | None = None
+    # ---- added later: written in a battle's state only when not at their default (game/ecs/
+    # components.py OMIT_DEFAULT), so that older Myst journals keep their state hashes.
+    #: A one-handed weapon held in both hands (002:l.232-235): the Strength cap +1, no shield.
+    two_handed: bool = _later(False)
+    #: The battle's count of the cells walked this turn so far: a charge's run-up (002:l.189).
+    run_up: int = _later(0)
+    #: The defences made this round (M-2): the second and later take the base's -20.
+    defences: int = _later(0)
+    #: A defence margin's "cancel the -20" (002:l.77) bought for the next defence this round.
+    cancel_penalty: bool = _later(False)
 
     @property
     def brawl_total(self) -> int:
@@ -274,8 +294,9 @@ def read_sheet(
     ):
         if key in spec:
             changes[key] = _int(spec, key, where, low, high)
-    if "mounted" in spec:
-        changes["mounted"] = _bool(spec, "mounted", where)
+    for key in ("mounted", "two_handed"):
+        if key in spec:
+            changes[key] = _bool(spec, key, where)
     if "weapon" in spec:
         value = spec["weapon"]
         if isinstance(value, str):
@@ -292,6 +313,16 @@ def read_sheet(
     sheet = replace(sheet, **changes)  # type: ignore[arg-type]
     if sheet.status > sheet.status_max:
         raise _fail(f"{where}.status", f"{sheet.status} is above status_max {sheet.status_max}")
+    if sheet.two_handed:
+        # 002:l.232-235: a one-handed weapon with a wide enough grip; both hands on it leave
+        # none for a shield (docs/rules.md, "Myst in battle").
+        arm = sheet.weapon
+        if arm.hands == 2:
+            raise _fail(f"{where}.two_handed", f"{arm.name} is a two-handed weapon already")
+        if not arm.grip:
+            raise _fail(f"{where}.two_handed", f"{arm.name} cannot be held in two hands")
+        if sheet.shield:
+            raise _fail(f"{where}.two_handed", f"both hands on {arm.name} leave none for a shield")
     if sheet.shield > sheet.defence:
         raise _fail(
             f"{where}.shield",

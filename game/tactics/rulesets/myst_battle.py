@@ -8,14 +8,16 @@ attacker's `spend_margin` when its attack asked to choose, else by the computer'
 the most damage); a won defence takes its counter-moves from the defender's standing plan, else
 the counterattack; the line of fire's partial obstruction (M-1's default) lowers the attack, but
 a shot that strays is not rolled against the people in line yet; one exchange per round is the
-turn's one attack (a defence costs nothing and the second-defence penalty is not counted);
-people never block the line of sight.
+turn's one attack (a defence costs no action; a second defence in a round is at -20); a charge
+after 4 cells walked this turn and a sheet's two-handed grip raise the Strength cap (the turn's
+and round's counts live in the sheet: game/rules/myst/round.py); people never block the line
+of sight.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -33,6 +35,7 @@ from game.rules.hit import NoChance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.myst import combat
+from game.rules.myst import round as state
 from game.rules.myst.data import MystRules, Sheet, Weapon, load
 from game.rules.ruleset_answers import (
     Attack,
@@ -57,6 +60,7 @@ from game.tactics.rulesets.common_battle import (
     order_keeper,
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.myst_round import ROUND
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
 BUDGET = MOVE_AND_ACTION
@@ -85,6 +89,8 @@ class MystAttack:
     target: Sheet
     melee: bool
     in_line: tuple[str, ...]
+    #: The charge, the two-handed grip and the second defence of this exchange (the sheets').
+    situation: combat.Situation = field(default_factory=combat.Situation)
 
 
 def _weapon_roll(roller: Roller, weapon: Weapon) -> RollRecord:
@@ -108,18 +114,39 @@ def _weapon_roll(roller: Roller, weapon: Weapon) -> RollRecord:
     )
 
 
-def default_spend(data: MystRules, margin: int, strength: int, weapon: Weapon) -> combat.Spend:
+def default_spend(
+    data: MystRules,
+    margin: int,
+    strength: int,
+    weapon: Weapon,
+    *,
+    two_handed: bool = False,
+    charge: bool = False,
+) -> combat.Spend:
     """M-1's margin spent by the computer's choice (and a player's who did not ask to
     choose): the most damage (`combat.most_damage`: Strength up to the cap, then the die's
-    minimum up to the dice's maximum; never reduction). The die does not change it."""
-    waiting = combat.MarginToSpend(margin, weapon.damage_min, strength, weapon)
+    minimum up to the dice's maximum; never reduction). The die does not change it. A
+    two-handed grip and a charge raise the cap (002:l.193, 234)."""
+    waiting = combat.MarginToSpend(
+        margin, weapon.damage_min, strength, weapon, two_handed=two_handed, charge=charge
+    )
     return combat.most_damage(data, waiting)
 
 
-def damage_from(data: MystRules, margin: int, rolled: int, strength: int, weapon: Weapon) -> int:
+def damage_from(
+    data: MystRules,
+    margin: int,
+    rolled: int,
+    strength: int,
+    weapon: Weapon,
+    *,
+    two_handed: bool = False,
+    charge: bool = False,
+) -> int:
     """The damage a won exchange of `margin` does with the die showing `rolled` (M-1)."""
-    spend = default_spend(data, margin, strength, weapon)
-    return combat.spend_margin(data, margin, rolled, spend, strength, weapon).damage
+    raised = {"two_handed": two_handed, "charge": charge}
+    spend = default_spend(data, margin, strength, weapon, **raised)
+    return combat.spend_margin(data, margin, rolled, spend, strength, weapon, **raised).damage
 
 
 @cache
@@ -128,10 +155,20 @@ def _difference() -> Mapping[int, Fraction]:
 
 
 @cache
-def mean_damage(attack: int, defence: int, strength: int, weapon: Weapon) -> Fraction:
+def mean_damage(
+    attack: int,
+    defence: int,
+    strength: int,
+    weapon: Weapon,
+    *,
+    two_handed: bool = False,
+    charge: bool = False,
+) -> Fraction:
     """E[damage] of one exchange, exact: over the 3d10 - 3d10 difference (a positive margin
-    wins) and the weapon's dice, the margin spent by default (M-1)."""
+    wins) and the weapon's dice, the margin spent by default (M-1), the Strength cap raised
+    by a two-handed grip or a charge (002:l.193, 234)."""
     data = rules()
+    raised = {"two_handed": two_handed, "charge": charge}
     faces = exact.distribution(exact.parse(weapon.damage))
     total = Fraction(0)
     for diff, p in _difference().items():
@@ -139,7 +176,10 @@ def mean_damage(attack: int, defence: int, strength: int, weapon: Weapon) -> Fra
         if margin <= 0:
             continue
         mean = sum(
-            (q * damage_from(data, margin, face, strength, weapon) for face, q in faces.items()),
+            (
+                q * damage_from(data, margin, face, strength, weapon, **raised)
+                for face, q in faces.items()
+            ),
             Fraction(0),
         )
         total += p * mean
@@ -152,6 +192,82 @@ def in_line(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> tupl
     for cell in cells_entered(attacker.cell, target.cell):
         found.extend(o.id for o in bf.occupancy.all_at(cell))
     return tuple(found)
+
+
+#: The exchange's own modifiers the breakdown names (explain.modifier_line), by their code in
+#: game/rules/myst/combat.py, with their rulings.
+_NAMED = {
+    "mounted": ("myst_mounted", ("M-1",)),  # 002:l.128
+    "target_mounted": ("myst_target_mounted", ("M-1",)),  # 002:l.128
+    "second_defence": ("myst_second_defence", ("M-2",)),  # M-2's base, 002:l.77
+}
+
+
+def situation_notes(
+    data: MystRules,
+    done: combat.Exchange,
+    attacker: Sheet,
+    target: Sheet,
+    situation: combat.Situation,
+) -> tuple[Modifier, ...]:
+    """The breakdown's lines for what changes the exchange besides the sheets' totals: riding
+    (+10 to the rider's attack or defence), a second defence's -20 or its cancelling, and what
+    raises the Strength cap (a charge +2, a two-handed grip +1)."""
+    notes = [
+        Modifier(_NAMED[m.code][0], m.value, _NAMED[m.code][1])
+        for m in done.modifiers
+        if m.code in _NAMED
+    ]
+    if state.penalty_cancelled(target):
+        notes.append(Modifier("myst_penalty_cancelled", 0, ("M-1", "M-2")))
+    if situation.charge:
+        notes.append(Modifier("myst_charge", data.cap_charge, ("M-1",)))
+    if situation.two_handed:
+        notes.append(Modifier("myst_two_handed", data.cap_two_handed, ("M-1",)))
+    return tuple(notes)
+
+
+def situation_why(
+    data: MystRules, attacker: Sheet, target: Sheet, situation: combat.Situation
+) -> tuple[str, ...]:
+    """The attack's reasons for the charge, the grip and a cancelled -20 (the log's `why`)."""
+    why: list[str] = []
+    if situation.charge:
+        metres = attacker.run_up * state.CELL_METRES
+        why.append(
+            f"charge after a run-up of {attacker.run_up} cells ({metres:g} m, at "
+            f"least {data.run_up_metres} m): Strength cap +{data.cap_charge}, a won defence "
+            f"+{data.charge_defence_bonus} margin; the charger rolls for Priority: its attack "
+            "in its own turn (002:l.189-193, M-1, M-2)"
+        )
+    if situation.two_handed:
+        why.append(f"two-handed grip: Strength cap +{data.cap_two_handed} (002:l.234, M-1)")
+    if state.penalty_cancelled(target):
+        why.append("a defence margin cancelled this second defence's -20 (002:l.77, M-2)")
+    return tuple(why)
+
+
+def situation_logged(
+    attacker: Sheet, target: Sheet, situation: combat.Situation
+) -> dict[str, object]:
+    """The attack event's `situation` (codes) and a charge's `run_up` (cells), only when one
+    applies: an exchange without them logs as it did before they existed."""
+    codes = [
+        code
+        for code, held in (
+            ("charge", situation.charge),
+            ("two_handed", situation.two_handed),
+            ("second_defence", situation.second_defence),
+            ("penalty_cancelled", state.penalty_cancelled(target)),
+        )
+        if held
+    ]
+    if not codes:
+        return {}
+    logged: dict[str, object] = {"situation": codes}
+    if situation.charge:
+        logged["run_up"] = attacker.run_up
+    return logged
 
 
 def _uses(spend: combat.Spend) -> tuple[tuple[str, int], ...]:
@@ -208,10 +324,12 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         if not sight.clear:
             return _no_attack(NoChance.NO_LOS, sight.rules, "no line of sight", **values)
         line = () if melee else in_line(bf, attacker, target)
-        done = combat.exchange(data, a_sheet, t_sheet, combat.Situation(), in_line=len(line))
+        situation = state.situation(data, a_sheet, t_sheet)
+        done = combat.exchange(data, a_sheet, t_sheet, situation, in_line=len(line))
         notes = [
             Modifier("myst_attack", done.attack, ("M-1",)),
             Modifier("myst_defence", -done.defence, ("M-1",)),
+            *situation_notes(data, done, a_sheet, t_sheet, situation),
         ]
         why: tuple[str, ...] = ()
         if worded:
@@ -219,6 +337,7 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
                 f"attack {done.attack} + 3d10 against defence {done.defence} + 3d10 (M-1)",
                 *(f"{m.code} {m.value:+d}" for m in done.modifiers),
                 *((f"in the line of fire: {', '.join(line)}",) if line else ()),
+                *situation_why(data, a_sheet, t_sheet, situation),
             )
         return Attack(
             chance=done.chance,
@@ -227,7 +346,7 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             rules=tuple(dict.fromkeys((*done.rules, "M-2"))),
             why=why,
             cover=None,
-            detail=MystAttack(done, a_sheet, t_sheet, melee, line),
+            detail=MystAttack(done, a_sheet, t_sheet, melee, line, situation),
             values=values,
         )
 
@@ -246,16 +365,18 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             done.defence,
             a.dice,
             d.dice,
-            combat.Situation(),
+            detail.situation,
             melee=detail.melee,
         )
-        logged = {
+        logged: dict[str, object] = {
             "chance": exact.fraction_text(done.chance),
             "attack_total": result.attack_total,
             "defence_total": result.defence_total,
             "winner": result.winner,
             "margin": result.margin,
         }
+        # Written only when one applies, so an exchange without them logs as it did.
+        logged.update(situation_logged(detail.attacker, detail.target, detail.situation))
         return AttackRoll(result.winner == "attack", a, MappingProxyType(logged))
 
     def roll_damage(
@@ -281,7 +402,15 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             return DamageRoll(record, record.total, arm.type)
         margin = int(str(roll.logged["margin"]))
         data = rules()
-        waiting = combat.MarginToSpend(margin, record.total, sheet.strength, arm)
+        raised = detail.situation
+        waiting = combat.MarginToSpend(
+            margin,
+            record.total,
+            sheet.strength,
+            arm,
+            two_handed=raised.two_handed,
+            charge=raised.charge,
+        )
         dealt = combat.spent(data, waiting, combat.most_damage(data, waiting))
         # A margin of a unit or more may be spent otherwise: the attacker's to choose (M-1).
         choice = waiting if combat.units_of(data, margin) > 0 else None
@@ -342,8 +471,9 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         no counterattack or break-off): the plan's, else the computer's (`DEFAULT_DEFENCE_PLAN`:
         the counterattack). A counterattack is a punch or kick (002:l.89-91): Corpo a Corpo
         against Corpo a Corpo + 3d10 each, shield not counted, 1 damage + the margin spent
-        for the most (Strength up to its cap). The other moves are taken and told; the
-        battle's base has nothing for them to change (docs/rules.md, "Myst in battle")."""
+        for the most (Strength up to its cap). "Cancel the -20" spares the defender's next
+        defence this round the second defence's -20 (`after`); "Priority next round" puts it
+        before the attacker next round (`priority_over`; docs/rules.md, "Myst in battle")."""
         if roll.logged.get("winner") != "defence":
             return None
         detail: MystAttack = attack.detail
@@ -354,8 +484,12 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         taken = combat.counter_moves(options, units, chosen)
         if not taken:
             return None
+        # The target's sheet now (its defence counted), not the one it was attacked with.
+        now = sheet_of(bf.by_id.get(target.id, target))
+        after = state.after_counter_moves(now, taken)
+        over = attacker.id if "priority" in taken else None
         if "counterattack" not in taken:
-            return DefenceWon(margin, units, taken, rules=("M-1",))
+            return DefenceWon(margin, units, taken, rules=("M-1",), after=after, priority_over=over)
         # The defender strikes back at the attacker: the exchange with the roles swapped.
         punch = combat.Situation(counter="punch")
         done = combat.exchange(data, detail.target, detail.attacker, punch)
@@ -370,7 +504,10 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             "counter_margin": result.margin,
         }
         weapon = data.weapons["pugno"]
-        return DefenceWon(margin, units, taken, logged, (a, d), hit, damage, weapon.type, ("M-1",))
+        return DefenceWon(
+            margin, units, taken, logged, (a, d), hit, damage, weapon.type, ("M-1",),
+            after=after, priority_over=over,
+        )  # fmt: skip
 
     def expected_harm(
         self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet, attack: Attack
@@ -379,8 +516,15 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         if attack.chance is None:
             return Fraction(0)
         detail: MystAttack = attack.detail
-        a = detail.attacker
-        return mean_damage(detail.exchange.attack, detail.exchange.defence, a.strength, a.weapon)
+        a, raised = detail.attacker, detail.situation
+        return mean_damage(
+            detail.exchange.attack,
+            detail.exchange.defence,
+            a.strength,
+            a.weapon,
+            two_handed=raised.two_handed,
+            charge=raised.charge,
+        )
 
     def damage(self, bf: Battlefield, target: EntitySheet, damage_type: str, rolled: int) -> Harm:
         """M-2: `rolled` (the damage the margin made of the die) lowers Status Globale; the
@@ -490,6 +634,20 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
         """The sheet's own weapon (a sample sheet's, whatever the map gave the unit)."""
         return shown_weapon(sheet.weapon) if isinstance(sheet, Sheet) else None
+
+    # ---------------------------------------------------------------- the turn's and round's state
+    #: A round's defences and a turn's run-up end with them (game/tactics/rulesets/myst_round.py).
+    round_rules = ROUND
+
+    def after_step(self, sheet: Any) -> Any:
+        """One more cell walked this turn: a charge's run-up (002:l.189)."""
+        return state.walked(sheet) if isinstance(sheet, Sheet) else sheet
+
+    def after_defence(self, sheet: Any, attack: Attack) -> Any:
+        """The target defended: one more defence this round (M-2), a cancelled -20 used."""
+        if not isinstance(sheet, Sheet) or not isinstance(attack.detail, MystAttack):
+            return sheet
+        return state.defended(sheet)
 
 
 def shown_weapon(weapon: Weapon) -> WeaponShown:
