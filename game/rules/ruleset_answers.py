@@ -204,6 +204,10 @@ class DefenceWon:
     damage: int = 0
     damage_type: str = ""
     rules: tuple[str, ...] = ()
+    #: What the counterattack leaves on the attacker for the battle to keep (Myst's push, trip
+    #: and grab, 002:l.101-116): "knocked_down", "unbalanced" (by `penalty`), "grabbed".
+    effects: tuple[str, ...] = ()
+    penalty: int = 0
 
 
 class RulesRefusal(ValueError):

@@ -416,6 +416,8 @@ def fantasy_sheet(
 _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "engaged": lambda: _("{attacker} is engaged in melee: no ranged attack"),
     "target_out_of_combat": lambda: _("{target} is out of the fight already"),
+    "held_in_grab": lambda: _("{attacker} is held in a grab: it must break it first"),
+    "holding_grab": lambda: _("{attacker} holds a grab: it must let go first"),
     "target_dead": lambda: _("{target} is dead already"),
     "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
 }
