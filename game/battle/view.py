@@ -38,6 +38,10 @@ class UnitView:
     #: the velocity it carries into its next turn (P-ZERO-1/2).
     in_flight: bool = False
     velocity: Cell = (0, 0, 0)
+    #: Myst, seen by anyone who sees the unit: the grab it is in (the other end, and whether
+    #: it holds) and a push's penalty on its next exchange (002:l.101-116).
+    hold: tuple[str, bool] | None = None
+    unbalanced: int = 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -53,6 +57,11 @@ class UnitView:
         if self.turn is not None:
             out.update(weapon=self.weapon, armour=self.armour, medkits=self.medkits)
             out["turn"] = self.turn
+        # Written only when set, so that the views of a battle without them are as they were.
+        if self.hold is not None:
+            out["hold"] = {"other": self.hold[0], "holding": self.hold[1]}
+        if self.unbalanced:
+            out["unbalanced"] = self.unbalanced
         return out
 
 
@@ -141,6 +150,8 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 **kit,
                 in_flight=sheet.in_flight,
                 velocity=sheet.velocity,
+                hold=sheet.hold,
+                unbalanced=sheet.unbalanced,
             )
         )
     ghosts: list[tuple[str, Cell]] = []

@@ -127,6 +127,18 @@ def stance_name(stance: str) -> str:
     return names.get(stance, stance)
 
 
+def counter_lines(hold: tuple[str, bool] | None, unbalanced: int) -> list[str]:
+    """A Myst fighter's grab and push penalty for its card (002:l.101-116)."""
+    lines = []
+    if hold is not None:
+        other, holding = hold
+        text = _("Holds {other} in a grab") if holding else _("Held in {other}'s grab")
+        lines.append(text.format(other=other))
+    if unbalanced:
+        lines.append(_("Unbalanced: -{n} on its next exchange").format(n=unbalanced))
+    return lines
+
+
 def action_name(kind: str) -> str:
     """An action of the seed's list (the battle's action kinds); unknown kinds as given."""
     names = {
@@ -143,6 +155,8 @@ def action_name(kind: str) -> str:
         "throw": _("throw"),
         "reload": _("reload"),
         "aim": _("aim"),
+        "break_grab": _("break the grab"),
+        "stand": _("stand up"),
     }
     return names.get(kind, kind)
 

@@ -187,9 +187,8 @@ def break_grab(
     return BreakResult(b, h, b > h)
 
 
-def computer_plan(allies_near: int) -> tuple[str, ...]:
-    """The standing plan the computer gives its fighters on their turn (docs/rules.md, "Myst
-    counters in battle"): the grab when an ally stands within two cells, next to whoever
-    attacks it (the hold keeps the attacker still for that ally, 002:l.116), else the trip (a
-    penalty or the ground, 002:l.101, is worth more than a punch's point or two)."""
-    return ("grab",) if allies_near > 0 else ("trip",)
+#: The standing plan the computer gives its fighters (docs/rules.md, "Myst counters in
+#: battle"): the trip, whose penalty or fall (002:l.101) costs the attacker more than a punch's
+#: point or two (002:l.91) and, unlike the grab, costs the defender nothing (a grab bars the
+#: holder's actions as much as the held one's, 002:l.116).
+COMPUTER_PLAN: Final = ("trip",)

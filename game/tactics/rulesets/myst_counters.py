@@ -22,7 +22,7 @@ from game.rules.myst import combat, counters
 from game.rules.myst.data import MystRules, Sheet
 from game.rules.ruleset_answers import TurnBudget
 from game.rules.stance import Stance
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import EntitySheet
 from game.tactics.rulesets.common_battle import MOVE_AND_ACTION
 
 #: M-2's move and one exchange, and what the counters add: standing up costs the action
@@ -149,16 +149,4 @@ def break_totals(data: MystRules, breaker: Sheet, holder: Sheet) -> tuple[int, i
     return (
         counters.grip_total(breaker.brawl_total, breaker.strength),
         counters.grip_total(holder.brawl_total, holder.strength),
-    )
-
-
-def allies_near(bf: Battlefield, unit: EntitySheet, cells: int = 2) -> int:
-    """The unit's allies standing within `cells` of it (the computer's plan)."""
-    return sum(
-        1
-        for e in bf.entities
-        if e.id != unit.id
-        and e.faction == unit.faction
-        and not (isinstance(e.sheet, Sheet) and e.sheet.out)
-        and chebyshev(e.cell, unit.cell) <= cells
     )
