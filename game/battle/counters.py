@@ -107,7 +107,8 @@ def break_grab(b: BattleContext, unit: str) -> None:
     held = b.world.try_get(unit, Grabbed)
     if held is None:
         raise Refusal("not_in_grab", unit=unit)
-    if held.holding or not b.on_map(held.other):
+    gone = not b.on_map(held.other) or b.condition_effects(held.other).out_of_combat
+    if held.holding or gone:  # nobody left holding: free, no roll
         let_go(b, unit, "let_go" if held.holding else "holder_gone")
         return
     b.use_action(unit, "break_grab")
