@@ -263,3 +263,22 @@ def test_the_counters_events_read_in_both_languages(duel: Battle) -> None:
     assert "desmond is knocked down until it stands (M-1)." in event_text(event)
     with speaking("it"):
         assert "desmond è atterrato finché non si rialza (M-1)." in event_text(event)
+
+
+def test_the_players_view_and_the_unit_card_tell_the_grab_and_the_penalty(duel: Battle) -> None:
+    from game.battle.view import view_for
+    from game.text.explain import counter_lines
+
+    b = duel
+    _plan_then_desmond_attacks(b, ("grab",), COUNTER_BY_15)
+    seen = view_for(b, GM).unit("desmond")
+    assert seen is not None and seen.hold == ("josh", False) and seen.unbalanced == 0
+    assert seen.to_json()["hold"] == {"other": "josh", "holding": False}
+    assert "unbalanced" not in seen.to_json()  # written only when set
+    assert counter_lines(("josh", False), 0) == ["Held in josh's grab"]
+    assert counter_lines(("desmond", True), 15) == [
+        "Holds desmond in a grab",
+        "Unbalanced: -15 on its next exchange",
+    ]
+    with speaking("it"):
+        assert counter_lines(("josh", False), 0) == ["Costretto nella presa di josh"]
