@@ -24,13 +24,14 @@ from numpy.typing import NDArray
 from game.battle import commands as cmd
 from game.battle.engine import Battle
 from game.battle.handlers import armed_weapon, check
-from game.ecs.components import RulesetSheet, Sheet, Visibility
+from game.ecs.components import Grabbed, RulesetSheet, Sheet, StandingDefence, Visibility
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.ruleset_answers import RulesRefusal
+from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, round_rules
+from game.tactics.ruleset import BattleRules, defence_counters, round_rules
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
@@ -338,6 +339,36 @@ def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
     return None if spends_action else cmd.Aim(unit, target)
 
 
+# ---------------------------------------------------------------- Myst's counters (002:l.85-116)
+
+
+def _counters_first(b: Battle, unit: str, me: EntitySheet) -> cmd.Command | None:
+    """Myst's counters before anything else: its standing plan kept to the computer's choice
+    (the ruleset's `computer_plan`: Myst's trip); in a grab, the grabbed fighter tries to break
+    it with its action, the holder lets go when no ally of its stands by the held one to
+    strike it, else both wait; on the ground, it stands with its action (002:l.101)."""
+    counters = defence_counters(b.ruleset)
+    if counters is None or "grab" not in counters.defence_moves:
+        return None
+    standing = b.world.try_get(unit, StandingDefence)
+    if standing is None or standing.moves != counters.computer_plan:
+        return cmd.DefencePlan(unit, counters.computer_plan)
+    action_free = b.turn(unit).action is None
+    held = b.world.try_get(unit, Grabbed)
+    if held is not None:
+        if held.holding:
+            victim = b.bf.by_id.get(held.other)
+            helped = victim is not None and any(
+                e.faction == me.faction and e.id != unit and chebyshev(e.cell, victim.cell) <= 1
+                for e in b.bf.entities
+            )
+            return cmd.EndTurn(unit) if helped else cmd.BreakGrab(unit)
+        return cmd.BreakGrab(unit) if action_free else cmd.EndTurn(unit)
+    if me.stance is Stance.PRONE and _offered(b, "stand"):
+        return cmd.ChangeStance(unit, "standing") if action_free else cmd.EndTurn(unit)
+    return None
+
+
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
@@ -346,6 +377,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     if choice is not None:  # a hit's margin waits (M-1): the most damage
         return cmd.SpendMargin(unit, **dict(choice.plans[0].uses))
     me = b.sheet(unit)
+    countered = _counters_first(b, unit, me)
+    if countered is not None:
+        return countered
     turn = b.turn(unit)
     enemies = _enemies(b, me)
     # D-2: a disabled d20 creature's one action, a move or a standard one.

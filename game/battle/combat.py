@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from game.battle import counters as counter_effects
 from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
     Crowded,
@@ -72,6 +73,8 @@ def hurt(
         rolls=() if roll is None else (roll,),
         rules=answer.rules,
     )
+    if after.has("dead") or after.has("out_of_combat"):
+        counter_effects.out_of_the_fight(b, target)  # nobody holds or is held out of the fight
     if after.has("dead"):
         b.fall(target)
     return after
@@ -124,6 +127,7 @@ def resolve_attack(
     how a hit's margin is spent (`damage_area`)."""
     mate = b.world.try_get(target.id, Crowded)
     rolled, answer = _attack_roll(b, attacker, target, weapon, f"{kind} {attacker}", kind)
+    counter_effects.exchanged(b, attacker, target.id)  # a push's penalty counted (Myst, 002:l.101)
     b.reveal_to(attacker, {target.faction})
     _reaction(b, attacker, target.id, answer)
     b.emit(
@@ -275,7 +279,8 @@ def defence_won(
         rolls=won.rolls,
         rules=won.rules,
     )
-    if won.hit:
+    counter_effects.after_defence(b, attacker, target.id, won)  # push, trip, grab, break off
+    if won.hit and won.damage_type:  # a punch (a push, trip or grab does no damage)
         b.hurt(attacker, won.damage_type, won.damage, target.id, None)
         # A counterattack that puts the attacker out of the fight in its own turn ends that
         # turn there, as a reaction's hit does (P-OA-1's turn_cut_short, M-1's counter).

@@ -239,6 +239,15 @@ class DefencePlan(Command):
 
 
 @dataclass(frozen=True)
+class BreakGrab(Command):
+    """Out of a Myst grab (002:l.109-116): the holder lets go, free; the grabbed fighter
+    spends its action trying to break it (an opposed roll)."""
+
+    KIND: ClassVar[str] = "break_grab"
+    unit: str
+
+
+@dataclass(frozen=True)
 class EndTurn(Command):
     KIND: ClassVar[str] = "end_turn"
     unit: str
@@ -412,6 +421,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
     DefencePlan, Aim, Hasty, Delay, ReactStance, FireMode,
+    BreakGrab,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -124,6 +124,14 @@ class BattleContext(BattleState, Protocol):
         """Give a unit a new component (components are frozen: replace, never mutate)."""
         ...
 
+    def remove(self, unit_id: str, kind: type) -> None:
+        """Take a component of `kind` from a unit (Myst's grab and push, 002:l.101-116)."""
+        ...
+
+    def place(self, unit_id: str, cell: Cell) -> None:
+        """Stand the unit at `cell` now, no movement spent (Myst's breaking off, 002:l.78)."""
+        ...
+
     def take_pending(self) -> PendingMove | None:
         """The move waiting on a reaction, which is no longer waiting."""
         ...

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from game.battle import combat
+from game.battle import combat, counters
 from game.battle import commands as cmd
 from game.battle.events import Event, Withheld
 from game.battle.handlers import HANDLERS
@@ -972,6 +972,8 @@ class Battle:
                 }
                 if spotted:
                     self._reveal_to(unit, spotted)
+        if self.on_map(unit):
+            counters.turn_ended(self._context, unit)  # a push's penalty given up (002:l.105)
         self.turn(unit).end_turn()
         self._emit("turn_ended", {"unit": unit}, about=[unit])
 
@@ -2043,6 +2045,10 @@ def _why_still(sheet: EntitySheet) -> str:
         return "mortal_wound"  # P-MOV-6
     if turn_lost_to(sheet.health):
         return "turn_lost"  # P-VUL-3
+    if sheet.hold is not None:
+        return "in_a_grab"  # Myst, 002:l.116
+    if sheet.stance is Stance.PRONE:
+        return "on_the_ground"  # Myst: it stands first (002:l.101)
     return "no_speed"
 
 
@@ -2315,6 +2321,13 @@ class _Context:
 
     def fall(self, unit_id: str) -> None:
         self._b._fall(unit_id)
+
+    def remove(self, unit_id: str, kind: type) -> None:
+        self._b.world.remove(unit_id, kind)
+        self._b._bf = None
+
+    def place(self, unit_id: str, cell: Cell) -> None:
+        self._b._place(unit_id, cell)
 
     def take_damage_waiting(self, unit_id: str) -> DamageWaiting | None:
         waiting = self._b.world.try_get(unit_id, DamageWaiting)

@@ -13,13 +13,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game.battle import combat
+from game.battle import combat, counters
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
     Armed,
     Controller,
     Faction,
+    Grabbed,
     Motion,
     Posture,
     RulesetSheet,
@@ -357,9 +358,13 @@ def _stance(b: BattleContext, c: cmd.ChangeStance) -> None:
     turn = b.turn(c.unit)
     if new is current:
         raise Refusal("same_stance", stance=new.value)
-    if turn.interaction_used:
+    kinds = {stance: kind for kind, stance in STANCES.items()}
+    if b.ruleset.turn_budget().costs.get(kinds[new]) == "action":
+        b.use_action(c.unit, kinds[new])  # Myst: rising costs an Action (002:l.101)
+    elif turn.interaction_used:
         raise Refusal("interaction_used")
-    turn.change_stance(current, new)
+    else:
+        turn.change_stance(current, new)
     b.set(c.unit, Posture(new))
     b.emit("stance", {"unit": c.unit, "stance": new.value}, about=[c.unit], rules=("P-TURN-2",))
 
@@ -508,6 +513,10 @@ def _improvise(b: BattleContext, c: cmd.Improvise) -> None:
     b.use_action(c.unit, "improvise")
     b.improvising.append((c.unit, c.text))
     b.emit("improvise", {"unit": c.unit, "text": c.text}, about=[c.unit])
+
+
+def _break_grab(b: BattleContext, c: cmd.BreakGrab) -> None:
+    counters.break_grab(b, c.unit)
 
 
 def _end_turn_cmd(b: BattleContext, c: cmd.EndTurn) -> None:
@@ -821,6 +830,14 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
     # other movement after it.
     if kind in ("move", "dash", "five_foot_step") and turn.stepped:
         return Refusal("stepped", unit=unit)
+    if kind in ("move", "dash", "five_foot_step") and b.world.has(unit, Grabbed):
+        return Refusal("in_a_grab", unit=unit)  # Myst, 002:l.116
+    if kind == "break_grab":
+        held = b.world.try_get(unit, Grabbed)
+        if held is None:
+            return Refusal("not_in_grab", unit=unit)
+        if not held.holding and turn.action is not None:  # breaking is its action (002:l.109)
+            return Refusal("action_used", used=turn.action)
     if kind == "five_foot_step" and (turn.movement_spent or turn.dashed):
         return Refusal("already_moved", unit=unit)
     if b.condition_effects(unit).one_action and (
@@ -943,6 +960,7 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.UseObject: Handler(_use_object, _checked("use_object")),
     cmd.Improvise: Handler(_improvise, _checked("improvise")),
     cmd.EndTurn: Handler(_end_turn_cmd),
+    cmd.BreakGrab: Handler(_break_grab, _checked("break_grab")),
     cmd.Reload: Handler(_reload, _checked("reload")),
     cmd.Aim: Handler(_aim, _checked("aim")),
     cmd.Hasty: Handler(_hasty, _checked("hasty")),

@@ -69,6 +69,7 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("delay", Needs.NOTHING),
     ("react_stance", Needs.NOTHING),
     ("fire_mode", Needs.NOTHING),
+    ("break_grab", Needs.NOTHING),  # Myst's grab (002:l.109-116; where the budget lists it)
     ("improvise", Needs.TEXT),
     ("end_turn", Needs.NOTHING),
 )

@@ -94,6 +94,8 @@ class Why(StrEnum):
     OVER_DIE_MAXIMUM = "over_die_maximum"
     UNKNOWN_MARGIN_USE = "unknown_margin_use"
     UNKNOWN_COUNTER_MOVE = "unknown_counter_move"  # not a defence-margin move, or listed twice
+    NOT_IN_GRAB = "not_in_grab"  # Myst: break_grab from a fighter nobody holds (002:l.109)
+    IN_A_GRAB = "in_a_grab"  # Myst: a fighter in a grab moves nowhere (002:l.116)
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"
@@ -160,6 +162,10 @@ class Happened(StrEnum):
     MARGIN_SPENT = "margin_spent"
     DEFENCE_MARGIN = "defence_margin"  # a won defence's counter-moves (M-1)
     DEFENCE_PLAN = "defence_plan"  # a unit's standing counter-moves, told to its own side
+    BROKE_OFF = "broke_off"  # Myst: a won defence's step out of the melee (002:l.78)
+    GRAB_BREAK = "grab_break"  # Myst: the grabbed fighter's roll to break free (002:l.113)
+    GRAB_ENDED = "grab_ended"  # Myst: a grab broken, let go or ended by the fight (002:l.116)
+    UNBALANCE_LAPSED = "unbalance_lapsed"  # Myst: a push's penalty given up (002:l.105)
     DIED = "died"
     DEATH_SAVE = "death_save"
     DYING = "dying"  # d20: a dying creature's d% at the start of its turn (D-2)

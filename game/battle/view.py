@@ -43,6 +43,10 @@ class UnitView:
     #: fantasy, Cepheus, d20: `BattleRules.sheet_weapon`), which the card names instead of
     #: the map's periferie `weapon`; None under periferie and for the others' units.
     sheet_weapon: WeaponShown | None = None
+    #: Myst, seen by anyone who sees the unit: the grab it is in (the other end, and whether
+    #: it holds) and a push's penalty on its next exchange (002:l.101-116).
+    hold: tuple[str, bool] | None = None
+    unbalanced: int = 0
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -60,6 +64,11 @@ class UnitView:
             out["turn"] = self.turn
         if self.sheet_weapon is not None:  # periferie's view keeps its fields
             out["sheet_weapon"] = self.sheet_weapon.to_json()
+        # Written only when set, so that the views of a battle without them are as they were.
+        if self.hold is not None:
+            out["hold"] = {"other": self.hold[0], "holding": self.hold[1]}
+        if self.unbalanced:
+            out["unbalanced"] = self.unbalanced
         return out
 
 
@@ -151,6 +160,8 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 **kit,
                 in_flight=sheet.in_flight,
                 velocity=sheet.velocity,
+                hold=sheet.hold,
+                unbalanced=sheet.unbalanced,
             )
         )
     ghosts: list[tuple[str, Cell]] = []

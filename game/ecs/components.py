@@ -229,6 +229,26 @@ class StandingDefence:
     moves: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Grabbed:
+    """One end of a Myst grab (002:l.107-116): `other` is the fighter at the other end and
+    `holding` says this one holds it. Neither moves nor attacks until the hold is broken (the
+    grabbed fighter's `break_grab`) or let go (the holder's); written as its fields, in order."""
+
+    other: str
+    holding: bool
+
+
+@dataclass(frozen=True)
+class Unbalanced:
+    """A Myst fighter pushed or tripped by a margin of 1-19 (002:l.101): `penalty` on its next
+    attack or defence; given in round `round`, it lapses at the end of the fighter's next turn
+    without an attack (002:l.105: it gave that attack up, and the penalty with it)."""
+
+    penalty: int
+    round: int
+
+
 COMPONENTS: tuple[type, ...] = (
     Identity,
     Position,
@@ -252,6 +272,8 @@ COMPONENTS: tuple[type, ...] = (
     Deferred,
     DamageWaiting,
     StandingDefence,
+    Grabbed,
+    Unbalanced,
 )
 
 

@@ -17,12 +17,14 @@ from game.ecs.components import (
     Armed,
     Armoured,
     Faction,
+    Grabbed,
     Identity,
     Motion,
     Position,
     Posture,
     RulesetSheet,
     Sheet,
+    Unbalanced,
     Visibility,
     Wounds,
 )
@@ -42,6 +44,8 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
     armour = world.get(unit_id, Armoured).armour
     motion = world.get(unit_id, Motion)
     own = world.try_get(unit_id, RulesetSheet)  # a ruleset's own sheet (none: periferie's)
+    grabbed = world.try_get(unit_id, Grabbed)  # Myst's grab and push (002:l.101-116)
+    unbalanced = world.try_get(unit_id, Unbalanced)
     return EntitySheet(
         id=unit_id,
         faction=faction.name,
@@ -59,6 +63,8 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
         in_flight=motion.in_flight,
         velocity=motion.velocity,
         sheet=None if own is None else own.sheet,
+        hold=None if grabbed is None else (grabbed.other, grabbed.holding),
+        unbalanced=0 if unbalanced is None else unbalanced.penalty,
     )
 
 

@@ -213,6 +213,10 @@ class DefenceWon:
     #: The unit the defender acts before next round (Myst's "Priority next round", 002:l.79),
     #: None when it bought no Priority.
     priority_over: str | None = None
+    #: What the counterattack leaves on the attacker for the battle to keep (Myst's push, trip
+    #: and grab, 002:l.101-116): "knocked_down", "unbalanced" (by `penalty`), "grabbed".
+    effects: tuple[str, ...] = ()
+    penalty: int = 0
 
 
 class RulesRefusal(ValueError):

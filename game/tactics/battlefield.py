@@ -38,6 +38,11 @@ class EntitySheet:
     #: Another ruleset's own frozen sheet (its characteristics, weapon, health); periferie's
     #: sheet is the fields above.
     sheet: object = None
+    #: A Myst grab it is in (002:l.107-116): the fighter at the other end, and whether this
+    #: one holds it; None: free.
+    hold: tuple[str, bool] | None = None
+    #: A Myst push or trip's penalty on its next attack or defence (002:l.101); 0: none.
+    unbalanced: int = 0
 
     @property
     def occupant(self) -> Occupant:

@@ -518,6 +518,11 @@ class CountersDefence(Protocol):
         """The counter-moves a standing plan may name, in the ruleset's order."""
         ...
 
+    @property
+    def computer_plan(self) -> tuple[str, ...]:
+        """The standing plan the computer keeps for its units."""
+        ...
+
     def defence_won(
         self,
         roller: Roller,

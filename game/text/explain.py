@@ -127,6 +127,18 @@ def stance_name(stance: str) -> str:
     return names.get(stance, stance)
 
 
+def counter_lines(hold: tuple[str, bool] | None, unbalanced: int) -> list[str]:
+    """A Myst fighter's grab and push penalty for its card (002:l.101-116)."""
+    lines = []
+    if hold is not None:
+        other, holding = hold
+        text = _("Holds {other} in a grab") if holding else _("Held in {other}'s grab")
+        lines.append(text.format(other=other))
+    if unbalanced:
+        lines.append(_("Unbalanced: -{n} on its next exchange").format(n=unbalanced))
+    return lines
+
+
 def action_name(kind: str) -> str:
     """An action of the seed's list (the battle's action kinds); unknown kinds as given."""
     names = {
@@ -143,6 +155,8 @@ def action_name(kind: str) -> str:
         "throw": _("throw"),
         "reload": _("reload"),
         "aim": _("aim"),
+        "break_grab": _("break the grab"),
+        "stand": _("stand up"),
     }
     return names.get(kind, kind)
 
@@ -432,6 +446,8 @@ def fantasy_sheet(
 _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "engaged": lambda: _("{attacker} is engaged in melee: no ranged attack"),
     "target_out_of_combat": lambda: _("{target} is out of the fight already"),
+    "held_in_grab": lambda: _("{attacker} is held in a grab: it must break it first"),
+    "holding_grab": lambda: _("{attacker} holds a grab: it must let go first"),
     "target_dead": lambda: _("{target} is dead already"),
     "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
 }

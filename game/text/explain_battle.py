@@ -51,7 +51,8 @@ def _because(code: object) -> str:
 
 #: Fields of an event's data that name units (view.told blanks an unseen one to UNSEEN).
 _UNIT_FIELDS = frozenset(
-    {"unit", "target", "mover", "reactor", "by", "with", "ally", "against", "order"}
+    {"unit", "target", "mover", "reactor", "by", "with", "ally", "against", "order", "holder"}
+    | {"grabbed"}  # Myst's grab (002:l.107-116)
 )
 
 
@@ -278,6 +279,9 @@ def counter_move_name(move: str) -> str:
         "cancel_penalty": _("no -20 on the next defence this round"),
         "break_off": _("break off"),
         "priority": _("Priority next round"),
+        "push": _("push"),
+        "trip": _("trip"),
+        "grab": _("grab"),
     }
     return names.get(move, move)
 
@@ -300,7 +304,53 @@ def _defence_margin(d: Mapping[str, Any]) -> str:
         text += " " + _("{unit} acts before {against} next round already.").format(
             unit=d["unit"], against=d["against"]
         )
+    if d.get("knocked_down"):
+        text += " " + _("{against} is knocked down until it stands (M-1).").format(
+            against=d["against"]
+        )
+    elif d.get("penalty"):
+        text += " " + _("{against} takes -{penalty} on its next attack or defence (M-1).").format(
+            against=d["against"], penalty=d["penalty"]
+        )
+    if d.get("grabbed"):
+        text += " " + _("{against} is held in {unit}'s grab: neither moves nor attacks.").format(
+            against=d["against"], unit=d["unit"]
+        )
     return text
+
+
+def _broke_off(d: Mapping[str, Any]) -> str:
+    if d.get("to") is None:
+        return _("{unit} breaks off from {other}, but no step leaves its reach.").format(
+            unit=d["unit"], other=d["against"]
+        )
+    return _("{unit} breaks off from {other}: a step to {to} (M-1).").format(
+        unit=d["unit"], other=d["against"], to=cell_text(d["to"])
+    )
+
+
+def _grab_break(d: Mapping[str, Any]) -> str:
+    result = _("broken") if d.get("broken") else _("held")
+    return _(
+        "{unit} tries to break {holder}'s grab: {total} against {holder_total}, {result}."
+    ).format(
+        unit=d["unit"],
+        holder=d["holder"],
+        total=d["total"],
+        holder_total=d["holder_total"],
+        result=result,
+    )
+
+
+def _grab_ended(d: Mapping[str, Any]) -> str:
+    why = str(d.get("why"))
+    if why == "let_go":
+        text = _("{holder} lets go of {grabbed} and takes the Priority (M-1).")
+    elif why == "broken":
+        text = _("{grabbed} breaks free of {holder}'s grab.")
+    else:
+        text = _("The grab between {holder} and {grabbed} ends.")
+    return text.format(holder=d["holder"], grabbed=d["grabbed"])
 
 
 def _defence_plan(d: Mapping[str, Any]) -> str:
@@ -502,6 +552,12 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.MARGIN_SPENT: _margin_spent,
     Happened.DEFENCE_MARGIN: _defence_margin,
     Happened.DEFENCE_PLAN: _defence_plan,
+    Happened.BROKE_OFF: _broke_off,
+    Happened.GRAB_BREAK: _grab_break,
+    Happened.GRAB_ENDED: _grab_ended,
+    Happened.UNBALANCE_LAPSED: lambda d: _(
+        "{unit} gave up its attack: the -{penalty} from the push is gone (M-1)."
+    ).format(unit=d["unit"], penalty=d["penalty"]),
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DAMAGE_DEFERRED: lambda d: _(
         "{unit} is hit ({rolled}): counted when the simultaneous group has acted (F-1)."
@@ -832,6 +888,8 @@ _WHY: dict[Why, Callable[[], str]] = {
     ),
     Why.UNKNOWN_MARGIN_USE: lambda: _("No such use of a margin: {use}."),
     Why.UNKNOWN_COUNTER_MOVE: lambda: _("No such counter-move, or named twice: {move}."),
+    Why.NOT_IN_GRAB: lambda: _("{unit} is in no grab."),
+    Why.IN_A_GRAB: lambda: _("{unit} is in a grab: it moves nowhere until the grab is broken."),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),
@@ -893,6 +951,8 @@ def _still_text(code: str) -> str:
         "mortal_wound": lambda: _("A mortal wound stops all movement (P-MOV-6)."),
         "turn_lost": lambda: _("It has no turn, so no movement (P-VUL-3)."),
         "no_speed": lambda: _("Its speed is 0 this turn."),
+        "in_a_grab": lambda: _("It is in a grab until the grab is broken (M-1)."),
+        "on_the_ground": lambda: _("It is on the ground: it stands first (M-1)."),
     }
     word = words.get(code)
     return word() if word is not None else code

@@ -325,6 +325,7 @@ class Aim:
         if h.get("conditions"):
             conditions = ", ".join(explain.condition_name(c) for c in h["conditions"])
             lines.append(hud.esc(_("Conditions: {c}").format(c=conditions)))
+        lines.extend(hud.esc(line) for line in explain.counter_lines(seen.hold, seen.unbalanced))
         if h.get("mortal"):
             saves = _("Death saves: {s} successes, {f} failures").format(
                 s=h.get("death_successes", 0), f=h.get("death_failures", 0)

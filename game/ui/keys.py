@@ -33,6 +33,7 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "delay": (pygame.K_l,),
     "react_stance": (pygame.K_b,),
     "fire_mode": (pygame.K_z,),
+    "break_grab": (pygame.K_g,),  # Myst's grab (no aim there)
     "confirm": (pygame.K_SPACE,),
     "cancel": (pygame.K_ESCAPE,),
     "next_unit": (pygame.K_TAB,),

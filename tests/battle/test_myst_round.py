@@ -246,6 +246,10 @@ def test_m1_the_computer_charges_when_a_run_up_of_4_cells_reaches_its_enemy(
         (10, 1),
     )
     try:
+        # The computer first keeps its standing counter plan (the trip, docs/battle.md).
+        plan = choose(b, "josh")
+        assert plan == cmd.DefencePlan("josh", ("trip",))
+        assert b.apply(plan, GM).accepted
         move = choose(b, "josh")
         assert isinstance(move, cmd.Move)
         assert b.apply(move, GM).accepted

@@ -87,6 +87,12 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "hit": True,
     },
     Happened.DEFENCE_PLAN: {"unit": "Bo", "moves": ["counterattack", "priority"]},
+    Happened.BROKE_OFF: {"unit": "Bo", "against": "Ada", "at": [2, 2, 0], "to": [3, 3, 0]},
+    Happened.GRAB_BREAK: {
+        "unit": "Ada", "holder": "Bo", "total": 61, "holder_total": 58, "broken": True,
+    },
+    Happened.GRAB_ENDED: {"holder": "Bo", "grabbed": "Ada", "why": "let_go"},
+    Happened.UNBALANCE_LAPSED: {"unit": "Ada", "penalty": 7},
     Happened.DIED: {"unit": "Bo", "at": [6, 2, 0]},
     Happened.DAMAGE_DEFERRED: {"unit": "Bo", "source": "Ada", "rolled": 6},
     Happened.RELOADED: {"unit": "Ada", "left": 1},

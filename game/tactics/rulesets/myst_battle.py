@@ -34,7 +34,7 @@ from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.hit import NoChance
 from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
-from game.rules.myst import combat
+from game.rules.myst import combat, counters
 from game.rules.myst import round as state
 from game.rules.myst.data import MystRules, Sheet, Weapon, load
 from game.rules.ruleset_answers import (
@@ -53,6 +53,7 @@ from game.rules.ruleset_answers import (
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
+from game.tactics.rulesets import myst_counters
 from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
     NotOffered,
@@ -310,6 +311,9 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             return _no_attack(
                 TARGET_OUT, ("M-2",), f"{target.id} is out of the fight already", **values
             )
+        held = myst_counters.grab_bar(attacker)
+        if held is not None:  # 002:l.109, 116: nobody in a grab acts until it is broken
+            return _no_attack(held, ("M-1",), f"{attacker.id} is in a grab", **values)
         melee = a_sheet.weapon.melee
         distance = chebyshev(attacker.cell, target.cell)
         if melee and distance > data.melee_cells:
@@ -326,6 +330,7 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         line = () if melee else in_line(bf, attacker, target)
         situation = state.situation(data, a_sheet, t_sheet)
         done = combat.exchange(data, a_sheet, t_sheet, situation, in_line=len(line))
+        done = myst_counters.counted(attacker, target, done)  # on the ground, pushed (l.101)
         notes = [
             Modifier("myst_attack", done.attack, ("M-1",)),
             Modifier("myst_defence", -done.defence, ("M-1",)),
@@ -454,8 +459,11 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         )
         return DamageSpent(done.damage, None, {}, why)
 
-    #: The defence margin's counter-moves (002:l.76-79), a standing plan's vocabulary.
-    defence_moves: tuple[str, ...] = combat.DEFENCE_OPTIONS
+    #: The defence margin's counter-moves (002:l.76-79) and the counterattack's forms besides
+    #: the punch (002:l.97, 107), a standing plan's vocabulary.
+    defence_moves: tuple[str, ...] = counters.PLAN_MOVES
+    #: The computer's units keep the trip (docs/battle.md, "Myst's counters").
+    computer_plan: tuple[str, ...] = counters.COMPUTER_PLAN
 
     def defence_won(
         self,
@@ -469,11 +477,15 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     ) -> DefenceWon | None:
         """A won defence's counter-moves (002:l.74-79, 20 points each; against a ranged attack
         no counterattack or break-off): the plan's, else the computer's (`DEFAULT_DEFENCE_PLAN`:
-        the counterattack). A counterattack is a punch or kick (002:l.89-91): Corpo a Corpo
-        against Corpo a Corpo + 3d10 each, shield not counted, 1 damage + the margin spent
-        for the most (Strength up to its cap). "Cancel the -20" spares the defender's next
-        defence this round the second defence's -20 (`after`); "Priority next round" puts it
-        before the attacker next round (`priority_over`; docs/rules.md, "Myst in battle")."""
+        the counterattack). The counterattack is one move in one of its forms (002:l.87): the
+        punch or kick ("counterattack", 002:l.89-91: 1 damage + the margin spent for the most,
+        Strength up to its cap), the push or trip (002:l.97-101: a margin of 1-19 is that
+        penalty on the attacker's next exchange, 20+ knocks it down) or the grab (002:l.107-116:
+        both held until it is broken), each Corpo a Corpo against Corpo a Corpo + 3d10, shield
+        not counted (`myst_counters.roll_counter`). Breaking off steps the defender away (the
+        battle's, `DefenceWon.taken`). "Cancel the -20" spares the defender's next defence this
+        round the second defence's -20 (`after`); "Priority next round" puts it before the
+        attacker next round (`priority_over`; docs/rules.md, "Myst in battle")."""
         if roll.logged.get("winner") != "defence":
             return None
         detail: MystAttack = attack.detail
@@ -481,31 +493,30 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         margin = int(str(roll.logged["margin"]))
         options, units = combat.defence_options(data, margin, closed=False, melee=detail.melee)
         chosen = combat.DEFAULT_DEFENCE_PLAN if plan is None else tuple(plan)
-        taken = combat.counter_moves(options, units, chosen)
+        taken = counters.counter_moves(options, units, chosen)
         if not taken:
             return None
         # The target's sheet now (its defence counted), not the one it was attacked with.
         now = sheet_of(bf.by_id.get(target.id, target))
         after = state.after_counter_moves(now, taken)
         over = attacker.id if "priority" in taken else None
-        if "counterattack" not in taken:
+        kind = counters.counter_kind(taken)
+        if kind is None:
             return DefenceWon(margin, units, taken, rules=("M-1",), after=after, priority_over=over)
         # The defender strikes back at the attacker: the exchange with the roles swapped.
-        punch = combat.Situation(counter="punch")
-        done = combat.exchange(data, detail.target, detail.attacker, punch)
-        a = roller.roll(combat.DICE, f"counter {target.id}")
-        d = roller.roll(combat.DICE, f"counter {target.id} defence")
-        result = combat.resolve(data, done.attack, done.defence, a.dice, d.dice, punch)
-        hit = result.winner == "attack"
-        damage = combat.punch_damage(data, result.margin, detail.target.strength) if hit else 0
-        logged = {
-            "counter_attack_total": result.attack_total,
-            "counter_defence_total": result.defence_total,
-            "counter_margin": result.margin,
-        }
+        done = myst_counters.roll_counter(
+            roller, data, kind, target, attacker, detail.target, detail.attacker
+        )
+        if kind != "punch":
+            effects, penalty = myst_counters.effects_of(done)
+            return DefenceWon(
+                margin, units, taken, done.logged, done.rolls, done.hit, 0, "", ("M-1",),
+                after=after, priority_over=over, effects=effects, penalty=penalty,
+            )  # fmt: skip
+        damage = combat.punch_damage(data, done.margin, detail.target.strength) if done.hit else 0
         weapon = data.weapons["pugno"]
         return DefenceWon(
-            margin, units, taken, logged, (a, d), hit, damage, weapon.type, ("M-1",),
+            margin, units, taken, done.logged, done.rolls, done.hit, damage, weapon.type, ("M-1",),
             after=after, priority_over=over,
         )  # fmt: skip
 
@@ -579,7 +590,7 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         ]
 
     def turn_budget(self) -> TurnBudget:
-        return BUDGET
+        return myst_counters.BUDGET  # BUDGET, with standing up and breaking a grab
 
     def move_request(
         self,
@@ -593,6 +604,8 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     ) -> tuple[MoveRequest, MoveAllowance]:
         """M-2: the sheet's speed in cells, over the shared path search and its terrain."""
         cells = combat.movement_allowance(sheet_of(entity))
+        if myst_counters.still(entity):  # on the ground or in a grab (002:l.101, 116)
+            return cells_move(mode, 0, ("M-1", "M-2"))
         return cells_move(mode, cells, ("M-2",))
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:

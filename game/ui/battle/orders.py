@@ -50,6 +50,7 @@ LABELS = {
     "delay": lambda: _("Delay"),
     "react_stance": lambda: _("Dodge/parry on-off"),
     "fire_mode": lambda: _("Bursts on-off"),
+    "break_grab": lambda: _("Break the grab"),
 }
 #: A standing choice's button with its value now (issue 15/17: the table sees it, not only
 #: the log line after a change), by the round rules' code (`Option.now`).
@@ -318,6 +319,7 @@ class Orders:
             "delay": cmd.Delay(unit),
             "react_stance": cmd.ReactStance(unit),
             "fire_mode": cmd.FireMode(unit),
+            "break_grab": cmd.BreakGrab(unit),
         }
         if kind in immediate:
             self.submit(immediate[kind])

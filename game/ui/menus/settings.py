@@ -60,6 +60,7 @@ def _action_names() -> dict[str, str]:
         "delay": _("Delay"),
         "react_stance": _("Dodge/parry on-off"),
         "fire_mode": _("Bursts on-off"),
+        "break_grab": _("Break the grab"),
         "confirm": _("Confirm the aimed command"),
         "cancel": _("Cancel"),
         "next_unit": _("Next unit"),

@@ -128,12 +128,17 @@ def test_m1_the_acting_units_menu_sets_its_standing_counter_moves_into_the_journ
         "2. first: no -20 on the next defence this round",
         "3. first: break off",
         "4. first: Priority next round",
-        "5. keep the margins",
+        # the counterattack's other forms (002:l.97-109): one counterattack a defence
+        "5. first: push",
+        "6. first: trip",
+        "7. first: grab",
+        "8. keep the margins",
     ]
     w.key(pygame.K_4)
     w.frames(3)
     assert w.session.history[-1].command == cmd.DefencePlan(
-        "Kask", ("priority", "counterattack", "cancel_penalty", "break_off")
+        "Kask",
+        ("priority", "counterattack", "cancel_penalty", "break_off", "push", "trip", "grab"),
     )
     assert w.battle.active == "Kask"  # it costs nothing
 
