@@ -8,13 +8,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.battle.outcome import Refusal
-from game.ecs.components import Grabbed, Posture, RulesetSheet, Unbalanced
-from game.rules.dice import RollRecord
-from game.rules.myst import combat as myst_combat
-from game.rules.myst import counters as myst_counters
-from game.rules.myst.data import Sheet, load
+from game.ecs.components import Grabbed, Posture, Unbalanced
 from game.rules.stance import Stance
-from game.tactics.rulesets import myst_counters as ruleset_counters
+from game.tactics.ruleset import defence_counters
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext
@@ -42,9 +38,12 @@ def break_off(b: BattleContext, defender: str, attacker: str) -> None:
     """002:l.78 "Rompere la mischia": the defender leaves the melee at once, one step (no
     movement point of its own) to a free cell out of the attacker's reach; it cannot while on
     the ground or in a grab, nor where no step leaves the reach (told all the same)."""
+    counters = defence_counters(b.ruleset)
+    if counters is None:
+        return
     steps = [c for c in b.five_foot_step_cells(defender) if b.in_cell(c) is None]
     start = b.sheet(defender).cell
-    to = ruleset_counters.break_off_cell(load(), steps, b.sheet(attacker), b.sheet(defender))
+    to = counters.break_off_cell(steps, b.sheet(attacker), b.sheet(defender))
     if to is not None:
         b.place(defender, to)
     b.emit(
@@ -111,42 +110,26 @@ def break_grab(b: BattleContext, unit: str) -> None:
     if held.holding or gone:  # nobody left holding: free, no roll
         let_go(b, unit, "let_go" if held.holding else "holder_gone")
         return
+    counters = defence_counters(b.ruleset)
+    if counters is None:
+        raise Refusal("not_in_grab", unit=unit)
     b.use_action(unit, "break_grab")
-    mine, theirs = _sheet(b, unit), _sheet(b, held.other)
-    breaker, holder = ruleset_counters.break_totals(load(), mine, theirs)
-    a = b.roller.roll(myst_combat.DICE, f"break grab {unit}")
-    d = b.roller.roll(myst_combat.DICE, f"break grab {unit} holder")
-    done = myst_counters.break_grab(breaker, holder, a.dice, d.dice)
-    _told_break(b, unit, held.other, done, (a, d))
-    if done.broken:
-        let_go(b, unit, "broken")
-
-
-def _told_break(
-    b: BattleContext,
-    unit: str,
-    holder: str,
-    done: myst_counters.BreakResult,
-    rolls: tuple[RollRecord, ...],
-) -> None:
+    done = counters.break_grab(b.roller, b.sheet(unit), b.sheet(held.other), f"break grab {unit}")
     b.emit(
         "grab_break",
         {
             "unit": unit,
-            "holder": holder,
-            "total": done.breaker_total,
+            "holder": held.other,
+            "total": done.total,
             "holder_total": done.holder_total,
             "broken": done.broken,
         },
-        about=[unit, holder],
-        rolls=rolls,
+        about=[unit, held.other],
+        rolls=done.rolls,
         rules=("M-1",),
     )
-
-
-def _sheet(b: BattleContext, unit: str) -> Sheet:
-    own = b.world.try_get(unit, RulesetSheet)
-    return own.sheet if own is not None and isinstance(own.sheet, Sheet) else load().defaults
+    if done.broken:
+        let_go(b, unit, "broken")
 
 
 def out_of_the_fight(b: BattleContext, unit: str) -> None:

@@ -192,6 +192,17 @@ class DamageSpent:
 
 
 @dataclass(frozen=True)
+class GrabBreak:
+    """A grabbed fighter's attempt to break the hold (Myst, 002:l.113-114): both totals, the
+    rolls made, and whether it broke free."""
+
+    total: int
+    holder_total: int
+    broken: bool
+    rolls: tuple[RollRecord, ...]
+
+
+@dataclass(frozen=True)
 class DefenceWon:
     """What a won defence buys its defender (CountersDefence.defence_won; Myst's defence margin,
     M-1): the margin and its units, the counter-moves taken, and a counterattack's exchange

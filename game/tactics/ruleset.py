@@ -35,6 +35,7 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     DamageSpent,
     DefenceWon,
+    GrabBreak,
     Harm,
     Throw,
     ThrowRoll,
@@ -536,6 +537,19 @@ class CountersDefence(Protocol):
         """After an attack that missed: what the target's won defence buys with `plan` (None:
         the ruleset's choice), a counterattack rolled with the battle's roller; None when the
         defence won nothing."""
+        ...
+
+    def break_off_cell(
+        self, steps: Sequence[Cell], attacker: EntitySheet, defender: EntitySheet
+    ) -> Cell | None:
+        """Where a defender breaking off steps among the free `steps` (out of the attacker's
+        reach), or None where none leaves it."""
+        ...
+
+    def break_grab(
+        self, roller: Roller, breaker: EntitySheet, holder: EntitySheet, purpose: str
+    ) -> GrabBreak:
+        """The grabbed `breaker`'s roll to break `holder`'s grab, with the battle's roller."""
         ...
 
 

@@ -46,6 +46,7 @@ from game.rules.ruleset_answers import (
     DamageRoll,
     DamageSpent,
     DefenceWon,
+    GrabBreak,
     Harm,
     Modifier,
     TurnBudget,
@@ -464,6 +465,22 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     defence_moves: tuple[str, ...] = counters.PLAN_MOVES
     #: The computer's units keep the trip (docs/battle.md, "Myst's counters").
     computer_plan: tuple[str, ...] = counters.COMPUTER_PLAN
+
+    def break_off_cell(
+        self, steps: Sequence[Cell], attacker: EntitySheet, defender: EntitySheet
+    ) -> Cell | None:
+        """002:l.78 "Rompere la mischia": the first free step out of the attacker's reach."""
+        return myst_counters.break_off_cell(rules(), steps, attacker, defender)
+
+    def break_grab(
+        self, roller: Roller, breaker: EntitySheet, holder: EntitySheet, purpose: str
+    ) -> GrabBreak:
+        """002:l.113-114: the grabbed fighter's total + 3d10 against the holder's + 3d10."""
+        mine, theirs = myst_counters.break_totals(rules(), sheet_of(breaker), sheet_of(holder))
+        a = roller.roll(combat.DICE, purpose)
+        d = roller.roll(combat.DICE, f"{purpose} holder")
+        done = counters.break_grab(mine, theirs, a.dice, d.dice)
+        return GrabBreak(done.breaker_total, done.holder_total, done.broken, (a, d))
 
     def defence_won(
         self,
