@@ -78,7 +78,7 @@ def _reach(b: Battle, me: EntitySheet, *, dash: bool = False) -> dict[Cell, int]
 def _moved(bf: Battlefield, me: EntitySheet, cell: Cell) -> tuple[Battlefield, EntitySheet]:
     moved = replace(me, cell=cell)
     entities = tuple(moved if e.id == me.id else e for e in bf.entities)
-    return Battlefield(bf.grid, entities, bf.rules, bf.ruleset), moved
+    return Battlefield(bf.grid, entities, bf.rules, bf.ruleset, bf.conditions), moved
 
 
 def _cover_from(

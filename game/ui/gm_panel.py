@@ -25,7 +25,9 @@ from game.grid.model import Cell
 from game.rules.checknames import ALL as CHECKS
 from game.rules.wounds import CONDITIONS
 from game.text.bounds import clip
-from game.text.explain import condition_name
+from game.rules.ruleset_answers import Modifier
+from game.text.explain import condition_name, field_condition_name, modifier_line
+from game.text.explain_battle import without_rulings
 from game.text.i18n import _
 from game.text.names import check_name, side_name
 
@@ -140,6 +142,7 @@ class GmPanel:
         self._button(_("Roll again"), 6, y, half, lambda: self._give(cmd.RestartInitiative()))
         self._button(_("End combat"), 6 + half + 3, y, half, lambda: self._give(cmd.EndCombat()))
         y += 36
+        y = self._build_field(table, y, third)
         self._label(_("Edit cells: pick, then click cells"), y)
         y += 22
         names = _obstacle_names()
@@ -169,6 +172,24 @@ class GmPanel:
         self._button(_("Undo"), 6, y, half, lambda: self.act(GmAct(session="undo")))
         self._button(_("Redo"), 6 + half + 3, y, half, lambda: self.act(GmAct(session="redo")))
 
+    def _build_field(self, table: GmTable, y: int, third: int) -> int:
+        """Issue 15: the battlefield's light, smoke and weather, one menu each showing the
+        current value (picking another gives the GM's `field_conditions` at once), and what
+        they do under the battle's ruleset."""
+        self._label(_("Battlefield: light, smoke, weather"), y)
+        y += 22
+        self.field: dict[str, UIDropDownMenu] = {}
+        for i, (name, value, known) in enumerate(table.conditions.choices()):
+            options = [(clip(field_condition_name(name, v), 14), v) for v in known]
+            start = next(o for o in options if o[1] == value)
+            self.field[name] = UIDropDownMenu(
+                options, start, pygame.Rect(6 + i * (third + 3), y, third, 28),
+                manager=self.manager, container=self.window, expansion_height_limit=120,
+            )  # fmt: skip
+        y += 30
+        self.field_label = self._label(field_effects_text(table.field_effects), y)
+        return y + 26
+
     # ------------------------------------------------------------ events
 
     def button(self, text: str) -> UIButton:
@@ -181,6 +202,10 @@ class GmPanel:
             self._buttons[event.ui_element]()
             return True
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            for name, menu in self.field.items():
+                if event.ui_element is menu:
+                    self._give(cmd.ChangeField(**{name: _chosen(menu)}))
+                    return True
             for faction, menu in self.controllers.items():
                 if event.ui_element is menu:
                     self._give(cmd.SetController(faction, _chosen(menu)))
@@ -270,6 +295,16 @@ class GmPanel:
     def _toggle_edit(self) -> None:
         self.editing = not self.editing
         self.edit_button.set_text(_("Edit: on") if self.editing else _("Edit: off"))
+
+
+def field_effects_text(effects: tuple[Modifier, ...] | None) -> str:
+    """What the battlefield's conditions do under the battle's ruleset, in a line (issue 15)."""
+    if effects is None:
+        return clip(_("No effect under these rules"), 44)
+    if not effects:
+        return _("No effect on attacks")
+    shown = ", ".join(without_rulings(modifier_line(m)) for m in effects)
+    return clip(_("At range: {effects}").format(effects=shown), 44)
 
 
 def _chosen(menu: UIDropDownMenu) -> str:
