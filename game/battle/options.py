@@ -9,7 +9,7 @@ engine and checks that it accepts what is offered and refuses the rest with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from game.battle import commands as cmd
@@ -149,7 +149,7 @@ class GmTable:
     controllers: tuple[tuple[str, str], ...]
     #: The battlefield's light, smoke and weather now (issue 15), and what they do to an attack
     #: under the battle's ruleset (None: its seed has no such rule, docs/rules.md).
-    conditions: FieldConditions = FieldConditions()
+    conditions: FieldConditions = field(default_factory=FieldConditions)
     field_effects: tuple[Modifier, ...] | None = None
 
 

@@ -917,7 +917,7 @@ def _band_2d6(v: Mapping[str, Any]) -> str:
 _FIELD_DMS = {
     "darkness": lambda: _("Darkness"),
     "smoke": lambda: _("Smoke"),
-    "weather": lambda: _("Weather"),
+    "weather": lambda: _("Bad weather"),
 }
 
 

@@ -23,9 +23,10 @@ from game.battle import commands as cmd
 from game.battle.options import GmTable
 from game.grid.model import Cell
 from game.rules.checknames import ALL as CHECKS
-from game.rules.wounds import CONDITIONS
-from game.text.bounds import clip
 from game.rules.ruleset_answers import Modifier
+from game.rules.wounds import CONDITIONS
+from game.tactics.battlefield import FieldConditions
+from game.text.bounds import clip
 from game.text.explain import condition_name, field_condition_name, modifier_line
 from game.text.explain_battle import without_rulings
 from game.text.i18n import _
@@ -65,6 +66,8 @@ class GmPanel:
         self.table = table
         self.selected: str | None = None
         self.editing = False
+        self.field_window: UIWindow | None = None
+        self.field: dict[str, UIDropDownMenu] = {}
         height = min(bounds.height - 8, 600)
         rect = pygame.Rect(bounds.x + 6, bounds.y + 6, WIDTH, height)
         self.window = UIWindow(rect, manager, window_display_title=_("GM tools"))
@@ -142,7 +145,7 @@ class GmPanel:
         self._button(_("Roll again"), 6, y, half, lambda: self._give(cmd.RestartInitiative()))
         self._button(_("End combat"), 6 + half + 3, y, half, lambda: self._give(cmd.EndCombat()))
         y += 36
-        y = self._build_field(table, y, third)
+        y = self._build_field(table, y, inner)
         self._label(_("Edit cells: pick, then click cells"), y)
         y += 22
         names = _obstacle_names()
@@ -172,23 +175,45 @@ class GmPanel:
         self._button(_("Undo"), 6, y, half, lambda: self.act(GmAct(session="undo")))
         self._button(_("Redo"), 6 + half + 3, y, half, lambda: self.act(GmAct(session="redo")))
 
-    def _build_field(self, table: GmTable, y: int, third: int) -> int:
-        """Issue 15: the battlefield's light, smoke and weather, one menu each showing the
-        current value (picking another gives the GM's `field_conditions` at once), and what
-        they do under the battle's ruleset."""
-        self._label(_("Battlefield: light, smoke, weather"), y)
-        y += 22
-        self.field: dict[str, UIDropDownMenu] = {}
-        for i, (name, value, known) in enumerate(table.conditions.choices()):
-            options = [(clip(field_condition_name(name, v), 14), v) for v in known]
+    def _build_field(self, table: GmTable, y: int, inner: int) -> int:
+        """Issue 15: one button naming the battlefield's light, smoke and weather now; it opens
+        the small window that changes them (`open_field`)."""
+        self.conditions = table.conditions
+        self.field_effects = table.field_effects
+        self.field_button = self._button(
+            field_summary(table.conditions), 6, y, inner, self.open_field
+        )
+        return y + 36
+
+    def open_field(self) -> None:
+        """The battlefield's window: one menu per condition showing its value now (picking
+        another gives the GM's `field_conditions` at once), and what they do to an attack under
+        the battle's ruleset. The tools are drawn again after the change, and it closes."""
+        if self.field_window is not None and self.field_window.alive():
+            return
+        effects = field_effects_lines(self.field_effects)
+        width, height = 290, 150 + 22 * len(effects)
+        panel = self.window.rect
+        rect = pygame.Rect(panel.right + 4, panel.y + 40, width, height)
+        window = UIWindow(rect, self.manager, window_display_title=_("Battlefield"))
+        self.field_window = window
+        self.field = {}
+        words = {"darkness": _("Light"), "smoke": _("Smoke"), "weather": _("Weather")}
+        y = 4
+        for name, value, known in self.conditions.choices():
+            UILabel(pygame.Rect(6, y, 90, 28), words[name], manager=self.manager, container=window)
+            options: list[str | tuple[str, str]] = [
+                (field_condition_name(name, v), v) for v in known
+            ]
             start = next(o for o in options if o[1] == value)
             self.field[name] = UIDropDownMenu(
-                options, start, pygame.Rect(6 + i * (third + 3), y, third, 28),
-                manager=self.manager, container=self.window, expansion_height_limit=120,
+                options, start, pygame.Rect(98, y, 150, 28), manager=self.manager,
+                container=window, expansion_height_limit=90,
             )  # fmt: skip
-        y += 30
-        self.field_label = self._label(field_effects_text(table.field_effects), y)
-        return y + 26
+            y += 32
+        for line in effects:
+            UILabel(pygame.Rect(6, y, width - 40, 22), line, manager=self.manager, container=window)
+            y += 22
 
     # ------------------------------------------------------------ events
 
@@ -227,6 +252,8 @@ class GmPanel:
 
     def close(self) -> None:
         self.window.kill()
+        if self.field_window is not None:
+            self.field_window.kill()
 
     # ------------------------------------------------------------ the acts
 
@@ -297,14 +324,21 @@ class GmPanel:
         self.edit_button.set_text(_("Edit: on") if self.editing else _("Edit: off"))
 
 
-def field_effects_text(effects: tuple[Modifier, ...] | None) -> str:
-    """What the battlefield's conditions do under the battle's ruleset, in a line (issue 15)."""
+def field_summary(conditions: FieldConditions) -> str:
+    """The button naming the battlefield's conditions now: those that are not "none"."""
+    shown = [field_condition_name(n, v) for n, v, _known in conditions.choices() if v != "none"]
+    text = ", ".join(shown) if shown else _("clear")
+    return clip(_("Battlefield: {conditions}").format(conditions=text), 38)
+
+
+def field_effects_lines(effects: tuple[Modifier, ...] | None) -> list[str]:
+    """What the battlefield's conditions do to an attack under the battle's ruleset (issue 15),
+    a line each: None, a ruleset whose seed has no such rule."""
     if effects is None:
-        return clip(_("No effect under these rules"), 44)
+        return [_("No effect under these rules")]
     if not effects:
-        return _("No effect on attacks")
-    shown = ", ".join(without_rulings(modifier_line(m)) for m in effects)
-    return clip(_("At range: {effects}").format(effects=shown), 44)
+        return [_("No effect on attacks")]
+    return [_("At range:"), *(clip(without_rulings(modifier_line(m)), 34) for m in effects)]
 
 
 def _chosen(menu: UIDropDownMenu) -> str:

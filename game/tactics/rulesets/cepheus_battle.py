@@ -282,12 +282,10 @@ class CepheusBattle(BattleRules):
             zero_g=bf.grid.gravity == 0,  # C-5
             beside_target=beside_target(bf, attacker, target),
         )
-        # the round's own (aim, reactions, bursts) in the field's darkness and smoke (000:l.211-215)
+        # the round's own (aim, reactions, bursts) in the field's conditions (000:l.211-217)
         field = field_situation(bf)
         own = round_situation(bf, attacker, target, geometry)
-        situation = replace(
-            own, darkness=field.darkness, smoke=field.smoke, weather=field.weather
-        )
+        situation = replace(own, darkness=field.darkness, smoke=field.smoke, weather=field.weather)
         result = rules_attack.attack(
             a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
         )
