@@ -146,3 +146,34 @@ def test_the_conditions_are_journaled_reopened_replayed_and_undone(tmp_path, eve
     assert session.redo(GM) is None
     assert session.battle.bf.conditions == FieldConditions("low", "dense")
     session.close()
+
+
+def test_cepheus_in_battle_the_players_hover_preview_reads_the_gms_smoke(make_battle) -> None:
+    # 000:l.215 "un fumo particolarmente denso ... dà un MD di -2": the guard's pistol shot at
+    # 7 cells (tests/battle/test_cepheus_round.py) loses 2 from its total DM once the GM makes
+    # the smoke dense, in the preview the player hovers and in the attack the battle rolls.
+    from dataclasses import replace as replaced
+
+    from game.battle import preview
+
+    b = make_battle(
+        [
+            UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="pistol"),
+            UnitSpec("foe", "red", (9, 5, 0), template="human"),
+        ],
+        initiative=(6, 6, 1, 1),
+    )
+    setup = replaced(b.setup, ruleset="cepheus")
+    cepheus = Battle(setup, b.grid, b.rules)
+    try:
+        before = preview.attack(cepheus, "blue", "ada", "foe")
+        assert before is not None and before.attack.chance is not None
+        assert cepheus.apply(cmd.ChangeField(smoke="dense"), GM).accepted
+        after = preview.attack(cepheus, "blue", "ada", "foe")
+        assert after is not None and after.attack.chance is not None
+        dms = {m.code: m.value for m in after.attack.modifiers}
+        assert dms["dm_smoke"] == -2 and "dm_smoke" not in {m.code for m in before.attack.modifiers}
+        assert after.attack.detail.total_dm == before.attack.detail.total_dm - 2
+        assert after.attack.chance < before.attack.chance
+    finally:
+        cepheus.close()
