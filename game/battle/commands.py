@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from game.grid.model import DARKNESS, SMOKE, Cell
+from game.grid.model import DARKNESS, SMOKE, WEATHER, Cell
 from game.rules.reader import (
     ScenarioError,
     as_bool,
@@ -20,7 +20,6 @@ from game.rules.reader import (
     as_object,
     as_str,
 )
-from game.tactics.battlefield import WEATHER
 
 
 class CommandError(ValueError):

@@ -267,6 +267,7 @@ class Battle:
                     pressurised=grid.pressurised,
                     darkness=grid.darkness,
                     smoke=grid.smoke,
+                    weather=grid.weather,
                 )
             if "conditions" in snapshot:
                 part = "conditions"

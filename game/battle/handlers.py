@@ -705,6 +705,7 @@ def _edit_cell(b: BattleContext, c: cmd.EditCell) -> None:
             pressurised=b.grid.pressurised,
             darkness=b.grid.darkness,
             smoke=b.grid.smoke,
+            weather=b.grid.weather,
         )
     )
     b.emit(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from game.grid.model import DARKNESS, SMOKE, Cell, Grid
+from game.grid.model import DARKNESS, SMOKE, WEATHER, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Size
 from game.rules import registry
 from game.rules.data import Armour, RulesData, Weapon
@@ -47,14 +47,10 @@ class EntitySheet:
         return condition in self.health.conditions
 
 
-#: The weather a battlefield may have (issue 15): fair, or bad (wind, rain, snow: 000:l.217).
-WEATHER = ("none", "bad")
-
-
 @dataclass(frozen=True)
 class FieldConditions:
-    """The light, smoke and weather over the whole battlefield (issue 15): the map's `darkness`
-    and `smoke` properties as a battle begins, then the GM's `field_conditions` command. Each
+    """The light, smoke and weather over the whole battlefield (issue 15): the map's `darkness`,
+    `smoke` and `weather` properties as a battle begins, then the GM's `field_conditions`. Each
     ruleset reads them from `Battlefield.conditions` and applies its own seed's rule, or none
     (docs/rules.md, "The battlefield's conditions")."""
 
@@ -77,8 +73,8 @@ class FieldConditions:
 
     @staticmethod
     def of_grid(grid: Grid) -> FieldConditions:
-        """The map's own (its `darkness` and `smoke` properties; maps have no weather)."""
-        return FieldConditions(grid.darkness, grid.smoke)
+        """The map's own (its `darkness`, `smoke` and `weather` properties)."""
+        return FieldConditions(grid.darkness, grid.smoke, grid.weather)
 
     def to_json(self) -> dict[str, str]:
         return {"darkness": self.darkness, "smoke": self.smoke, "weather": self.weather}

@@ -50,6 +50,22 @@ def test_a_field_conditions_command_reads_back_from_its_json_and_leaves_out_what
     assert cmd.ChangeField.GM
 
 
+def test_a_battle_on_a_map_with_bad_weather_starts_in_it_and_keeps_no_conditions_state(
+    make_battle,
+) -> None:
+    from dataclasses import replace as replaced
+
+    b = _duel(make_battle)
+    stormy = Battle(b.setup, replaced(b.grid, weather="bad", darkness="low"), b.rules)
+    try:
+        assert stormy.bf.conditions == FieldConditions("low", "none", "bad")
+        assert "conditions" not in stormy.state_json()  # the map's own: nothing to keep
+        assert stormy.apply(cmd.ChangeField(weather="none"), GM).accepted
+        assert stormy.state_json()["conditions"]["weather"] == "none"
+    finally:
+        stormy.close()
+
+
 def test_the_battle_starts_in_the_maps_conditions_and_only_the_gm_may_change_them(
     make_battle,
 ) -> None:
