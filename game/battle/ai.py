@@ -91,7 +91,7 @@ def _moved(
             sheet = rules.after_step(sheet)
     moved = replace(me, cell=cell, sheet=sheet)
     entities = tuple(moved if e.id == me.id else e for e in bf.entities)
-    return Battlefield(bf.grid, entities, bf.rules, bf.ruleset), moved
+    return Battlefield(bf.grid, entities, bf.rules, bf.ruleset, bf.conditions), moved
 
 
 def _cover_from(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
-from game.grid.model import Cell
+from game.grid.model import DARKNESS, SMOKE, WEATHER, Cell
 from game.rules.reader import (
     ScenarioError,
     as_bool,
@@ -417,6 +417,25 @@ class Reload(Command):
     unit: str
 
 
+@dataclass(frozen=True)
+class ChangeField(Command):
+    """The GM changes the battlefield's light, smoke or weather (issue 15), for the whole map;
+    a condition left out stays as it is. Values: darkness none/low/total, smoke
+    none/light/dense, weather none/bad; any other is refused when the command is read."""
+
+    KIND: ClassVar[str] = "field_conditions"
+    GM: ClassVar[bool] = True
+    darkness: str | None = None
+    smoke: str | None = None
+    weather: str | None = None
+
+    def __post_init__(self) -> None:
+        for name, known in (("darkness", DARKNESS), ("smoke", SMOKE), ("weather", WEATHER)):
+            value = getattr(self, name)
+            if value is not None and value not in known:
+                raise CommandError(f"command.{name}: {value!r} is not one of {', '.join(known)}")
+
+
 PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
@@ -425,7 +444,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,
-    EditCell, RestartInitiative, EndCombat, RuleImprovise, SetController,
+    EditCell, RestartInitiative, EndCombat, RuleImprovise, SetController, ChangeField,
 )  # fmt: skip
 BY_KIND: dict[str, type[Command]] = {c.KIND: c for c in (*PLAYER_COMMANDS, *GM_COMMANDS)}
 

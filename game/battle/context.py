@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from game.rules.ruleset_answers import ConditionEffects
     from game.rules.turn import TurnState
     from game.rules.wounds import Health
-    from game.tactics.battlefield import Battlefield, EntitySheet
+    from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
     from game.tactics.ruleset import BattleRules
 
 
@@ -138,6 +138,11 @@ class BattleContext(BattleState, Protocol):
 
     def replace_grid(self, grid: Grid) -> None:
         """The GM has edited the map: every view of the field is rebuilt from the new grid."""
+        ...
+
+    def set_conditions(self, conditions: FieldConditions) -> None:
+        """The GM has changed the light, smoke or weather: every attack from now on is made in
+        them (the ruleset reads `Battlefield.conditions`)."""
         ...
 
     # ---------------------------------------------------------------- the turn's budget

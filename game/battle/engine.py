@@ -84,7 +84,7 @@ from game.rules.stance import Stance
 from game.rules.turn import TurnState
 from game.rules.wounds import Health, can_see, turn_lost_to
 from game.tactics import answers as tactics
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import (
     BattleRules,
     battle_rules,
@@ -110,6 +110,7 @@ _CONTACT = frozenset(
         "dying", "medkit", "revealed", "discovered", "surprised", "arrived", "reinforcement_called",
         "concealed", "initiative_reordered", "initiative_restarted", "dice_entered", "condition",
         "cell_edited", "controller", "improvise_ruled", "damage_deferred", "reloaded",
+        "field_conditions",
     )
 )  # fmt: skip
 
@@ -158,6 +159,9 @@ class Battle:
         self.ruleset = ruleset
         self.grid = grid
         self.grid_version = 0
+        #: The light, smoke and weather now (issue 15): the map's, until the GM changes them.
+        self.map_conditions = FieldConditions.of_grid(grid)
+        self.conditions = self.map_conditions
         self.rules = rules
         self.roller = Roller(setup.seed, on_roll=self._on_roll)
         self.world = world
@@ -220,6 +224,7 @@ class Battle:
         for spec in setup.units:
             _check_known(spec, rules)
         expected = {*_SNAPSHOT_FIELDS, *(("grid",) if snapshot.get("grid_version") else ())}
+        expected |= {"conditions"} & set(snapshot)  # the GM's light, smoke and weather
         if set(snapshot) != expected:
             raise SnapshotError(f"the fields {sorted(set(snapshot))}, not {sorted(expected)}")
         try:
@@ -262,7 +267,11 @@ class Battle:
                     pressurised=grid.pressurised,
                     darkness=grid.darkness,
                     smoke=grid.smoke,
+                    weather=grid.weather,
                 )
+            if "conditions" in snapshot:
+                part = "conditions"
+                battle.conditions = _conditions_from_json(snapshot["conditions"])
             part = "vision"
             battle.vision = Vision.from_json(grid.shape, snapshot["vision"])
             part = "log"
@@ -387,7 +396,9 @@ class Battle:
     def bf(self) -> Battlefield:
         """The rules' picture of the battle now (units on the map), rebuilt after changes."""
         if self._bf is None:
-            self._bf = battlefield(self.world, self.grid, self.rules, self.setup.ruleset)
+            self._bf = battlefield(
+                self.world, self.grid, self.rules, self.setup.ruleset, self.conditions
+            )
         return self._bf
 
     @property
@@ -463,6 +474,12 @@ class Battle:
             "over": self.over,
             "winner": self.winner,
             "grid_version": self.grid_version,
+            # Only once the GM has changed them: a battle without it hashes as it always did.
+            **(
+                {"conditions": self.conditions.to_json()}
+                if self.conditions != self.map_conditions
+                else {}
+            ),
         }
 
     def state_text(self) -> str:
@@ -1360,7 +1377,7 @@ class Battle:
         known = (
             bf
             if len(entities) == len(bf.entities)
-            else Battlefield(self.grid, entities, self.rules, self.setup.ruleset)
+            else Battlefield(self.grid, entities, self.rules, self.setup.ruleset, bf.conditions)
         )
         self._known[faction] = (bf, seen, known)
         return known
@@ -2077,7 +2094,8 @@ class SnapshotError(ValueError):
     """Data that is not a snapshot a battle wrote; the message says which part."""
 
 
-#: The fields of a snapshot (and "grid" once a GM has edited the cells).
+#: The fields of a snapshot (and "grid" once a GM has edited the cells, "conditions" while the
+#: GM's light, smoke and weather differ from the map's).
 _SNAPSHOT_FIELDS = (
     "units",
     "initiative",
@@ -2111,6 +2129,13 @@ def _check_known(spec: UnitSpec, rules: RulesData) -> None:
     ):
         if ref is not None and ref not in table:
             raise ValueError(f"unit {spec.id!r}: unknown {kind} {ref!r}")
+
+
+def _conditions_from_json(data: Any) -> FieldConditions:
+    """The GM's light, smoke and weather as a snapshot holds them (ValueError: not so)."""
+    if not isinstance(data, dict) or set(data) != {"darkness", "smoke", "weather"}:
+        raise ValueError(f"{data!r} is not darkness, smoke and weather")
+    return FieldConditions(**{k: json_text(v) for k, v in data.items()})
 
 
 def _pending_from_json(data: Any) -> PendingMove | None:
@@ -2276,6 +2301,10 @@ class _Context:
     def replace_grid(self, grid: Grid) -> None:
         self._b.grid = grid
         self._b.grid_version += 1
+        self._b._bf = None
+
+    def set_conditions(self, conditions: FieldConditions) -> None:
+        self._b.conditions = conditions
         self._b._bf = None
 
     def need_action(self, unit_id: str) -> None:

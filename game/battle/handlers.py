@@ -739,12 +739,28 @@ def _edit_cell(b: BattleContext, c: cmd.EditCell) -> None:
             pressurised=b.grid.pressurised,
             darkness=b.grid.darkness,
             smoke=b.grid.smoke,
+            weather=b.grid.weather,
         )
     )
     b.emit(
         "cell_edited",
         {"at": list(c.at), "obstacle": c.obstacle, "terrain": c.terrain, "floor": c.floor},
     )
+
+
+def _field_conditions(b: BattleContext, c: cmd.ChangeField) -> None:
+    """Issue 15: the GM's light, smoke and weather over the whole battlefield, told to all."""
+    now = b.bf.conditions
+    after = replace(
+        now,
+        **{k: v for k, v in (("darkness", c.darkness), ("smoke", c.smoke), ("weather", c.weather))
+           if v is not None},
+    )  # fmt: skip
+    if after == now:
+        raise Refusal("field_unchanged", **now.to_json())
+    changed = [name for name, value, _known in after.choices() if value != getattr(now, name)]
+    b.set_conditions(after)
+    b.emit("field_conditions", {**after.to_json(), "changed": changed})
 
 
 def _restart(b: BattleContext, c: cmd.RestartInitiative) -> None:
@@ -979,4 +995,5 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.EndCombat: Handler(_end_combat_cmd),
     cmd.RuleImprovise: Handler(_rule_improvise),
     cmd.SetController: Handler(_controller),
+    cmd.ChangeField: Handler(_field_conditions),
 }

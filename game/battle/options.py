@@ -9,14 +9,16 @@ engine and checks that it accepts what is offered and refuses the rest with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Refusal
 from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
 from game.ecs.components import RulesetSheet
-from game.tactics.ruleset import round_rules
+from game.rules.ruleset_answers import Modifier
+from game.tactics.battlefield import FieldConditions
+from game.tactics.ruleset import field_reader, round_rules
 
 
 class Needs(StrEnum):
@@ -146,6 +148,10 @@ class GmTable:
     ties: tuple[tuple[str, ...], ...]
     improvising: tuple[tuple[str, str], ...]
     controllers: tuple[tuple[str, str], ...]
+    #: The battlefield's light, smoke and weather now (issue 15), and what they do to an attack
+    #: under the battle's ruleset (None: its seed has no such rule, docs/rules.md).
+    conditions: FieldConditions = field(default_factory=FieldConditions)
+    field_effects: tuple[Modifier, ...] | None = None
 
 
 def gm_table(battle: Battle) -> GmTable:
@@ -159,4 +165,7 @@ def gm_table(battle: Battle) -> GmTable:
         totals.setdefault(entry.total, []).append(entry.entity_id)
     ties = tuple(tuple(group) for group in totals.values() if len(group) > 1)
     controllers = tuple((f, battle.controller_of(f)) for f in battle.setup.factions)
-    return GmTable(waiting, ties, tuple(battle.improvising), controllers)
+    reader = field_reader(battle.ruleset)
+    conditions = battle.bf.conditions
+    effects = None if reader is None else reader.field_effects(conditions)
+    return GmTable(waiting, ties, tuple(battle.improvising), controllers, conditions, effects)

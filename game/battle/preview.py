@@ -185,6 +185,7 @@ def path(
         tuple(arrived if e.id == unit else e for e in known.entities),
         battle.rules,
         battle.setup.ruleset,
+        known.conditions,
     )
     seen_by = tuple(e.id for e in enemies if battle.ruleset.sight(there, e, arrived).clear)
     cost = totals[-1] - turn.movement_spent

@@ -122,6 +122,7 @@ class Why(StrEnum):
     NOTHING_TO_RULE = "nothing_to_rule"
     UNKNOWN_VERDICT = "unknown_verdict"
     NEEDS_CHECK_AND_DC = "needs_check_and_dc"
+    FIELD_UNCHANGED = "field_unchanged"  # the light, smoke and weather are already so
     # undo and redo
     NOTHING_TO_UNDO = "nothing_to_undo"
     NOTHING_TO_REDO = "nothing_to_redo"
@@ -193,6 +194,7 @@ class Happened(StrEnum):
     DICE_ENTERED = "dice_entered"
     CONDITION = "condition"
     CELL_EDITED = "cell_edited"
+    FIELD_CONDITIONS = "field_conditions"  # the GM's light, smoke and weather (issue 15)
     CONTROLLER = "controller"
     COMBAT_OVER = "combat_over"
     DAMAGE_DEFERRED = "damage_deferred"  # harm kept aside while a simultaneous group acts (F-1)

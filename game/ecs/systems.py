@@ -33,7 +33,7 @@ from game.grid.los import cells_in_view, visibility_matrix
 from game.grid.model import Cell, Grid
 from game.rules.data import RulesData
 from game.rules.wounds import can_see
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 
 
 def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySheet:
@@ -68,10 +68,17 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
     )
 
 
-def battlefield(world: BattleWorld, grid: Grid, rules: RulesData, ruleset: str) -> Battlefield:
-    """The immutable battlefield tactics reads: every unit standing on the map, sorted by id."""
+def battlefield(
+    world: BattleWorld,
+    grid: Grid,
+    rules: RulesData,
+    ruleset: str,
+    conditions: FieldConditions | None = None,
+) -> Battlefield:
+    """The immutable battlefield tactics reads: every unit standing on the map, sorted by id,
+    in the battle's light, smoke and weather (None: the map's)."""
     units = tuple(entity_sheet(world, rules, u) for u in world.units_with(Identity, Position))
-    return Battlefield(grid, units, rules, ruleset)
+    return Battlefield(grid, units, rules, ruleset, conditions)
 
 
 @dataclass

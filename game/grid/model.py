@@ -80,9 +80,11 @@ def _read_only(a: NDArray[np.generic]) -> None:
     a.setflags(write=False)
 
 
-#: The map-wide light and smoke a grid may carry (map properties `darkness` and `smoke`).
+#: The map-wide light, smoke and weather a grid may carry (map properties `darkness`, `smoke`
+#: and `weather`): the battle's starting conditions (issue 15; the GM may change them).
 DARKNESS = ("none", "low", "total")
 SMOKE = ("none", "light", "dense")
+WEATHER = ("none", "bad")
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,6 +108,7 @@ class Grid:
     #: what a ruleset's ranged attacks read (Cepheus 000:l.213-215); "none" for neither.
     darkness: str = "none"
     smoke: str = "none"
+    weather: str = "none"
 
     @staticmethod
     def build(
@@ -117,6 +120,7 @@ class Grid:
         pressurised: bool = True,
         darkness: str = "none",
         smoke: str = "none",
+        weather: str = "none",
     ) -> Grid:
         """Validate the arrays, derive the rest and freeze everything."""
         obs = np.ascontiguousarray(obstacle, dtype=np.uint8).copy()
@@ -143,6 +147,8 @@ class Grid:
                 f"darkness must be one of {', '.join(DARKNESS)} and smoke one of"
                 f" {', '.join(SMOKE)}, got {darkness!r} and {smoke!r}"
             )
+        if weather not in WEATHER:
+            raise ValueError(f"weather must be one of {', '.join(WEATHER)}, got {weather!r}")
         supported = flo.copy()
         supported[:, :, 0] = True
         supported[:, :, 1:] |= obs[:, :, :-1] == OBSTACLE_FULL
@@ -151,8 +157,9 @@ class Grid:
         for a in (obs, ter, flo, standable, sight):
             _read_only(a)
         return Grid(
-            obs, ter, flo, standable, sight, float(gravity), bool(pressurised), darkness, smoke
-        )
+            obs, ter, flo, standable, sight, float(gravity), bool(pressurised), darkness, smoke,
+            weather,
+        )  # fmt: skip
 
     @staticmethod
     def empty(width: int, height: int, levels: int = 1, **kwargs: float | bool) -> Grid:

@@ -13,7 +13,16 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.model import DARKNESS, DEFAULT_GRAVITY, SMOKE, Cell, Grid, Obstacle, Terrain
+from game.grid.model import (
+    DARKNESS,
+    DEFAULT_GRAVITY,
+    SMOKE,
+    WEATHER,
+    Cell,
+    Grid,
+    Obstacle,
+    Terrain,
+)
 from game.grid.occupants import Size
 from game.maps.model import (
     LayerNode,
@@ -69,7 +78,9 @@ UNIT_PROPERTIES = frozenset(
     }
 )
 TILE_PROPERTIES = ("obstacle", "terrain", "floor")
-MAP_PROPERTIES = ("name", "description", "gravity", "pressurised", "ruleset", "darkness", "smoke")
+MAP_PROPERTIES = (
+    "name", "description", "gravity", "pressurised", "ruleset", "darkness", "smoke", "weather",
+)  # fmt: skip
 
 # Obstacle code for each strength (none < half < thin < full), so layers combine with max().
 _CODE_OF_STRENGTH = np.array(
@@ -266,9 +277,9 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
         gravity = values.number(props["gravity"], where("gravity"))
         if gravity < 0:
             raise values.fail(where("gravity"), f"{gravity} g is negative")
-    conditions = {"darkness": "none", "smoke": "none"}
-    for key, known in (("darkness", DARKNESS), ("smoke", SMOKE)):
-        if key in props:  # the light and smoke over the whole map (Cepheus 000:l.213-215)
+    conditions = {"darkness": "none", "smoke": "none", "weather": "none"}
+    for key, known in (("darkness", DARKNESS), ("smoke", SMOKE), ("weather", WEATHER)):
+        if key in props:  # the light, smoke and weather over the whole map (000:l.213-217)
             conditions[key] = values.text(props[key], where(key))
             if conditions[key] not in known:
                 raise values.fail(
@@ -297,6 +308,7 @@ def _map_properties(tmx: TmxMap, values: _Values) -> MapProperties:
         all=dict(props),
         darkness=conditions["darkness"],
         smoke=conditions["smoke"],
+        weather=conditions["weather"],
     )
 
 
@@ -485,6 +497,7 @@ def _grid(
         pressurised=properties.pressurised,
         darkness=properties.darkness,
         smoke=properties.smoke,
+        weather=properties.weather,
     )
 
 

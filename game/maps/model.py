@@ -43,9 +43,11 @@ class MapProperties:
     pressurised: bool
     #: Every map property as written, including the ones above and any others.
     all: Properties
-    #: The light and smoke over the whole map (grid.model.DARKNESS, SMOKE): "none" by default.
+    #: The light, smoke and weather over the whole map as a battle begins (grid.model.DARKNESS,
+    #: SMOKE, WEATHER): "none" by default.
     darkness: str = "none"
     smoke: str = "none"
+    weather: str = "none"
 
 
 @dataclass(frozen=True)

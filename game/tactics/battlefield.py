@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from game.grid.model import Cell, Grid
+from game.grid.model import DARKNESS, SMOKE, WEATHER, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Size
 from game.rules import registry
 from game.rules.data import Armour, RulesData, Weapon
@@ -52,6 +52,39 @@ class EntitySheet:
         return condition in self.health.conditions
 
 
+@dataclass(frozen=True)
+class FieldConditions:
+    """The light, smoke and weather over the whole battlefield (issue 15): the map's `darkness`,
+    `smoke` and `weather` properties as a battle begins, then the GM's `field_conditions`. Each
+    ruleset reads them from `Battlefield.conditions` and applies its own seed's rule, or none
+    (docs/rules.md, "The battlefield's conditions")."""
+
+    darkness: str = "none"
+    smoke: str = "none"
+    weather: str = "none"
+
+    def __post_init__(self) -> None:
+        for name, value, known in self.choices():
+            if value not in known:
+                raise ValueError(f"{name}: {value!r} is not one of {', '.join(known)}")
+
+    def choices(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """Each condition's name, value and the values it may take, in a fixed order."""
+        return (
+            ("darkness", self.darkness, DARKNESS),
+            ("smoke", self.smoke, SMOKE),
+            ("weather", self.weather, WEATHER),
+        )
+
+    @staticmethod
+    def of_grid(grid: Grid) -> FieldConditions:
+        """The map's own (its `darkness`, `smoke` and `weather` properties)."""
+        return FieldConditions(grid.darkness, grid.smoke, grid.weather)
+
+    def to_json(self) -> dict[str, str]:
+        return {"darkness": self.darkness, "smoke": self.smoke, "weather": self.weather}
+
+
 @dataclass(frozen=True, eq=False)
 class Battlefield:
     """A grid with entities on it; read-only: queries never change it."""
@@ -60,6 +93,15 @@ class Battlefield:
     entities: tuple[EntitySheet, ...]
     rules: RulesData
     ruleset: str = registry.DEFAULT
+    #: The battle's light, smoke and weather now (the GM may change them); None: the map's.
+    field_conditions: FieldConditions | None = None
+
+    @cached_property
+    def conditions(self) -> FieldConditions:
+        """The light, smoke and weather every attack here is made in (issue 15)."""
+        if self.field_conditions is not None:
+            return self.field_conditions
+        return FieldConditions.of_grid(self.grid)
 
     @cached_property
     def occupancy(self) -> Occupancy:

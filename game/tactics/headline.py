@@ -42,6 +42,12 @@ def headline(attack: Attack) -> Headline | None:
             "dm": detail.total_dm,
             "target": detail.target,
             "dice": data().tables.check_dice,
+            # the battlefield's conditions among the DMs (000:l.213-217, issue 15)
+            "field": tuple(
+                (s.code, s.value)
+                for s in detail.modifiers
+                if s.code in ("darkness", "smoke", "weather")
+            ),
         }
         return Headline("band_2d6", values)
     from game.tactics.rulesets.d20_battle import Detail as D20Detail

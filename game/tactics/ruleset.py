@@ -37,13 +37,14 @@ from game.rules.ruleset_answers import (
     DefenceWon,
     GrabBreak,
     Harm,
+    Modifier,
     Throw,
     ThrowRoll,
     TurnBudget,
     TurnEffects,
     WeaponShown,
 )
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 
 Json = dict[str, Any]
 #: A `tessera query` question: (battlefield, the query object, where it is in the file) -> answer.
@@ -556,6 +557,24 @@ class CountersDefence(Protocol):
 def defence_counters(rules: BattleRules) -> CountersDefence | None:
     """The battle side's answers about a won defence's counter-moves, when it has them."""
     return rules if isinstance(rules, CountersDefence) else None
+
+
+@runtime_checkable
+class ReadsField(Protocol):
+    """What a ruleset whose attacks read the battlefield's light, smoke and weather answers
+    besides `BattleRules` (issue 15: Cepheus's DMs, d20's concealment). Its attacks read
+    `Battlefield.conditions` themselves; this only says what the conditions do, for the GM's
+    tools. A ruleset without it ignores them (its seed has no such rule: docs/rules.md)."""
+
+    def field_effects(self, conditions: FieldConditions) -> tuple[Modifier, ...]:
+        """What `conditions` do to an attack at range (empty: nothing), worded by
+        explain.modifier_line."""
+        ...
+
+
+def field_reader(rules: BattleRules) -> ReadsField | None:
+    """The battle side's answer about the battlefield's conditions, when its seed has one."""
+    return rules if isinstance(rules, ReadsField) else None
 
 
 class NotPlayable(ValueError):

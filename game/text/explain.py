@@ -72,6 +72,22 @@ def mode_name(mode: str) -> str:
     return names.get(mode, mode)
 
 
+def field_condition_name(name: str, value: str) -> str:
+    """One of the battlefield's conditions at one value (issue 15): "dense smoke"."""
+    names = {
+        ("darkness", "none"): lambda: _("full light"),
+        ("darkness", "low"): lambda: _("low light"),
+        ("darkness", "total"): lambda: _("total darkness"),
+        ("smoke", "none"): lambda: _("no smoke"),
+        ("smoke", "light"): lambda: _("light smoke"),
+        ("smoke", "dense"): lambda: _("dense smoke"),
+        ("weather", "none"): lambda: _("fair weather"),
+        ("weather", "bad"): lambda: _("bad weather"),
+    }
+    found = names.get((name, value))
+    return found() if found is not None else f"{name} {value}"
+
+
 def condition_name(condition: str) -> str:
     """A condition of P-VUL-3 or `stabilised` (P-DEATH-1)."""
     names = {
@@ -385,6 +401,10 @@ def modifier_line(modifier: Modifier) -> str:
         "dm_burst": lambda: _("burst DM {dm}").format(dm=_signed(value)),
         "dm_hasty": lambda: _("hasty DM {dm}").format(dm=_signed(value)),
         "dm_reactions": lambda: _("own reactions DM {dm}").format(dm=_signed(value)),
+        # the battlefield's conditions under Cepheus (000:l.213-217, issue 15)
+        "dm_darkness": lambda: _("darkness DM {dm}").format(dm=_signed(value)),
+        "dm_smoke": lambda: _("smoke DM {dm}").format(dm=_signed(value)),
+        "dm_weather": lambda: _("weather DM {dm}").format(dm=_signed(value)),
         "myst_attack": lambda: _("attack total {total} + 3d10").format(total=value),
         "myst_defence": lambda: _("defence total {total} + 3d10").format(total=-value),
         "myst_mounted": lambda: _("mounted: attack {bonus}").format(bonus=_signed(value)),
@@ -915,12 +935,22 @@ _CEPHEUS_BANDS: Mapping[str, Callable[[], str]] = {
 
 def _band_2d6(v: Mapping[str, Any]) -> str:
     band = str(v["band"])
-    return _("{band} · DM {dm} · {target}+ on {dice}d6").format(
+    text = _("{band} · DM {dm} · {target}+ on {dice}d6").format(
         band=_CEPHEUS_BANDS[band]() if band in _CEPHEUS_BANDS else band,
         dm=_signed(int(v["dm"])),
         target=v["target"],
         dice=v["dice"],
     )
+    field = [f"{_FIELD_DMS[str(code)]()} {_signed(int(dm))}" for code, dm in v.get("field", ())]
+    return f"{text} ({', '.join(field)})" if field else text
+
+
+#: The battlefield's conditions in a Cepheus headline (issue 15): "Smoke −2".
+_FIELD_DMS = {
+    "darkness": lambda: _("Darkness"),
+    "smoke": lambda: _("Smoke"),
+    "weather": lambda: _("Bad weather"),
+}
 
 
 def _d20_ac(v: Mapping[str, Any]) -> str:

@@ -21,6 +21,7 @@ from game.text.explain import (
     condition_name,
     cover_name,
     effect_name,
+    field_condition_name,
     mode_name,
     no_chance_words,
     roll_line,
@@ -441,6 +442,13 @@ def _condition(d: Mapping[str, Any]) -> str:
     return _("GM: {unit} {changes}").format(unit=d["unit"], changes=", ".join(parts))
 
 
+def _field_conditions(d: Mapping[str, Any]) -> str:
+    """Issue 15: "GM: dense smoke." — the conditions the GM changed, at their new values."""
+    changed = [str(name) for name in d.get("changed", ())]
+    shown = ", ".join(field_condition_name(name, str(d.get(name))) for name in changed)
+    return _("GM: {conditions}.").format(conditions=shown)
+
+
 def _improvise_ruled(d: Mapping[str, Any]) -> str:
     verdicts = {"accept": _("accepted"), "reject": _("rejected"), "check": _("a check")}
     text = _("The GM rules on {unit}'s “{text}”: {verdict}").format(
@@ -629,6 +637,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.CELL_EDITED: lambda d: _("GM: the cell {at} is changed.").format(
         at=cell_text(d["at"])
     ),
+    Happened.FIELD_CONDITIONS: _field_conditions,
     Happened.CONTROLLER: lambda d: _("{faction} is now played by {who}.").format(
         faction=side_name(str(d["faction"])),
         who=_("the computer") if d["controller"] == "computer" else d["controller"],
@@ -926,6 +935,7 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NOTHING_TO_RULE: lambda: _("{unit} has nothing waiting for the GM."),
     Why.UNKNOWN_VERDICT: lambda: _("No such verdict."),
     Why.NEEDS_CHECK_AND_DC: lambda: _("A check needs its name and a DC."),
+    Why.FIELD_UNCHANGED: lambda: _("The battlefield's light, smoke and weather are already so."),
     Why.NOTHING_TO_UNDO: lambda: _("Nothing to undo."),
     Why.NOTHING_TO_REDO: lambda: _("Nothing to redo."),
     Why.UNDO_NOT_YOURS: lambda: _("Only who gave the last command (or the GM) may take it back."),

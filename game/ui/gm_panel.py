@@ -23,9 +23,12 @@ from game.battle import commands as cmd
 from game.battle.options import GmTable
 from game.grid.model import Cell
 from game.rules.checknames import ALL as CHECKS
+from game.rules.ruleset_answers import Modifier
 from game.rules.wounds import CONDITIONS
+from game.tactics.battlefield import FieldConditions
 from game.text.bounds import clip
-from game.text.explain import condition_name
+from game.text.explain import condition_name, field_condition_name, modifier_line
+from game.text.explain_battle import without_rulings
 from game.text.i18n import _
 from game.text.names import check_name, side_name
 
@@ -63,6 +66,8 @@ class GmPanel:
         self.table = table
         self.selected: str | None = None
         self.editing = False
+        self.field_window: UIWindow | None = None
+        self.field: dict[str, UIDropDownMenu] = {}
         height = min(bounds.height - 8, 600)
         rect = pygame.Rect(bounds.x + 6, bounds.y + 6, WIDTH, height)
         self.window = UIWindow(rect, manager, window_display_title=_("GM tools"))
@@ -140,6 +145,7 @@ class GmPanel:
         self._button(_("Roll again"), 6, y, half, lambda: self._give(cmd.RestartInitiative()))
         self._button(_("End combat"), 6 + half + 3, y, half, lambda: self._give(cmd.EndCombat()))
         y += 36
+        y = self._build_field(table, y, inner)
         self._label(_("Edit cells: pick, then click cells"), y)
         y += 22
         names = _obstacle_names()
@@ -169,6 +175,46 @@ class GmPanel:
         self._button(_("Undo"), 6, y, half, lambda: self.act(GmAct(session="undo")))
         self._button(_("Redo"), 6 + half + 3, y, half, lambda: self.act(GmAct(session="redo")))
 
+    def _build_field(self, table: GmTable, y: int, inner: int) -> int:
+        """Issue 15: one button naming the battlefield's light, smoke and weather now; it opens
+        the small window that changes them (`open_field`)."""
+        self.conditions = table.conditions
+        self.field_effects = table.field_effects
+        self.field_button = self._button(
+            field_summary(table.conditions), 6, y, inner, self.open_field
+        )
+        return y + 36
+
+    def open_field(self) -> None:
+        """The battlefield's window: one menu per condition showing its value now (picking
+        another gives the GM's `field_conditions` at once), and what they do to an attack under
+        the battle's ruleset. The tools are drawn again after the change, and it closes."""
+        if self.field_window is not None and self.field_window.alive():
+            return
+        effects = field_effects_lines(self.field_effects)
+        width, height = 290, 150 + 22 * len(effects)
+        panel = self.window.rect
+        rect = pygame.Rect(panel.right + 4, panel.y + 40, width, height)
+        window = UIWindow(rect, self.manager, window_display_title=_("Battlefield"))
+        self.field_window = window
+        self.field = {}
+        words = {"darkness": _("Light"), "smoke": _("Smoke"), "weather": _("Weather")}
+        y = 4
+        for name, value, known in self.conditions.choices():
+            UILabel(pygame.Rect(6, y, 90, 28), words[name], manager=self.manager, container=window)
+            options: list[str | tuple[str, str]] = [
+                (field_condition_name(name, v), v) for v in known
+            ]
+            start = next(o for o in options if o[1] == value)
+            self.field[name] = UIDropDownMenu(
+                options, start, pygame.Rect(98, y, 150, 28), manager=self.manager,
+                container=window, expansion_height_limit=90,
+            )  # fmt: skip
+            y += 32
+        for line in effects:
+            UILabel(pygame.Rect(6, y, width - 40, 22), line, manager=self.manager, container=window)
+            y += 22
+
     # ------------------------------------------------------------ events
 
     def button(self, text: str) -> UIButton:
@@ -181,6 +227,10 @@ class GmPanel:
             self._buttons[event.ui_element]()
             return True
         if event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            for name, menu in self.field.items():
+                if event.ui_element is menu:
+                    self._give(cmd.ChangeField(**{name: _chosen(menu)}))
+                    return True
             for faction, menu in self.controllers.items():
                 if event.ui_element is menu:
                     self._give(cmd.SetController(faction, _chosen(menu)))
@@ -202,6 +252,8 @@ class GmPanel:
 
     def close(self) -> None:
         self.window.kill()
+        if self.field_window is not None:
+            self.field_window.kill()
 
     # ------------------------------------------------------------ the acts
 
@@ -270,6 +322,23 @@ class GmPanel:
     def _toggle_edit(self) -> None:
         self.editing = not self.editing
         self.edit_button.set_text(_("Edit: on") if self.editing else _("Edit: off"))
+
+
+def field_summary(conditions: FieldConditions) -> str:
+    """The button naming the battlefield's conditions now: those that are not "none"."""
+    shown = [field_condition_name(n, v) for n, v, _known in conditions.choices() if v != "none"]
+    text = ", ".join(shown) if shown else _("clear")
+    return clip(_("Battlefield: {conditions}").format(conditions=text), 38)
+
+
+def field_effects_lines(effects: tuple[Modifier, ...] | None) -> list[str]:
+    """What the battlefield's conditions do to an attack under the battle's ruleset (issue 15),
+    a line each: None, a ruleset whose seed has no such rule."""
+    if effects is None:
+        return [_("No effect under these rules")]
+    if not effects:
+        return [_("No effect on attacks")]
+    return [_("At range:"), *(clip(without_rulings(modifier_line(m)), 34) for m in effects)]
 
 
 def _chosen(menu: UIDropDownMenu) -> str:

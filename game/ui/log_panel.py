@@ -38,7 +38,7 @@ KINDS: dict[str, frozenset[str]] = {
 }  # fmt: skip
 GM_KINDS = frozenset({
     "concealed", "reinforcement_called", "dice_entered", "cell_edited", "condition",
-    "improvise_ruled", "controller",
+    "improvise_ruled", "controller", "field_conditions",
 })  # fmt: skip
 
 

@@ -546,6 +546,15 @@ def test_the_maps_darkness_and_smoke_reach_the_grid_none_by_default(workdir: Pat
     assert (plain.grid.darkness, plain.grid.smoke) == ("none", "none")
 
 
+def test_the_maps_weather_is_the_battles_first_weather_fair_by_default(workdir: Path) -> None:
+    # Issue 15: bad weather (000:l.217) as a battle begins; the GM may change it afterwards.
+    body = tile_layer(1, "f", ground())
+    stormy = load_map(write_map(workdir, body, properties={"weather": "bad"}))
+    assert stormy.properties.weather == stormy.grid.weather == "bad"
+    plain = load_map(write_map(workdir, body, properties={"name": "plain"}))
+    assert plain.grid.weather == "none"
+
+
 def test_layers_without_ids_get_fresh_ids_and_a_notice(workdir: Path) -> None:
     body = tile_layer(1, "a", ground()).replace(' id="1"', "") + tile_layer(2, "b", ground())
     loaded = load_map(write_map(workdir, body))
@@ -797,6 +806,11 @@ REFUSALS = [
         "smoke",
         _map("", properties={"smoke": "thick"}),
         ("map, property 'smoke'", "'thick' is not one of: none, light, dense"),
+    ),
+    Refusal(
+        "weather",
+        _map("", properties={"weather": "rain"}),
+        ("map, property 'weather'", "'rain' is not one of: none, bad"),
     ),
     Refusal(
         "level-text",

@@ -127,6 +127,9 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.DICE_ENTERED: {"faces": [17, 4]},
     Happened.CONDITION: {"unit": "Bo", "add": ["burning"], "remove": [], "by": "gm"},
     Happened.CELL_EDITED: {"at": [3, 3, 0], "obstacle": "full", "terrain": None, "floor": None},
+    Happened.FIELD_CONDITIONS: {
+        "darkness": "low", "smoke": "dense", "weather": "none", "changed": ["darkness", "smoke"]
+    },
     Happened.CONTROLLER: {"faction": "raiders", "controller": "computer"},
     Happened.COMBAT_OVER: {"winner": "raiders"},
     Happened.AIMED: {"unit": "Ada", "target": "Bo"},

@@ -66,7 +66,7 @@ from game.rules.ruleset_answers import (
     WeaponShown,
 )
 from game.tactics import answers as tactics
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import BattleRules, RoundRules
 from game.tactics.rulesets.cover_seeking import worst_cover
 
@@ -201,13 +201,14 @@ NO_THROWN_WEAPON = "no_thrown_weapon"
 
 
 def field_situation(bf: Battlefield) -> rules_attack.Situation:
-    """000:l.211-215: the map's darkness and smoke (its `darkness` and `smoke` properties,
-    kept on the grid) as the situation of every attack; the pure rules apply them to ranged
-    attacks and throws only, smoke doubled for lasers."""
-    grid = bf.grid
+    """000:l.211-217: the battlefield's darkness, smoke and bad weather (`bf.conditions`: the
+    map's properties, then the GM's command, issue 15) as the situation of every attack; the
+    pure rules apply them to ranged attacks and throws only, smoke doubled for lasers."""
+    now = bf.conditions
     return rules_attack.Situation(
-        darkness=None if grid.darkness == "none" else grid.darkness,
-        smoke=None if grid.smoke == "none" else grid.smoke,
+        darkness=None if now.darkness == "none" else now.darkness,
+        smoke=None if now.smoke == "none" else now.smoke,
+        weather=now.weather != "none",
     )
 
 
@@ -284,10 +285,10 @@ class CepheusBattle(BattleRules):
             zero_g=bf.grid.gravity == 0,  # C-5
             beside_target=beside_target(bf, attacker, target),
         )
-        # the round's own (aim, reactions, bursts) in the field's darkness and smoke (000:l.211-215)
+        # the round's own (aim, reactions, bursts) in the field's conditions (000:l.211-217)
         field = field_situation(bf)
         own = round_situation(bf, attacker, target, geometry)
-        situation = replace(own, darkness=field.darkness, smoke=field.smoke)
+        situation = replace(own, darkness=field.darkness, smoke=field.smoke, weather=field.weather)
         result = rules_attack.attack(
             a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
         )
@@ -702,6 +703,21 @@ class CepheusBattle(BattleRules):
             return None
         bonus = f"{own.bonus:+d}" if own.bonus else ""
         return WeaponShown(sample_id(own), own.name, f"{own.dice}d6{bonus}")
+
+    # ---------------------------------------------------------------- the field (issue 15)
+    def field_effects(self, conditions: FieldConditions) -> tuple[Modifier, ...]:
+        """000:l.213-217 (ReadsField): the DMs of a ranged attack or a throw in `conditions`,
+        as the pure rules add them (a laser's smoke DM is doubled, shown with the shot)."""
+        m = data().tables.mod
+        found = [
+            Modifier(f"dm_{name}", m(f"{name}_{value}"), ("C-1",))
+            for name, value in (("darkness", conditions.darkness), ("smoke", conditions.smoke))
+            if value != "none"
+        ]
+        if conditions.weather != "none":
+            dm = m("weather_visibility") + m("weather_disturbance")
+            found.append(Modifier("dm_weather", dm, ("C-1",)))
+        return tuple(found)
 
 
 def sample_id(weapon: CepheusWeapon) -> str:

@@ -61,7 +61,7 @@ from game.rules.ruleset_answers import (
     WeaponShown,
 )
 from game.rules.stance import Stance
-from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import BattleRules, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
 from game.tactics.rulesets.common_battle import NotOffered
@@ -182,7 +182,9 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             found = Attack(None, SELF_TARGET, (), ("D-2",), values={"attacker": attacker.id})
         else:
             # `los` is this object's own `sight`, the terrain's line D-3 counts: not traced twice.
-            answer = d20.attack_answer(bf, attacker, target, chosen, {}, los=los)
+            adjacent = chebyshev(attacker.cell, target.cell) <= 1
+            field = {"concealment": field_concealment(bf.conditions, adjacent)}  # issue 15
+            answer = d20.attack_answer(bf, attacker, target, chosen, field, los=los)
             out = answer.outcome
             rules = _merge(out.rules, answer.cover.rules)
             detail = Detail(answer, sheet_of(target).crit_immune)
@@ -486,6 +488,9 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         # the corner lines of l.52 (creatures' soft cover included, D-3) at a longer reach.
         if d20.cover_between(bf, reactor, there, melee=True).grade != "none":
             return False
+        total = d20.data().base.concealment_total
+        if field_concealment(bf.conditions, chebyshev(reactor.cell, from_cell) <= 1) >= total:
+            return False  # l.84-86: total concealment from the battlefield (issue 15)
         return not sheet_of(there).has("invisibile")  # l.90: invisibility, total concealment
 
     def exertion(self, unit: EntitySheet, act: str) -> int:
@@ -519,6 +524,24 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             return None
         own = sheet.weapon
         return WeaponShown(own.id, own.name, own.damage or UNARMED_DICE)
+
+    # ---------------------------------------------------------------- the field (issue 15)
+    def field_effects(self, conditions: FieldConditions) -> tuple[Modifier, ...]:
+        """ReadsField: the concealment the conditions give a target beyond arm's length."""
+        percent = field_concealment(conditions, adjacent=False)
+        return (Modifier("d20_concealment", percent, ("D-1",)),) if percent else ()
+
+
+def field_concealment(conditions: FieldConditions, adjacent: bool) -> int:
+    """Issue 15, a choice (docs/rules.md, "The battlefield's conditions"): low light and light
+    smoke conceal (20 %, 004:l.80), total darkness and dense smoke conceal totally (50 %,
+    l.84), dense smoke only 20 % between adjacent creatures, as 3.5's fog; weather gives none.
+    Several do not add up (l.80): the highest counts."""
+    base = d20.data().base
+    normal, total = base.concealment_normal, base.concealment_total
+    darkness = {"low": normal, "total": total}.get(conditions.darkness, 0)
+    smoke = {"light": normal, "dense": normal if adjacent else total}.get(conditions.smoke, 0)
+    return max(darkness, smoke)
 
 
 def _merge(*groups: tuple[str, ...]) -> tuple[str, ...]:
