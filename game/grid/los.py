@@ -373,7 +373,10 @@ def walk_shadowed(
         if starts is not None:
             px, py, pz = starts[e, 0], starts[e, 1], starts[e, 2]
             p = (px, py, pz)
-            ax, ay, az = px // k, py // k, pz // k
+            if k == 2:  # a shift: a division by a k not known when compiled is dear per line
+                ax, ay, az = px >> 1, py >> 1, pz >> 1
+            else:
+                ax, ay, az = px // k, py // k, pz // k
             a_cell = (ax, ay, az)
             a_flat = ax * strides[0] + ay * strides[1] + az
         qx, qy, qz = ends[e, 0], ends[e, 1], ends[e, 2]
@@ -392,8 +395,55 @@ def walk_shadowed(
             if shadow is not None:
                 shadow_flat[a_flat] = -1
             continue
-        b_cell = (qx // k, qy // k, qz // k)
+        b_cell = (qx >> 1, qy >> 1, qz >> 1) if k == 2 else (qx // k, qy // k, qz // k)
         b_flat = b_cell[0] * strides[0] + b_cell[1] * strides[1] + b_cell[2]
+        if plain and dz == 0:
+            # A line on one level: not the last blocker first (lines of a batch are mostly
+            # unrelated; the answer is the same, `stop` only sets which cell decided it).
+            z = az
+            code = -1
+            if rows is not None:
+                code, fx, fy = level_rows_walk(
+                    flat, sizes[1], sizes[2], rows, ax, ay, b_cell[0], b_cell[1], z
+                )
+                fz = z if code == LOS_BLOCKED else -1
+            if code < 0 and by_levels and level_clearance is not None:
+                code, fx, fy, fz = level_walk(
+                    flat,
+                    sizes[1],
+                    sizes[2],
+                    sizes[1] if m == 0 else sizes[0],
+                    levels_flat,
+                    z * (2 * sizes[2] - z + 1) // 2 * sizes[0] * sizes[1],
+                    sizes[1],
+                    1,
+                    ax,
+                    ay,
+                    b_cell[0],
+                    b_cell[1],
+                    z,
+                )
+            elif code < 0:
+                code, fx, fy, fz = level_walk(
+                    flat,
+                    sizes[1],
+                    sizes[2],
+                    sizes[1] if m == 0 else sizes[0],
+                    clear_flat,
+                    z,
+                    sizes[1] * sizes[2] if skipping else 0,
+                    sizes[2],
+                    ax,
+                    ay,
+                    b_cell[0],
+                    b_cell[1],
+                    z,
+                )
+            codes[e] = code
+            if code == LOS_BLOCKED:
+                hint_x, hint_y, hint_z = fx, fy, fz
+                hint_flat = fx * strides[0] + fy * strides[1] + fz
+            continue
         if shadow is not None and boxes is not None:
             hidden_by = -1
             for i in range(4):
@@ -506,51 +556,6 @@ def walk_shadowed(
                 out[0, 0], out[0, 1], out[0, 2], out[0, 3] = fx, fy, fz, CONTACT_INTERIOR
                 n = 1
             codes[e] = code
-            continue
-        if plain and dz == 0:
-            z = az
-            code = -1
-            if rows is not None:
-                code, fx, fy = level_rows_walk(
-                    flat, sizes[1], sizes[2], rows, ax, ay, b_cell[0], b_cell[1], z
-                )
-                fz = z if code == LOS_BLOCKED else -1
-            if code < 0 and by_levels and level_clearance is not None:
-                code, fx, fy, fz = level_walk(
-                    flat,
-                    sizes[1],
-                    sizes[2],
-                    sizes[1] if m == 0 else sizes[0],
-                    levels_flat,
-                    z * (2 * sizes[2] - z + 1) // 2 * sizes[0] * sizes[1],
-                    sizes[1],
-                    1,
-                    ax,
-                    ay,
-                    b_cell[0],
-                    b_cell[1],
-                    z,
-                )
-            elif code < 0:
-                code, fx, fy, fz = level_walk(
-                    flat,
-                    sizes[1],
-                    sizes[2],
-                    sizes[1] if m == 0 else sizes[0],
-                    clear_flat,
-                    z,
-                    sizes[1] * sizes[2] if skipping else 0,
-                    sizes[2],
-                    ax,
-                    ay,
-                    b_cell[0],
-                    b_cell[1],
-                    z,
-                )
-            codes[e] = code
-            if code == LOS_BLOCKED:
-                hint_x, hint_y, hint_z = fx, fy, fz
-                hint_flat = fx * strides[0] + fy * strides[1] + fz
             continue
         # The table of the levels the line spans, when it runs along x or y.
         level_table = -1
