@@ -855,12 +855,12 @@ def level_rows_walk(
     # as q + rem / big; rem == 0 is a corner.
     big = 2 * runs
     q, rem, q_step, rem_step = 0, 0, 0, 0
-    if runs > 0:
-        num = runs + span
-        q = num // big
-        rem = num - q * big
-        q_step = 2 * span // big
-        rem_step = 2 * span - q_step * big
+    if runs > 0:  # one division: span = s runs + t
+        s = span // runs
+        t = span - s * runs
+        q_step, rem_step = s, 2 * t
+        # (runs + span) / big = (1 + s) / 2 + t / big
+        q, rem = ((1 + s) // 2, t) if s % 2 else (s // 2, runs + t)
     start = 1  # the viewer's own cell (column 0) never blocks
     j = an
     for k in range(runs + 1):
@@ -1133,6 +1133,7 @@ def visibility_kernel(
     clearance: NDArray[np.uint8],
     level_clearance: NDArray[np.uint8],
     memo: NDArray[np.int64],
+    rows: NDArray[np.int64] | None = None,
 ) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j, with row i of `blocks_by_viewer` as its blockers.
 
@@ -1142,7 +1143,8 @@ def visibility_kernel(
     only when one of them meets the segment at all; otherwise nothing else is on it.
 
     `memo` keeps the grid's terrain answers between two cells from call to call (a grid never
-    changes; `MEMO_SLOTS` zeros for a new one): after a move only the mover's pairs are walked.
+    changes; `MEMO_SLOTS` zeros for a new one): after a move only the mover's pairs are walked,
+    those on one level by the grid's bit `rows` (`level_rows`) when given.
     Each slot is one int64, (pair key << 2) | (1 clear, 2 blocked), written whole, so a search
     beside another on the same grid (threads) reads a whole answer or none.
     """
@@ -1197,6 +1199,8 @@ def visibility_kernel(
             out,
             codes[:m],
             starts[:m],
+            True,
+            rows,
         )
     count_at = memo.shape[0] - 1
     for t in range(m):
@@ -1671,6 +1675,7 @@ def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
         clearance(grid),
         level_clearance(grid),
         pair_memo(grid),
+        level_rows(grid),
     )
 
 

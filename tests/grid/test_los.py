@@ -592,6 +592,7 @@ def test_p_los_3_visibility_matrix_keeps_terrain_answers_exact_as_units_move(
                 clearance(grid),
                 level_clearance(grid),
                 memo,
+                level_rows(grid) if memo is tiny else None,
             )
             for i, viewer in enumerate(occupancy.occupants):
                 for j, target in enumerate(occupancy.occupants):
