@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.grid.geometry import OffMapError, chebyshev, require_in_map
-from game.grid.jit import njit, njit_nogil, njit_parallel, prange
+from game.grid.jit import njit, njit_inline, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
 
@@ -820,7 +820,7 @@ def level_rows_kernel(sight_block: NDArray[np.uint8]) -> NDArray[np.int64]:
     return rows
 
 
-@njit
+@njit_inline
 def level_rows_walk(
     flat: NDArray[np.uint8],
     h: int,

@@ -4,7 +4,8 @@ It draws what the player's view and the previews say; it computes no rule. The m
 colours, the grid and the fog are drawn in chunks of tiles.CHUNK_CELLS cells a side, cached until
 the level, the zoom or what they show changes: a frame blits the few chunks in view straight to
 the screen, then the lines, tokens and markers. Frames with time to spare draw the chunks next to
-the view and at the next zoom steps before they are needed.
+the view and at the next zoom steps before they are needed; in the window a frame draws at most
+FRAME_CHUNKS new chunks in view, the others showing a stand-in until the next frames.
 """
 
 from __future__ import annotations
