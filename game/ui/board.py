@@ -362,7 +362,7 @@ class Board:
         if budget is not None:  # the middle of the view first
             mid_x, mid_y = view.centerx - ox, view.centery - oy
             visible.sort(
-                key=lambda c: _distance(self.levels.chunk_rect(*c, cam.zoom), mid_x, mid_y)
+                key=lambda c: _distance(self.levels.chunk_rect(c[0], c[1], cam.zoom), mid_x, mid_y)
             )
         self.waiting = 0
         blits = []
