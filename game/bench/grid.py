@@ -27,6 +27,7 @@ from game.grid.los import (
     cells_in_view,
     clearance,
     level_clearance,
+    level_rows,
     line_of_sight,
     los_pairs_kernel,
     visibility_matrix,
@@ -325,8 +326,10 @@ def measure(quick: bool = False) -> dict[str, float]:
 
     tables = (clearance(grid), level_clearance(grid))
 
+    rows = level_rows(grid)
+
     def los_batch() -> None:
-        los_pairs_kernel(grid.sight_block, *tables, batch)
+        los_pairs_kernel(grid.sight_block, *tables, batch, rows)
 
     def los_calls() -> None:
         for a, b in ends:

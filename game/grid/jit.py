@@ -71,6 +71,15 @@ def njit(fn: F) -> F:
     return cast(F, numba.njit(cache=True)(fn))
 
 
+def njit_inline(fn: F) -> F:
+    """Like `njit`, its body inlined where a kernel calls it: for a helper called once per line
+    with arrays, whose call would count each array up and down (atomic instructions) each time."""
+    numba = _numba_module()
+    if numba is None:
+        return fn
+    return cast(F, numba.njit(cache=True, inline="always")(fn))
+
+
 def njit_nogil(fn: F) -> F:
     """Like `njit`, letting other threads run Python while it runs: for kernels that take
     milliseconds (a unit's view), so that the window's frames go on while a worker thread runs

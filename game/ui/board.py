@@ -4,7 +4,8 @@ It draws what the player's view and the previews say; it computes no rule. The m
 colours, the grid and the fog are drawn in chunks of tiles.CHUNK_CELLS cells a side, cached until
 the level, the zoom or what they show changes: a frame blits the few chunks in view straight to
 the screen, then the lines, tokens and markers. Frames with time to spare draw the chunks next to
-the view and at the next zoom steps before they are needed.
+the view and at the next zoom steps before they are needed; in the window a frame draws at most
+FRAME_CHUNKS new chunks in view, the others showing a stand-in until the next frames.
 """
 
 from __future__ import annotations
@@ -96,6 +97,13 @@ PREFETCH_SECONDS = 0.002
 PREFETCH_MARGIN = 256
 #: Surfaces of dropped chunks kept to draw new chunks on.
 SPARE_CHUNKS = 8
+#: New chunks a frame draws for the view at most, where the board has a frame budget (the
+#: window's, `Board(frame_chunks=...)`): a view that jumps (following the acting unit) needs
+#: a screenful of new chunks, each drawn, composed, scaled and overlaid (about 10 ms at zoom
+#: 1.5), and drawing them all at once made that frame the slowest of a battle. The middle of
+#: the view comes first; the others show the same chunk kept at another zoom, scaled, or the
+#: background, until the next frames draw them.
+FRAME_CHUNKS = 1
 
 
 @dataclass(frozen=True)
@@ -156,8 +164,17 @@ class Overlay:
 class Board:
     """Draws the battlefield into a viewport of the window, through a Camera."""
 
-    def __init__(self, render: RenderMap, viewport: tuple[int, int, int, int]) -> None:
+    def __init__(
+        self,
+        render: RenderMap,
+        viewport: tuple[int, int, int, int],
+        frame_chunks: int | None = None,
+    ) -> None:
         self.render = render
+        #: New chunks a frame draws at most (FRAME_CHUNKS); None: every chunk in view at once.
+        self.frame_chunks = frame_chunks
+        #: Chunks in view the last frame could not draw yet (shown by a stand-in).
+        self.waiting = 0
         self.levels = LevelRenderer(render)
         self.tile = render.tile_size
         self.cells = render.size
@@ -341,11 +358,44 @@ class Board:
             screen.fill(BACKGROUND, view)
         visible = self._visible_chunks()
         self._showing = {(self.level, cam.zoom, cx, cy) for cx, cy in visible}
+        budget = self.frame_chunks
+        if budget is not None:  # the middle of the view first
+            mid_x, mid_y = view.centerx - ox, view.centery - oy
+            visible.sort(
+                key=lambda c: _distance(self.levels.chunk_rect(c[0], c[1], cam.zoom), mid_x, mid_y)
+            )
+        self.waiting = 0
         blits = []
         for cx, cy in visible:
             rect = self.levels.chunk_rect(cx, cy, cam.zoom)
-            blits.append((self._chunk(cam.zoom, cx, cy), (ox + rect.x, oy + rect.y)))
+            at = (ox + rect.x, oy + rect.y)
+            if (
+                budget is not None
+                and (self.level, cam.zoom, cx, cy) not in self._chunks
+                and not self.levels.is_ready(self.level, cam.zoom, cx, cy)
+            ):  # its map not drawn yet at this zoom (a chunk drawn ahead is only overlaid)
+                if budget <= 0:
+                    self.waiting += 1
+                    self._stand_in(screen, cam.zoom, cx, cy, pygame.Rect(at, rect.size))
+                    continue
+                budget -= 1
+            blits.append((self._chunk(cam.zoom, cx, cy), at))
         screen.blits(blits, doreturn=False)
+
+    def _stand_in(
+        self, screen: pygame.Surface, zoom: float, cx: int, cy: int, place: pygame.Rect
+    ) -> None:
+        """What a chunk not drawn yet shows meanwhile: the same chunk drawn at another zoom,
+        scaled to this one (pixels repeated: quick), or the background."""
+        for (level, other, x, y), chunk in self._chunks.items():
+            if (level, x, y) == (self.level, cx, cy) and other != zoom and chunk.shown is not None:
+                picture = chunk.shown
+                screen.blit(
+                    pygame.transform.scale(picture, place.size, scratch(place.size, picture)),
+                    place,
+                )
+                return
+        screen.fill(BACKGROUND, place)
 
     def _visible_chunks(self, grow: float = 0.0) -> list[tuple[int, int]]:
         """The chunks the viewport shows, and those within `grow` map pixels of it."""
@@ -800,6 +850,10 @@ def _cells_over(chunk: pygame.Surface, cells: pygame.Surface) -> None:
 
 def _area(surface: pygame.Surface) -> int:
     return surface.get_width() * surface.get_height()
+
+
+def _distance(rect: pygame.Rect, x: float, y: float) -> float:
+    return (rect.centerx - x) ** 2 + (rect.centery - y) ** 2
 
 
 def _same(a: NDArray[np.uint8] | None, b: NDArray[np.uint8] | None) -> bool:

@@ -16,6 +16,10 @@ from hypothesis import strategies as st
 from game.grid.geometry import OffMapError, chebyshev
 from game.grid.los import (
     FAR,
+    LOS_BLOCKED,
+    LOS_BLOCKED_GRAZED,
+    LOS_CLEAR,
+    LOS_CLEAR_GRAZED,
     blocker_boxes,
     cells_in_view,
     clearance,
@@ -23,6 +27,7 @@ from game.grid.los import (
     explain_line_of_sight,
     level_clearance,
     level_clearance_kernel,
+    level_rows,
     line_of_sight,
     lines_of_sight,
     pair_memo,
@@ -30,6 +35,7 @@ from game.grid.los import (
     view_threads,
     visibility_kernel,
     visibility_matrix,
+    walk_shadowed,
 )
 from game.grid.model import OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN, Cell, Grid
 from game.grid.occupants import Occupancy, Occupant, Size
@@ -586,6 +592,7 @@ def test_p_los_3_visibility_matrix_keeps_terrain_answers_exact_as_units_move(
                 clearance(grid),
                 level_clearance(grid),
                 memo,
+                level_rows(grid) if memo is tiny else None,
             )
             for i, viewer in enumerate(occupancy.occupants):
                 for j, target in enumerate(occupancy.occupants):
@@ -711,3 +718,115 @@ def test_p_los_3_cells_in_view_on_larger_grids_matches_line_of_sight_with_any_th
         set_view_threads(before)
     for cell, value in np.ndenumerate(seen):
         assert value == line_of_sight(grid, viewer.cell, cell, occupancy, viewer), cell
+
+
+def _level_test_lines(gen: np.random.Generator, shape: tuple[int, int, int], n: int) -> np.ndarray:
+    """Lines (ax, ay, az, bx, by, bz) mostly on one level: random ones, lines through lattice
+    corners (odd steps: diagonals, 1:3, 3:5...), lines along an axis, and a few across levels."""
+    w, h, d = shape
+    rows: list[list[int]] = []
+    while len(rows) < n:
+        a = [int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d))]
+        kind = int(gen.integers(0, 4))
+        if kind == 0:
+            b = [int(gen.integers(0, w)), int(gen.integers(0, h)), a[2]]
+        elif kind == 1:  # steps (s, t) both odd: the line crosses lattice corners
+            s, t = (int(gen.choice([-5, -3, -1, 1, 3, 5])) for _ in range(2))
+            times = int(gen.integers(1, 12))
+            b = [a[0] + s * times, a[1] + t * times, a[2]]
+            if gen.random() < 0.5:
+                b = [a[0] + t * times, a[1] + s * times, a[2]]
+        elif kind == 2:
+            b = list(a)
+            b[int(gen.integers(0, 2))] += int(gen.integers(-70, 71))
+        else:
+            b = [int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d))]
+        if 0 <= b[0] < w and 0 <= b[1] < h:
+            rows.append(a + b)
+    return np.array(rows, dtype=np.int64)
+
+
+def _walk_lines(
+    grid: Grid,
+    tables: tuple[np.ndarray, np.ndarray],
+    starts: np.ndarray,
+    ends: np.ndarray,
+    level_lines: bool,
+    rows: np.ndarray | None,
+) -> tuple[list[int], tuple[int, ...]]:
+    """Terrain sight with stop over a batch of lines: every code, and the last line's answer
+    (code and deciding cell) as `walk_shadowed` returns it."""
+    codes = np.empty(len(ends), dtype=np.int8)
+    found = walk_shadowed(
+        grid.sight_block,
+        np.zeros((0, 0, 0), np.int32),
+        np.zeros(1, np.uint8),
+        tables[0],
+        tables[1],
+        np.zeros((0, 3), np.int64),
+        None,
+        None,
+        None,
+        2,
+        *starts[0].tolist(),
+        ends,
+        True,
+        True,
+        np.empty((0, 4), np.int64),
+        codes,
+        starts,
+        level_lines,
+        rows,
+    )
+    return codes.tolist(), tuple(found)
+
+
+@both_modes
+def test_issue_18_lines_on_one_level_walked_by_rows_and_columns_match_the_general_walk(
+    kernel_mode: str,
+) -> None:
+    # P-LOS-1/P-LOS-2 (issue 18): a batch walks lines whose ends share a level by runs of bit
+    # rows (`level_rows_walk`) or by columns (`level_walk`) instead of the general slab walk.
+    # On random maps (some wider than a 64-cell word) every line's code, including which of a
+    # grazed or entered blocker decided it, must be the general walk's, with and without the
+    # clearance tables; a batch's answers the general batch's and the single call's.
+    gen = np.random.default_rng(1818)
+    maps, lines = (24, 300) if kernel_mode == "compiled" else (6, 60)
+    met: set[int] = set()
+    for _ in range(maps):
+        shape = (int(gen.integers(2, 140)), int(gen.integers(2, 140)), int(gen.integers(1, 4)))
+        obstacle = np.zeros(shape, dtype=np.uint8)
+        density = float(gen.uniform(0.005, 0.35))
+        obstacle[gen.random(shape) < density] = OBSTACLE_FULL
+        obstacle[gen.random(shape) < density / 4] = OBSTACLE_THIN
+        obstacle[gen.random(shape) < density / 4] = OBSTACLE_HALF
+        grid = Grid.build(obstacle)
+        pairs = _level_test_lines(gen, shape, lines)
+        starts, ends = 2 * pairs[:, :3] + 1, 2 * pairs[:, 3:] + 1
+        with_tables = (clearance(grid), level_clearance(grid))
+        without = (np.zeros((0, 0, 0), np.uint8), np.zeros((0, 0, 0), np.uint8))
+        answers = []
+        for tables in (with_tables, without):
+            for level_lines, rows in ((False, None), (True, None), (True, level_rows(grid))):
+                # The whole batch (each line tries the last blocker first), then each line
+                # alone with the cell that decided it.
+                # In a batch a line may be settled by the last blocker (BLOCKED where its own
+                # walk would say BLOCKED_GRAZED): the answer, not which rule said it first.
+                codes = _walk_lines(grid, tables, starts, ends, level_lines, rows)[0]
+                batch = [min(code, LOS_BLOCKED) for code in codes]
+                alone = [
+                    _walk_lines(
+                        grid, tables, starts[i : i + 1], ends[i : i + 1], level_lines, rows
+                    )[1]
+                    for i in range(lines)
+                ]
+                answers.append((batch, alone))
+        assert all(found == answers[0] for found in answers), shape
+        met |= {found[0] for found in answers[0][1]}
+        singles = [
+            line_of_sight(grid, tuple(p[:3]), tuple(p[3:]))
+            for p in pairs[: 60 if kernel_mode == "compiled" else 15].tolist()
+        ]
+        assert lines_of_sight(grid, pairs)[: len(singles)].tolist() == singles
+    # Every outcome occurs: clear, clear though grazed, entered, grazed on both sides.
+    assert met == {LOS_CLEAR, LOS_CLEAR_GRAZED, LOS_BLOCKED, LOS_BLOCKED_GRAZED}

@@ -13,7 +13,8 @@ from numpy.typing import NDArray
 
 from game.maps import RenderMap, load_map
 from game.ui import board as board_module
-from game.ui.board import BACKGROUND, GRID_ALPHA, Board, Overlay
+from game.ui.board import BACKGROUND, FRAME_CHUNKS, GRID_ALPHA, Board, Overlay
+from game.ui.camera import ZOOMS
 from game.ui.tiles import PREMULTIPLIED
 
 REPO = Path(__file__).resolve().parents[2]
@@ -175,3 +176,83 @@ def test_what_is_on_screen_stays_drawn_even_over_the_budget(
     board.prefetch(1.0)
     assert np.array_equal(_shown(board), first)
     assert board.chunks_drawn == drawn
+
+
+def _ready_views(board: Board) -> set[tuple[float, int, int]]:
+    """The (zoom, column, row) chunks of the board's level whose map is drawn, at every zoom."""
+    nx, ny = board.levels.chunk_counts
+    return {
+        (zoom, cx, cy)
+        for zoom in ZOOMS
+        for cx in range(nx)
+        for cy in range(ny)
+        if board.levels.is_ready(board.level, zoom, cx, cy)
+    }
+
+
+def test_issue_18_a_frame_in_which_the_view_jumps_draws_at_most_its_budget_of_new_chunks(
+    outpost: RenderMap,
+) -> None:
+    # The window's board follows the acting unit: a jump to a part of the map not drawn yet
+    # needs a screenful of new chunks; one frame draws FRAME_CHUNKS of them (the middle of the
+    # view first) and shows the others by stand-ins, and no work ahead of need on top; each
+    # later frame draws FRAME_CHUNKS more until none waits.
+    board = Board(outpost, VIEWPORT, frame_chunks=FRAME_CHUNKS)
+    board.set_fog(*_fog(outpost, 4))
+    board.camera.zoom = 1.5
+    _shown(board)
+    board.camera.zoom = 1.0
+    board.camera.x, board.camera.y = 403.0, 261.0
+    frames = 0
+    while True:
+        before = _ready_views(board)
+        not_ready = {c for c in board.showing() if c[1:] not in before} if frames else set()
+        _shown(board)
+        drawn_now = _ready_views(board) - before
+        assert len(drawn_now) <= FRAME_CHUNKS
+        if frames == 0:
+            # The middle of the view is the chunk drawn.
+            middle = board.camera.to_map(*board.viewport.center)
+            side = board.levels.chunk_cells * outpost.tile_size[0]
+            assert drawn_now == {(1.0, int(middle[0] // side), int(middle[1] // side))}
+            waiting = len([c for c in board.showing() if c[1:] not in before]) - FRAME_CHUNKS
+            assert board.waiting == waiting > 0
+        else:
+            assert board.waiting == len(not_ready) - len(drawn_now)
+        frames += 1
+        if not board.waiting:
+            break
+    assert frames == 1 + -(-waiting // FRAME_CHUNKS)
+    assert board.chunks_current()
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.5, 0.75])
+def test_issue_18_a_board_drawing_a_few_new_chunks_a_frame_ends_as_the_board_drawing_all(
+    outpost: RenderMap, zoom: float
+) -> None:
+    # Pixel for pixel, once the frames have drawn every chunk in view, the board with a frame
+    # budget shows what the board drawing every new chunk at once shows (fog, reach and all),
+    # after a jump from a view drawn at another zoom (its chunks were the stand-ins).
+    seen, remembered = _fog(outpost, 9)
+    reach = ({(20, 12, 1): 2, (21, 12, 1): 4}, {(22, 12, 1): 6}, 5)
+    boards = []
+    for budget in (FRAME_CHUNKS, None):
+        board = Board(outpost, VIEWPORT, frame_chunks=budget)
+        board.set_level(1)
+        board.set_fog(seen, remembered)
+        board.set_reach(*reach)  # type: ignore[arg-type]
+        board.camera.zoom = 2.0
+        board.camera.x, board.camera.y = 700.0, 400.0
+        _shown(board)
+        board.camera.zoom = zoom
+        board.camera.x, board.camera.y = 403.0, 261.0
+        boards.append(board)
+    budgeted, everything = boards
+    first = _shown(budgeted)
+    assert budgeted.waiting > 0
+    expected = _shown(everything)
+    assert everything.waiting == 0
+    assert not np.array_equal(first, expected)  # stand-ins meanwhile
+    while budgeted.waiting:
+        shown = _shown(budgeted)
+    assert np.array_equal(shown, expected)

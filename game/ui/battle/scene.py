@@ -35,7 +35,7 @@ from game.ui.battle.orders import LABELS, Orders, label_of
 from game.ui.battle.prompts import Prompts
 from game.ui.battle.state import Pointer
 from game.ui.battle.worker import Worker
-from game.ui.board import NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
+from game.ui.board import FRAME_CHUNKS, NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
 from game.ui.gm_panel import GmAct, GmPanel
 from game.ui.guide import Guide
 from game.ui.keys import KeyMap
@@ -80,7 +80,7 @@ class BattleScene:
         self.side_index = {f: i for i, f in enumerate(session.setup.factions)}
         self.ui = hud.manager(size, self.colours)
         self.size = size
-        self.board = Board(render, self._viewport(size))
+        self.board = Board(render, self._viewport(size), frame_chunks=FRAME_CHUNKS)
         self._build_widgets(size)
         self.animator = Animator(animation_speed)
         self.pointer = Pointer(self)
