@@ -59,7 +59,13 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
         in_flight=motion.in_flight,
         velocity=motion.velocity,
         sheet=None if own is None else own.sheet,
+        hidden_from=_hidden_from(world, unit_id),
     )
+
+
+def _hidden_from(world: BattleWorld, unit_id: str) -> frozenset[str]:
+    vis = world.try_get(unit_id, Visibility)
+    return frozenset() if vis is None else vis.hidden_from
 
 
 def battlefield(world: BattleWorld, grid: Grid, rules: RulesData, ruleset: str) -> Battlefield:

@@ -38,6 +38,9 @@ class EntitySheet:
     #: Another ruleset's own frozen sheet (its characteristics, weapon, health); periferie's
     #: sheet is the fields above.
     sheet: object = None
+    #: The sides this unit is hidden from (the battle's hiding, P-STL-1/2): a defender of one
+    #: of them is not aware of its attacks (Cepheus's dodge, 000:l.162).
+    hidden_from: frozenset[str] = frozenset()
 
     @property
     def occupant(self) -> Occupant:

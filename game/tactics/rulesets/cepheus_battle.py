@@ -703,8 +703,8 @@ def target_reaction(
     bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
 ) -> str | None:
     """The reaction the target's standing choice takes to this attack: only aware of it when
-    it sees the attacker (000:l.162), not unconscious or dead; in cover (any grade, after the
-    stance shift) a dodge is -2 (l.166)."""
+    it sees the attacker (000:l.162, `aware_of`), not unconscious or dead; in cover (any grade,
+    after the stance shift) a dodge is -2 (l.166)."""
     t_sheet, weapon = sheet_of(target), sheet_of(attacker).weapon
     t = t_sheet.tempo
     melee = weapon is not None and not weapon.ranged
@@ -717,7 +717,7 @@ def target_reaction(
     grade = cover_grade(geo.cover, geo.target_stance in ("crouched", "prone"), tables)
     return rules_tempo.choose_reaction(
         t,
-        aware=tactics.sight(bf, target, attacker).clear,
+        aware=aware_of(bf, target, attacker),
         prone=prone,
         melee=melee,
         in_cover=grade.in_cover,
@@ -725,6 +725,16 @@ def target_reaction(
         able=True,
         tables=tables,
     )
+
+
+def aware_of(bf: Battlefield, defender: EntitySheet, attacker: EntitySheet) -> bool:
+    """000:l.162 "solo ad attacchi di cui è consapevole": the defender sees the attacker, by
+    its own line of sight and not hidden from its side (the battle's hiding, P-STL-1/2): an
+    attack from hiding, or past the attacker's ally that hides it from the defender, is not
+    dodged (docs/rules.md, "Cepheus in the battle")."""
+    if defender.faction in attacker.hidden_from:
+        return False
+    return tactics.sight(bf, defender, attacker).clear
 
 
 def burst_extra(attack: Attack | None) -> tuple[int, int]:
