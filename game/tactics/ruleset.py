@@ -354,6 +354,12 @@ class BattleRules(Protocol):
         whether the ruleset has the reaction at all (`reactions`) stay the battle's business."""
         return None
 
+    # ---------------------------------------------------------------- simultaneous groups
+    def acts_with_rules(self) -> tuple[str, ...]:
+        """The rulings a simultaneous group (`acts_with`) stands on, cited where its harm is
+        kept aside (Cepheus: C-1); by default fantasy's F-1."""
+        return ("F-1",)
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

@@ -460,7 +460,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.DEFENCE_PLAN: _defence_plan,
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DAMAGE_DEFERRED: lambda d: _(
-        "{unit} is hit ({rolled}): counted when the simultaneous group has acted (F-1)."
+        "{unit} is hit ({rolled}): counted when the simultaneous group has acted."
     ).format(unit=d["unit"], rolled=d["rolled"]),
     Happened.RELOADED: lambda d: (
         _("{unit} reloads: {left} more turns.").format(unit=d["unit"], left=d["left"])

@@ -380,8 +380,8 @@ class CepheusBattle(BattleRules):
         return ConditionEffects()
 
     def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
-        """C-1: 2d6 + DEX DM each with the battle's roller; ties by the higher DEX, then in
-        the order listed (C-1's simultaneous groups act one after another)."""
+        """C-1: 2d6 + DEX DM each with the battle's roller; ties by the higher DEX (kept as
+        each entry's `tie`), then simultaneous (`acts_with`), listed in the order given."""
         entries = []
         for listed, c in enumerate(combatants):
             sheet = c.sheet if isinstance(c.sheet, Sheet) else Sheet()
@@ -394,8 +394,8 @@ class CepheusBattle(BattleRules):
             entries.append((total, sheet.chars.get("dex", 0), listed, c, record))
         entries.sort(key=lambda e: (-e[0], -e[1], e[2]))
         order_data = [
-            InitiativeEntry(c, record.total, total, listed, record).to_dict()
-            for total, _dex, listed, c, record in entries
+            InitiativeEntry(c, record.total, total, listed, record, tie=dex).to_dict()
+            for total, dex, listed, c, record in entries
         ]
         return Initiative.from_dict(
             {
@@ -426,9 +426,23 @@ class CepheusBattle(BattleRules):
                 rolls[i],
                 result.scores[i],
                 listed[i],
+                tie=sheet_of(bf.entity(i)).chars.get("dex", 0),
             )
             for i in result.order
         ]
+
+    def acts_with(self, order: Sequence[InitiativeEntry], unit: str) -> tuple[str, ...]:
+        """000:l.70 (C-1): "Se sono ancora pari, i personaggi agiscono simultaneamente": the
+        units of the same score now and the same DEX act as one group, whose harm lands when
+        the last of them ends its turn (the battle's `Deferred`, as fantasy's F-1). A score
+        changed this round (a reaction, hasty) leaves or joins a group; a delayed unit acts
+        after the one it follows, never with it."""
+        mine = next(((e.total, e.tie) for e in order if e.entity_id == unit), None)
+        group = tuple(e.entity_id for e in order if (e.total, e.tie) == mine)
+        return group if len(group) > 1 else ()
+
+    def acts_with_rules(self) -> tuple[str, ...]:
+        return ("C-1",)
 
     def turn_budget(self) -> TurnBudget:
         return BUDGET
