@@ -209,6 +209,10 @@ def _weapon_of(b: BattleContext, unit: str) -> Weapon:
 
 def _attack(b: BattleContext, c: cmd.Attack) -> None:
     weapon = _weapon_of(b, c.unit)
+    if c.suppress:
+        b.need_action(c.unit)
+        _suppress(b, c.unit, c.target)
+        return
     if weapon.kind == "thrown" and b.ruleset.can_throw(b.bf, b.sheet(c.unit)) != NOT_OFFERED:
         _throw(b, cmd.Throw(c.unit, c.target, c.at))
         return  # without throws in the ruleset a thrown weapon attacks as its sheet says
@@ -224,6 +228,49 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
     if c.at is None:
         raise Refusal("no_target")
     _area_at_cell(b, c.unit, weapon, c.at)
+
+
+def _suppress(b: BattleContext, unit: str, target_id: str | None) -> None:
+    """Suppression fire (Cepheus, 000:l.317-321): the ruleset's chance, rolled as an attack
+    with the significant action; a success suppresses the target (its round rules: the
+    initiative change and its own -1), a failure is a plain miss. Nobody is hurt."""
+    me = b.sheet(unit)
+    cannot = b.ruleset.can_suppress(b.bf, me)
+    if cannot is not None:
+        raise Refusal(cannot, unit=unit)
+    target = b.visible_target(unit, target_id)
+    answer = b.ruleset.suppression(b.bf, me, target)
+    if answer.chance is None:
+        raise no_chance(answer.reason, target.id, answer.why)
+    b.use_action(unit, "attack")
+    rolled = b.ruleset.roll_attack(b.roller, answer, b.advantage(unit, None), f"suppress {unit}")
+    own = b.world.try_get(unit, RulesetSheet)
+    if own is not None:  # the rounds it fired (Cepheus: twice a shot's, 000:l.319)
+        after = b.ruleset.after_attack(own.sheet, answer)
+        if after != own.sheet:
+            b.set(unit, RulesetSheet(after))
+    b.reveal_to(unit, {target.faction})
+    b.emit(
+        "suppression_fire",
+        {"unit": unit, "target": target.id, **rolled.logged, "hit": rolled.hit,
+         "why": list(answer.why)},
+        about=[unit, target.id],
+        rolls=(rolled.record,),
+        rules=answer.rules,
+    )  # fmt: skip
+    rules = round_rules(b.ruleset)
+    theirs = b.world.try_get(target.id, RulesetSheet)
+    if not rolled.hit or rules is None or theirs is None:
+        return
+    after, change = rules.suppressed(theirs.sheet, rolled)
+    b.set(target.id, RulesetSheet(after))
+    counts_in = b.initiative.adjust(target.id, change) if change else b.round
+    b.emit(
+        "suppressed",
+        {"unit": target.id, "by": unit, "initiative": change, "round": counts_in},
+        about=[target.id, unit],
+        rules=("C-1",),
+    )
 
 
 def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None:

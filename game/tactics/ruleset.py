@@ -26,6 +26,7 @@ from game.rules.initiative import Combatant, Initiative, InitiativeEntry
 from game.rules.movement import MoveAllowance
 from game.rules.reader import as_cell, as_str, fail
 from game.rules.ruleset_answers import (
+    NOT_OFFERED,
     Aid,
     Attack,
     AttackRoll,
@@ -360,6 +361,19 @@ class BattleRules(Protocol):
         kept aside (Cepheus: C-1); by default fantasy's F-1."""
         return ("F-1",)
 
+    # ---------------------------------------------------------------- suppression fire
+    def can_suppress(self, bf: Battlefield, unit: EntitySheet) -> str | None:
+        """The reason code `unit` cannot lay suppression fire now, whatever at (the board's
+        menu greys it with it): NOT_OFFERED for a ruleset without it (by default); None: it
+        may try (an attack with `suppress`)."""
+        return NOT_OFFERED
+
+    def suppression(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """The chance of suppression fire at `target` (Cepheus: 000:l.317-321, the attack with
+        -2 and no reaction of the target's); rolled as an attack, a success suppresses the
+        target (RoundRules.suppressed). By default none."""
+        return Attack(None, NOT_OFFERED, (), ())
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`
@@ -631,6 +645,11 @@ class RoundRules(Protocol):
     def standing(self, sheet: object, what: str) -> str | None:
         """A standing choice's value now (`react_stance`, `fire_mode`; the code `toggle`
         answers), None if the unit has no such choice (a weapon without automatic fire)."""
+        ...
+
+    def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
+        """The target's sheet after suppression fire succeeded with `roll` (BattleRules.
+        suppression), and the initiative change it costs it."""
         ...
 
 

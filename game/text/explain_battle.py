@@ -565,6 +565,13 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         if d.get("reaction") == "dodge"
         else _("{unit} parries {against}: initiative {change} (round {round}).")
     ).format(unit=d["unit"], against=d["against"], change=d["initiative"], round=d["round"]),
+    Happened.SUPPRESSION_FIRE: lambda d: _(
+        "{unit} lays suppression fire on {target}: {chance} — {result}"
+    ).format(unit=d["unit"], target=d["target"], chance=_exact(d), result=_hit(d["hit"])),
+    Happened.SUPPRESSED: lambda d: _(
+        "{unit} is suppressed by {by}: initiative {change} (round {round}), -1 to its checks "
+        "this round and the next."
+    ).format(unit=d["unit"], by=d["by"], change=d["initiative"], round=d["round"]),
 }
 
 
@@ -762,6 +769,7 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.AIM_AT_MOST: lambda: _("Aiming gives at most +{most} (C-1)."),
     Why.ALREADY_HASTY: lambda: _("Already acting hastily next round (C-1)."),
     Why.NO_AUTO_FIRE: lambda: _("This weapon has no automatic fire."),
+    Why.NEEDS_FIREARM: lambda: _("Suppression fire needs a firearm."),
     Why.NOT_OFFERED: lambda: _("Not offered: this ruleset's rules have nothing for it."),
     Why.NO_THROWN_WEAPON: lambda: _(
         "No thrown weapon in hand: this ruleset throws only thrown weapons and grenades."

@@ -45,21 +45,34 @@ class Tempo:
     acted: bool = False
     #: Fire mode of an automatic weapon: every attack is a burst (000:l.245).
     burst: bool = False
+    #: Suppressed (000:l.319): rounds its checks still take -1 ("in questo turno e nel
+    #: successivo": 2 as it is suppressed, 1 in the next round), and the highest Effect of a
+    #: suppression since it last began a turn, already taken off its initiative (l.321).
+    suppressed: int = 0
+    suppression: int = 0
 
 
 def start_round(t: Tempo) -> Tempo:
     """A new round: the reactions' -1 is over (C-4: "this round"); a hasty declaration made
     for this round takes effect (000:l.79)."""
-    if not (t.reactions or t.hasty or t.hasty_next or t.acted):
+    if not (t.reactions or t.hasty or t.hasty_next or t.acted or t.suppressed):
         return t
-    return replace(t, reactions=0, hasty=t.hasty_next, hasty_next=False, acted=False)
+    return replace(
+        t,
+        reactions=0,
+        hasty=t.hasty_next,
+        hasty_next=False,
+        acted=False,
+        suppressed=max(t.suppressed - 1, 0),
+    )
 
 
 def start_turn(t: Tempo) -> Tempo:
-    """Its own turn begins: the turn's minor actions come back."""
-    if t.acted and not (t.aimed_this_turn or t.moved):
+    """Its own turn begins: the turn's minor actions come back; it has had its chance to act,
+    so a new suppression counts afresh (000:l.321)."""
+    if t.acted and not (t.aimed_this_turn or t.moved or t.suppression):
         return t
-    return replace(t, aimed_this_turn=0, moved=False, acted=True)
+    return replace(t, aimed_this_turn=0, moved=False, acted=True, suppression=0)
 
 
 def next_react_mode(t: Tempo) -> Tempo:
@@ -141,3 +154,22 @@ def reacted(t: Tempo) -> Tempo:
     """Each reaction: -1 to its own checks this round (000:l.160); a reaction is doing
     something else than aiming (000:l.87)."""
     return replace(t, reactions=t.reactions + 1, aim=0, aim_at="")
+
+
+#: The rounds a suppression's -1 lasts: the round it comes in and the next (000:l.319).
+SUPPRESSED_ROUNDS = 2
+
+
+def suppress(t: Tempo, effect: int) -> tuple[Tempo, int]:
+    """000:l.319-321: a successful suppression freezes the target's next action, its initiative
+    down by the attack's Effect, and -1 to its checks this round and the next. Suppressed again
+    before it has had its chance to act, the highest Effect takes precedence: only what it adds
+    to the Effect already taken comes off. Answers the sheet's tempo and the initiative change
+    (0 or less)."""
+    if effect < 0:
+        raise ValueError(f"a suppression succeeds with an Effect of 0 or more, not {effect}")
+    change = -max(effect - t.suppression, 0)
+    after = replace(
+        t, suppressed=SUPPRESSED_ROUNDS, suppression=max(effect, t.suppression), aim=0, aim_at=""
+    )
+    return after, change

@@ -195,6 +195,8 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
 #: A Cepheus unit whose weapon is not a thrown one cannot throw (the seed has no improvised
 #: throws with their own damage, unlike periferie's objects by size).
 NO_THROWN_WEAPON = "no_thrown_weapon"
+#: Suppression fire needs a firearm (000:l.317).
+NEEDS_FIREARM = "needs_firearm"
 
 
 def field_situation(bf: Battlefield) -> rules_attack.Situation:
@@ -261,6 +263,18 @@ class CepheusBattle(BattleRules):
     ) -> Attack:
         """C-1/C-2/C-3 with the plain situation; the weapon is the Cepheus sheet's (the map
         unit's periferie weapon became it in `unit_fields`), whatever `weapon` names."""
+        return self._attack(bf, attacker, target, los, worded=worded, suppress=False)
+
+    def _attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        los: LosResult | None,
+        *,
+        worded: bool,
+        suppress: bool,
+    ) -> Attack:
         a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
         state = state_of(a_sheet)
         if attacker.id == target.id:
@@ -283,7 +297,7 @@ class CepheusBattle(BattleRules):
         )
         # the round's own (aim, reactions, bursts) in the field's darkness and smoke (000:l.211-215)
         field = field_situation(bf)
-        own = round_situation(bf, attacker, target, geometry)
+        own = round_situation(bf, attacker, target, geometry, suppress=suppress)
         situation = replace(own, darkness=field.darkness, smoke=field.smoke)
         result = rules_attack.attack(
             a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
@@ -656,6 +670,25 @@ class CepheusBattle(BattleRules):
         result = "first_aid" if check.success else "check_failed"
         return Aid(after, result, (record,), ("C-1",), logged)
 
+    # ---------------------------------------------------------------- suppression (000:l.317-333)
+
+    def can_suppress(self, bf: Battlefield, unit: EntitySheet) -> str | None:
+        """000:l.317: suppression fire is a firearm's (a melee or thrown weapon has none)."""
+        weapon = sheet_of(unit).weapon
+        return None if weapon is not None and weapon.kind == "firearm" else NEEDS_FIREARM
+
+    def suppression(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """000:l.319: the attack rolled "normalmente, salvo l'applicazione di un MD-2", with
+        the attacker's aim, burst and own DMs; the target takes no reaction (it is not shot
+        at). The seed's unshakeable targets (l.323-333: vehicles, androids, battle dress...)
+        are not in the sample sheets."""
+        cannot = self.can_suppress(bf, attacker)
+        if cannot is not None:
+            return Attack(None, cannot, (), ("C-1",), values={"attacker": attacker.id})
+        if attacker.id == target.id:
+            return Attack(None, "self_target", (), (), values={"attacker": attacker.id})
+        return self._attack(bf, attacker, target, None, worded=True, suppress=True)
+
     # ---------------------------------------------------------------- hiding (C-3, assumed)
     # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after
     # its stance's row) from the enemies that see it, with a plain C-1 check, 2d6 + DEX DM
@@ -695,21 +728,31 @@ class CepheusBattle(BattleRules):
 
 
 def round_situation(
-    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
+    bf: Battlefield,
+    attacker: EntitySheet,
+    target: EntitySheet,
+    geo: rules_attack.Geometry,
+    *,
+    suppress: bool = False,
 ) -> rules_attack.Situation:
     """What the attacker's round state and the target's standing reaction add to an attack:
-    the aim at this target (+ the laser sight), hasty, its own reactions, the burst of its fire
-    mode (000:l.79-87, 144, 160, 245), and the target's dodge or parry (l.158-170, 343)."""
+    the aim at this target (+ the laser sight), hasty, its own reactions and suppression, the
+    burst of its fire mode (000:l.79-87, 144, 160, 245, 319), and the target's dodge or parry
+    (l.158-170, 343). Suppression fire (`suppress`, l.319) is -2 and aimed at what is near the
+    target, not at it: the target takes no reaction (a success forces its dodge instead)."""
     a_sheet = sheet_of(attacker)
     mine, weapon = a_sheet.tempo, a_sheet.weapon
+    taken = None if suppress else target_reaction(bf, attacker, target, geo)
     return rules_attack.Situation(
         aim=mine.aim if mine.aim_at == target.id else 0,
         laser_sight=weapon is not None and weapon.laser_sight,
         hasty=mine.hasty,
         reactions=mine.reactions,
         burst=weapon.auto if weapon is not None and weapon.auto and mine.burst else None,
-        dodge=(taken := target_reaction(bf, attacker, target, geo)) == rules_tempo.DODGE,
+        dodge=taken == rules_tempo.DODGE,
         parry=taken == rules_tempo.PARRY,
+        suppression=suppress,
+        suppressed=mine.suppressed > 0,
     )
 
 
@@ -839,6 +882,12 @@ class CepheusRound:
             auto = s.weapon is not None and s.weapon.auto
             return ("burst" if s.tempo.burst else "single") if auto else None
         return s.tempo.react if what == "react_stance" else None
+
+    def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
+        s = _tempo_sheet(sheet)
+        effect = roll.detail.effect if roll.detail is not None else 0
+        after, change = rules_tempo.suppress(s.tempo, effect)
+        return replace(s, tempo=after), change
 
 
 ROUND = CepheusRound()
