@@ -69,6 +69,27 @@ def _best_shot(
     return best
 
 
+#: The computer lays suppression fire only when it succeeds at least this often (a guard's
+#: pistol, 2d6 + 2 - 2 >= 8: 15/36, is enough; a civilian's, 6/36, is not).
+SUPPRESS_AT_LEAST = Fraction(1, 3)
+
+
+def _suppression(
+    rules: BattleRules, bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
+) -> str | None:
+    """The enemy the ruleset's suppression fire (Cepheus, 000:l.317) most likely pins, when
+    it may lay it and succeeds often enough (SUPPRESS_AT_LEAST); None otherwise."""
+    if rules.can_suppress(bf, me) is not None:
+        return None
+    best: tuple[Fraction, str] | None = None
+    for enemy in enemies:
+        chance = rules.suppression(bf, me, enemy).chance
+        fair = chance is not None and chance >= SUPPRESS_AT_LEAST
+        if fair and chance is not None and (best is None or (chance, enemy.id) > best):
+            best = (chance, enemy.id)
+    return None if best is None else best[1]
+
+
 def _reach(b: Battle, me: EntitySheet, *, dash: bool = False) -> dict[Cell, int]:
     """The cells this turn's movement reaches, by the ruleset's allowance."""
     request, _allow = b.ruleset.move_request(b.bf, me, _mode(b, me), dash=dash, stealth=False)
@@ -344,6 +365,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
             return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and armed:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
+        poor = shot is None or shot[0] < b.ruleset.worth_attacking
+        pin = _suppression(b.ruleset, b.bf, me, enemies) if poor else None
+        if pin is not None:  # no shot worth it: freeze the likeliest one (000:l.319)
+            return cmd.Attack(unit, pin, suppress=True)
         if shot is not None:
             return cmd.Attack(unit, shot[1])
     if can_move and action_free and armed:
