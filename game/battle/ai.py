@@ -345,8 +345,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return _aim_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
-    if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
-        return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
+    # A weapon that cannot fire until reloaded: a CAD (003:l.140), an empty magazine (000:l.99).
+    cannot_fire = check(b, unit, "attack") is not None
+    if action_free and _offered(b, "reload") and cannot_fire and check(b, unit, "reload") is None:
+        return cmd.Reload(unit)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
     # ruleset's turn has one, rather than a move that would provoke (D-2).

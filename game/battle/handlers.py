@@ -537,13 +537,27 @@ def _end_turn_cmd(b: BattleContext, c: cmd.EndTurn) -> None:
 
 
 def _reload(b: BattleContext, c: cmd.Reload) -> None:
-    """003:l.140: one turn of "Preparare l'Arma" towards firing the CAD weapon again."""
-    b.use_action(c.unit, "reload")
+    """003:l.140: one turn of "Preparare l'Arma" towards firing the CAD weapon again; where the
+    turn budget gives reloading no slot, a minor action the round rules count (Cepheus's
+    magazine, 000:l.99)."""
     own = b.world.get(c.unit, RulesetSheet)
-    after = b.ruleset.reload(own.sheet)
+    sheet = own.sheet
+    if b.ruleset.turn_budget().costs.get("reload") == "":
+        rules, sheet = _round_rules(b, "reload", c.unit)
+        turn = b.turn(c.unit)
+        try:
+            sheet, spends_action = rules.minor_action(sheet, "reload", turn.action)
+        except RulesRefusal as refused:
+            raise Refusal(refused.code, **refused.values) from None
+        if spends_action and turn.action is None:
+            b.use_action(c.unit, "reload")
+    else:
+        b.use_action(c.unit, "reload")
+    after = b.ruleset.reload(sheet)
     b.set(c.unit, RulesetSheet(after))
     left = b.ruleset.reloading(after)
-    b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=("F-3",))
+    rules_cited = b.ruleset.reload_rules()
+    b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=rules_cited)
 
 
 # ---------------------------------------------------------------- the round (Cepheus C-1/C-4)
@@ -853,8 +867,19 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         left = 0 if own is None else b.ruleset.reloading(own.sheet)
         if kind == "attack" and left:
             return Refusal("reloading", turns=left)  # fantasy's CAD (003:l.140)
-        if kind == "reload" and not left:
+        empty = None if own is None else b.ruleset.out_of_ammunition(own.sheet)
+        if kind == "attack" and empty is not None:
+            return Refusal("out_of_ammo", **empty)  # Cepheus's magazine (000:l.99)
+        short = None if own is None else b.ruleset.can_reload(own.sheet)
+        if kind == "reload" and not (left if short is None else short):
             return Refusal("nothing_to_reload", unit=unit)
+        if kind == "reload" and own is not None and budget.costs.get("reload") == "":
+            found = round_rules(b.ruleset)  # a minor action left (C-4)
+            try:
+                if found is not None:
+                    found.minor_action(own.sheet, "reload", turn.action)
+            except RulesRefusal as refused:
+                return Refusal(refused.code, **refused.values)
     if kind == "throw" and b.on_map(unit):
         cannot = b.ruleset.can_throw(b.bf, b.sheet(unit))  # NOT_OFFERED: no throws at all
         if cannot is not None:

@@ -374,6 +374,22 @@ class BattleRules(Protocol):
         target (RoundRules.suppressed). By default none."""
         return Attack(None, NOT_OFFERED, (), ())
 
+    # ---------------------------------------------------------------- ammunition
+    def out_of_ammunition(self, sheet: Any) -> Mapping[str, object] | None:
+        """The values of the `out_of_ammo` refusal when the unit with this ruleset sheet has
+        fewer rounds than its next attack fires (Cepheus's magazines, 000:l.99); None: it may
+        fire (by default always: ammunition is not counted)."""
+        return None
+
+    def can_reload(self, sheet: Any) -> bool | None:
+        """Whether a `reload` would put rounds back (Cepheus: a magazine short of full), or None
+        to go by `reloading` (fantasy's CAD: only while it still needs reloading)."""
+        return None
+
+    def reload_rules(self) -> tuple[str, ...]:
+        """The rulings a reload stands on, cited in its event; by default fantasy's F-3."""
+        return ("F-3",)
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`
@@ -645,6 +661,12 @@ class RoundRules(Protocol):
     def standing(self, sheet: object, what: str) -> str | None:
         """A standing choice's value now (`react_stance`, `fire_mode`; the code `toggle`
         answers), None if the unit has no such choice (a weapon without automatic fire)."""
+        ...
+
+    def minor_action(self, sheet: object, kind: str, action: str | None) -> tuple[object, bool]:
+        """A minor action of `kind` (`reload`) with the turn's action so far: the sheet after
+        it and whether it spends the turn's action (C-4, as `aim`); RulesRefusal if it may
+        not. Asked for a command the turn budget gives no slot of its own ("")."""
         ...
 
     def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:

@@ -418,6 +418,9 @@ _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "target_out_of_combat": lambda: _("{target} is out of the fight already"),
     "target_dead": lambda: _("{target} is dead already"),
     "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
+    "out_of_ammo": lambda: _(
+        "Out of ammunition: {left} rounds left, {needs} needed. Reload first (a minor action)."
+    ),
 }
 
 

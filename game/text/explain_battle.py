@@ -770,6 +770,9 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.ALREADY_HASTY: lambda: _("Already acting hastily next round (C-1)."),
     Why.NO_AUTO_FIRE: lambda: _("This weapon has no automatic fire."),
     Why.NEEDS_FIREARM: lambda: _("Suppression fire needs a firearm."),
+    Why.OUT_OF_AMMO: lambda: _(
+        "Out of ammunition: {left} rounds left, {needs} needed. Reload first (a minor action)."
+    ),
     Why.NOT_OFFERED: lambda: _("Not offered: this ruleset's rules have nothing for it."),
     Why.NO_THROWN_WEAPON: lambda: _(
         "No thrown weapon in hand: this ruleset throws only thrown weapons and grenades."

@@ -30,7 +30,7 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     # a round's own commands (Cepheus C-1/C-4)
     "aim": (pygame.K_g,),
     "hasty": (pygame.K_j,),
-    "delay": (pygame.K_l,),
+    "delay": (pygame.K_h,),  # H "hold": L reloads under Cepheus too (000:l.99)
     "react_stance": (pygame.K_b,),
     "fire_mode": (pygame.K_z,),
     "confirm": (pygame.K_SPACE,),

@@ -19,6 +19,9 @@ PARRY = "parry"
 #: Commands that do not break an aim: aiming again, declarations, ending or delaying the turn
 #: (000:l.87: "finché il personaggio non fa altro che mirare").
 KEEP_AIM = frozenset({"aim", "hasty", "react_stance", "fire_mode", "end_turn", "delay"})
+#: The minor actions the round counts (C-4): the significant action spent on them leaves all
+#: three minor actions to the turn.
+MINOR_KINDS = frozenset({"aim", "reload"})
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,8 @@ class Tempo:
     #: suppression since it last began a turn, already taken off its initiative (l.321).
     suppressed: int = 0
     suppression: int = 0
+    #: Minor actions spent reloading in the current turn (000:l.99; C-4's budget, as aiming).
+    reloads: int = 0
 
 
 def start_round(t: Tempo) -> Tempo:
@@ -70,9 +75,9 @@ def start_round(t: Tempo) -> Tempo:
 def start_turn(t: Tempo) -> Tempo:
     """Its own turn begins: the turn's minor actions come back; it has had its chance to act,
     so a new suppression counts afresh (000:l.321)."""
-    if t.acted and not (t.aimed_this_turn or t.moved or t.suppression):
+    if t.acted and not (t.aimed_this_turn or t.moved or t.suppression or t.reloads):
         return t
-    return replace(t, aimed_this_turn=0, moved=False, acted=True, suppression=0)
+    return replace(t, aimed_this_turn=0, moved=False, acted=True, suppression=0, reloads=0)
 
 
 def next_react_mode(t: Tempo) -> Tempo:
@@ -95,8 +100,8 @@ def minor_left(t: Tempo, action: str | None, tables: Tables, lost: int = 0) -> i
     wounded, 000:l.386). Moving spent the first minor action; any significant action but
     aiming leaves no more (the dash is its two minor actions of movement)."""
     turn = tables.turn
-    spent = t.aimed_this_turn + (1 if t.moved else 0) + lost
-    if action is not None and action != "aim":
+    spent = t.aimed_this_turn + t.reloads + (1 if t.moved else 0) + lost
+    if action is not None and action not in MINOR_KINDS:
         return max(turn["minor_actions"] - spent, 0)
     return max(turn["all_minor"] - spent, 0)
 
@@ -114,8 +119,18 @@ def aim(t: Tempo, target: str, action: str | None, tables: Tables, lost: int = 0
 
 
 def aim_spends_action(t: Tempo, tables: Tables, lost: int = 0) -> bool:
-    """After an aim, the turn's minor actions reach into the significant action (C-4)."""
-    return t.aimed_this_turn + (1 if t.moved else 0) + lost > tables.turn["minor_actions"]
+    """After an aim (or a reload), the turn's minor actions reach into the significant action
+    (C-4)."""
+    spent = t.aimed_this_turn + t.reloads + (1 if t.moved else 0) + lost
+    return spent > tables.turn["minor_actions"]
+
+
+def reload_minor(t: Tempo, action: str | None, tables: Tables, lost: int = 0) -> Tempo:
+    """000:l.99: reloading is a minor action ("un'altra azione minore per essere ricaricata"),
+    counted with the turn's others (C-4) as an aim is."""
+    if minor_left(t, action, tables, lost) <= 0:
+        raise RulesRefusal("no_minor_action")
+    return replace(t, reloads=t.reloads + 1)
 
 
 def declare_hasty(t: Tempo) -> Tempo:

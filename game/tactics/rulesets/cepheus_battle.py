@@ -28,6 +28,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import exact
+from game.rules.cepheus import ammo
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus import tempo as rules_tempo
 from game.rules.cepheus.checks import CELL_METRES, check_chance, resolve_check
@@ -102,6 +103,7 @@ BUDGET = TurnBudget(
             "delay": "",
             "react_stance": "",
             "fire_mode": "",
+            "reload": "",  # a minor action (000:l.99), counted by the round rules as an aim
         }
     ),
 )
@@ -197,6 +199,8 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
 NO_THROWN_WEAPON = "no_thrown_weapon"
 #: Suppression fire needs a firearm (000:l.317).
 NEEDS_FIREARM = "needs_firearm"
+#: Fewer rounds left in the magazine than the attack fires (rules/cepheus/ammo.py).
+OUT_OF_AMMO = "out_of_ammo"
 
 
 def field_situation(bf: Battlefield) -> rules_attack.Situation:
@@ -282,6 +286,10 @@ class CepheusBattle(BattleRules):
         if state in (UNCONSCIOUS, DEAD):
             why: tuple[str, ...] = (f"{attacker.id} is {state}",) if worded else ()
             return Attack(None, state, (), ("C-5",), why, values={"attacker": attacker.id})
+        short = ammo.short_of(a_sheet)
+        if short is not None:  # 000:l.99: reload first (a minor action)
+            left, needs = short
+            return Attack(None, OUT_OF_AMMO, (), ("C-4",), values={"left": left, "needs": needs})
         sight = los if los is not None else tactics.sight(bf, attacker, target)
         if not sight.clear:
             why = tuple(tactics.sight_why(sight)) if worded else ()
@@ -479,8 +487,8 @@ class CepheusBattle(BattleRules):
         minor = MINOR_DASHING if dash else MINOR_WALKING
         state = state_of(sheet_of(entity))
         cells = movement_allowance(minor, entity.stance.value, state, data().tables).cells
-        if sheet_of(entity).tempo.aimed_this_turn:
-            cells = 0  # C-4: the turn's minor action went on aiming (round rules, below)
+        if sheet_of(entity).tempo.aimed_this_turn or sheet_of(entity).tempo.reloads:
+            cells = 0  # C-4: the turn's minor action went on aiming or reloading (round rules)
         budgets = {m: cells for m in request.budgets} if request.budgets else {}
         if budgets and request.mode not in budgets:
             budgets[request.mode] = cells
@@ -689,6 +697,36 @@ class CepheusBattle(BattleRules):
             return Attack(None, "self_target", (), (), values={"attacker": attacker.id})
         return self._attack(bf, attacker, target, None, worded=True, suppress=True)
 
+    # ---------------------------------------------------------------- ammunition (000:l.97-99)
+
+    def after_attack(self, sheet: Any, attack: Attack) -> Any:
+        """The rounds the attack fired off the magazine: one, or its burst (000:l.245), twice
+        that as suppression fire (l.319); a weapon without a magazine counts none."""
+        result = attack.detail
+        if not isinstance(sheet, Sheet) or not isinstance(result, rules_attack.Attack):
+            return sheet
+        rounds = 1
+        for step in result.modifiers:
+            if step.code in ("burst", "uncontrolled_burst"):
+                rounds = int(step.detail)
+        return ammo.fired(sheet, rounds, suppression=result.dm("suppression") is not None)
+
+    def reload(self, sheet: Any) -> Any:
+        """000:l.99: a full magazine again."""
+        return ammo.reloaded(sheet) if isinstance(sheet, Sheet) else sheet
+
+    def out_of_ammunition(self, sheet: Any) -> Mapping[str, object] | None:
+        if not isinstance(sheet, Sheet):
+            return None
+        short = ammo.short_of(sheet)
+        return None if short is None else {"left": short[0], "needs": short[1]}
+
+    def can_reload(self, sheet: Any) -> bool | None:
+        return isinstance(sheet, Sheet) and ammo.not_full(sheet)
+
+    def reload_rules(self) -> tuple[str, ...]:
+        return ("C-4",)
+
     # ---------------------------------------------------------------- hiding (C-3, assumed)
     # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after
     # its stance's row) from the enemies that see it, with a plain C-1 check, 2d6 + DEX DM
@@ -866,7 +904,7 @@ class CepheusRound:
         return replace(s, tempo=after), data().tables.initiative["per_reaction"]
 
     def computer_toggles(self, sheet: object) -> tuple[str, ...]:
-        # Ammunition is not counted: a burst is always the better shot (+DM, more damage).
+        # A burst is always the better shot (+DM, more damage); it reloads when short of one.
         # It reacts once its turn is over, where the reaction's -1 costs it no check (C-4).
         s = _tempo_sheet(sheet)
         auto = s.weapon is not None and s.weapon.auto
@@ -874,7 +912,8 @@ class CepheusRound:
         return fire + (("react_stance",) if s.tempo.react != "after_acting" else ())
 
     def turn_begun(self, sheet: object) -> bool:
-        return _tempo_sheet(sheet).tempo.aimed_this_turn > 0
+        t = _tempo_sheet(sheet).tempo
+        return t.aimed_this_turn > 0 or t.reloads > 0
 
     def standing(self, sheet: object, what: str) -> str | None:
         s = _tempo_sheet(sheet)
@@ -882,6 +921,16 @@ class CepheusRound:
             auto = s.weapon is not None and s.weapon.auto
             return ("burst" if s.tempo.burst else "single") if auto else None
         return s.tempo.react if what == "react_stance" else None
+
+    def minor_action(self, sheet: object, kind: str, action: str | None) -> tuple[object, bool]:
+        # 000:l.99: a reload is a minor action, counted as an aim is (C-4)
+        s = _tempo_sheet(sheet)
+        if kind != "reload":
+            raise RulesRefusal("not_in_ruleset", command=kind)
+        tables = data().tables
+        lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
+        after = rules_tempo.reload_minor(s.tempo, action, tables, lost)
+        return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
 
     def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
         s = _tempo_sheet(sheet)
