@@ -44,7 +44,7 @@ class Command:
         return out
 
 
-_DEFAULT_FALSE = {"stealth", "dash", "suppress"}
+_DEFAULT_FALSE = {"stealth", "dash", "suppress", "kill"}
 _DEFAULT_TRUE = {"dampers"}
 
 
@@ -259,6 +259,9 @@ class Aim(Command):
     KIND: ClassVar[str] = "aim"
     unit: str
     target: str
+    #: Aiming to kill (000:l.89-91): +1 damage a minor action instead of +1 to hit; absent
+    #: from the JSON when false.
+    kill: bool = False
 
 
 @dataclass(frozen=True)

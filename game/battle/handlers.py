@@ -583,13 +583,17 @@ def _aim(b: BattleContext, c: cmd.Aim) -> None:
         raise no_chance(answer.reason, target.id, answer.why)
     turn = b.turn(c.unit)
     try:
-        after, spends_action = rules.aim(sheet, target.id, turn.action)
+        after, spends_action = rules.aim(sheet, target.id, turn.action, kill=c.kill)
     except RulesRefusal as refused:
         raise Refusal(refused.code, **refused.values) from None
     if spends_action and turn.action is None:
         b.use_action(c.unit, "aim")
     b.set(c.unit, RulesetSheet(after))
-    b.emit("aimed", {"unit": c.unit, "target": target.id}, about=[c.unit], rules=("C-1", "C-4"))
+    kill = {"kill": True} if c.kill else {}  # 000:l.91, C-5
+    rules_cited = ("C-1", "C-4", "C-5") if c.kill else ("C-1", "C-4")
+    b.emit(
+        "aimed", {"unit": c.unit, "target": target.id, **kill}, about=[c.unit], rules=rules_cited
+    )
 
 
 def _hasty(b: BattleContext, c: cmd.Hasty) -> None:

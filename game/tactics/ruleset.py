@@ -628,9 +628,12 @@ class RoundRules(Protocol):
         """Its unit's player command of `kind` was carried out: the sheet after it."""
         ...
 
-    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
-        """One aim at `target` with the turn's action so far (None: not used): the sheet after
-        it and whether it spends the turn's action; RulesRefusal when it may not."""
+    def aim(
+        self, sheet: object, target: str, action: str | None, *, kill: bool = False
+    ) -> tuple[object, bool]:
+        """One aim at `target` with the turn's action so far (None: not used), for the damage
+        when `kill` (Cepheus's aiming to kill): the sheet after it and whether it spends the
+        turn's action; RulesRefusal when it may not."""
         ...
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:

@@ -535,9 +535,11 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     ),
     Happened.COMBAT_OVER: _combat_over,
     # Cepheus's round (C-1, C-4)
-    Happened.AIMED: lambda d: _("{unit} aims at {target}.").format(
-        unit=d["unit"], target=d["target"]
-    ),
+    Happened.AIMED: lambda d: (
+        _("{unit} aims to kill {target}: +1 damage, no dodging.")
+        if d.get("kill")
+        else _("{unit} aims at {target}.")
+    ).format(unit=d["unit"], target=d["target"]),
     Happened.HASTY: lambda d: _(
         "{unit} will act hastily in round {round}: +2 initiative, -1 to every action."
     ).format(unit=d["unit"], round=d["round"]),

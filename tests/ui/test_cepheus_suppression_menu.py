@@ -1,6 +1,7 @@
-"""Cepheus's suppression fire on the board's right-click menu (000:l.317; no letter key is left
-for it): over an enemy the menu offers "Suppress …", and choosing it journals an attack with
-`suppress`; periferie's menu has no such item. maps/station_interior.tmx, seed 1, the computer
+"""Cepheus's suppression fire and aiming to kill on the board's right-click menu (000:l.89, 317;
+no letter key is left for them): over an enemy the menu offers "Suppress …" and "Aim to kill …",
+and choosing one journals an attack with `suppress` or an aim with `kill`; periferie's menu has
+no such item. maps/station_interior.tmx, seed 1, the computer
 plays station security."""
 
 from __future__ import annotations
@@ -55,3 +56,19 @@ def test_periferie_offers_no_suppression(make_window: MakeWindow) -> None:
     menu = w.scene.orders.menu
     assert menu is not None
     assert all(key != "suppress" for _label, key, _allowed, _why in menu.items)
+
+
+def test_the_menu_over_an_enemy_aims_and_aims_to_kill(make_window: MakeWindow) -> None:
+    # 000:l.87-91: both aims are offered on the menu and given as the Aim command.
+    w = _duel(make_window, "cepheus")
+    assert _raider_acts(w) == "Kask"
+    w.frames(2)
+    w.click(w.battle.sheet("Vidal").cell, button=3)
+    menu = w.scene.orders.menu
+    assert menu is not None
+    items = {label: key for label, key, _allowed, _why in menu.items}
+    assert items["Aim at Vidal"] == "aim" and items["Aim to kill Vidal"] == "aim_kill"
+    w.scene.orders.menu_choice("aim_kill")
+    w.frames(5)
+    aimed = [e.data for e in w.battle.log if e.kind == "aimed"]
+    assert aimed == [{"unit": "Kask", "target": "Vidal", "kill": True}]

@@ -55,6 +55,9 @@ class Tempo:
     suppression: int = 0
     #: Minor actions spent reloading in the current turn (000:l.99; C-4's budget, as aiming).
     reloads: int = 0
+    #: The aim is aiming to kill (000:l.89-91): its minor actions go to the damage, +1 each
+    #: (C-5), not to the hit; it cannot dodge meanwhile and a hit loses it.
+    aim_kill: bool = False
 
 
 def start_round(t: Tempo) -> Tempo:
@@ -92,7 +95,7 @@ def after_command(t: Tempo, kind: str) -> Tempo:
         t = replace(t, moved=True)
     if kind in KEEP_AIM or not (t.aim or t.aim_at):
         return t
-    return replace(t, aim=0, aim_at="")
+    return replace(t, aim=0, aim_at="", aim_kill=False)
 
 
 def minor_left(t: Tempo, action: str | None, tables: Tables, lost: int = 0) -> int:
@@ -106,16 +109,34 @@ def minor_left(t: Tempo, action: str | None, tables: Tables, lost: int = 0) -> i
     return max(turn["all_minor"] - spent, 0)
 
 
-def aim(t: Tempo, target: str, action: str | None, tables: Tables, lost: int = 0) -> Tempo:
+def aim(
+    t: Tempo, target: str, action: str | None, tables: Tables, lost: int = 0, kill: bool = False
+) -> Tempo:
     """One minor action aiming at `target` (000:l.87): +1 to the next attack on it, at most +6;
-    aiming at another target starts again."""
+    aiming at another target, or the other way (`kill`: aiming to kill, l.89-91, +1 damage an
+    action up to +6, C-5), starts again."""
     if minor_left(t, action, tables, lost) <= 0:
         raise RulesRefusal("no_minor_action")
-    cap = tables.mod("aim_max") // tables.mod("aim_per_action")
-    before = t.aim if t.aim_at == target else 0
-    if before >= cap:
-        raise RulesRefusal("aim_at_most", most=tables.mod("aim_max"))
-    return replace(t, aim=before + 1, aim_at=target, aimed_this_turn=t.aimed_this_turn + 1)
+    if kill:
+        most, per = tables.mod("aim_to_kill_max"), tables.mod("aim_to_kill_per_action")
+    else:
+        most, per = tables.mod("aim_max"), tables.mod("aim_per_action")
+    before = t.aim if t.aim_at == target and t.aim_kill == kill else 0
+    if before >= most // per:
+        raise RulesRefusal("aim_at_most", most=most)
+    return replace(
+        t, aim=before + 1, aim_at=target, aim_kill=kill, aimed_this_turn=t.aimed_this_turn + 1
+    )
+
+
+def aiming_to_kill(t: Tempo) -> bool:
+    """000:l.91: "Non può schivare ... mentre sta mirando" (to kill)."""
+    return t.aim_kill and t.aim > 0
+
+
+def hit_while_aiming(t: Tempo) -> Tempo:
+    """000:l.91: "Perde inoltre il suo bonus di Mira se è colpito": an aim to kill is lost."""
+    return replace(t, aim=0, aim_at="", aim_kill=False) if aiming_to_kill(t) else t
 
 
 def aim_spends_action(t: Tempo, tables: Tables, lost: int = 0) -> bool:
@@ -168,7 +189,7 @@ def choose_reaction(
 def reacted(t: Tempo) -> Tempo:
     """Each reaction: -1 to its own checks this round (000:l.160); a reaction is doing
     something else than aiming (000:l.87)."""
-    return replace(t, reactions=t.reactions + 1, aim=0, aim_at="")
+    return replace(t, reactions=t.reactions + 1, aim=0, aim_at="", aim_kill=False)
 
 
 #: The rounds a suppression's -1 lasts: the round it comes in and the next (000:l.319).
@@ -185,6 +206,11 @@ def suppress(t: Tempo, effect: int) -> tuple[Tempo, int]:
         raise ValueError(f"a suppression succeeds with an Effect of 0 or more, not {effect}")
     change = -max(effect - t.suppression, 0)
     after = replace(
-        t, suppressed=SUPPRESSED_ROUNDS, suppression=max(effect, t.suppression), aim=0, aim_at=""
+        t,
+        suppressed=SUPPRESSED_ROUNDS,
+        suppression=max(effect, t.suppression),
+        aim=0,
+        aim_at="",
+        aim_kill=False,
     )
     return after, change

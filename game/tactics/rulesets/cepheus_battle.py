@@ -6,10 +6,11 @@ What the battle cannot say yet, and how it is approximated (docs/rules.md, "Ceph
 battle"): the C-4 turn is mapped onto the battle's slots — a movement of one minor action (4
 cells), the significant action (an attack), or the significant action spent on two more minor
 actions of movement (the `dash`: three minor actions, 12 cells); a change of stance takes the
-interaction slot, where C-4 counts it as a minor action. The round's own commands (aim, act
-hastily, delay, the reaction stance, the fire mode) and the dodge and parry reactions are the
-`round_rules` block below (docs/rules.md, "Cepheus in the battle"). There are no attacks of
-opportunity nor readied shots. Darkness, smoke and the GM's situations are not offered.
+interaction slot, where C-4 counts it as a minor action. The round's own commands (aim and
+aim to kill, act hastily, delay, the reaction stance, the fire mode, reload), suppression and
+the dodge and parry reactions are the `round_rules` block below (docs/rules.md, "Cepheus in the
+battle"); initiative ties of the same DEX act simultaneously (`acts_with`). There are no attacks
+of opportunity nor readied shots. The map's darkness and smoke count; weather is not offered.
 """
 
 from __future__ import annotations
@@ -377,6 +378,8 @@ class CepheusBattle(BattleRules):
         minimum of 000:l.372 is not applied here: the damage step is given one number."""
         sheet = sheet_of(target)
         after, result = hit_sheet(sheet, rolled, 0, data().tables)
+        kept = rules_tempo.hit_while_aiming(after.tempo)  # 000:l.91: an aim to kill is lost
+        after = after if kept is after.tempo else replace(after, tempo=kept)
         before = state_of(sheet)
         went = ", ".join(f"{n} {c.upper()}" for c, n in result.applied) or "-"
         why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {result.state}",)
@@ -781,8 +784,10 @@ def round_situation(
     a_sheet = sheet_of(attacker)
     mine, weapon = a_sheet.tempo, a_sheet.weapon
     taken = None if suppress else target_reaction(bf, attacker, target, geo)
+    aimed = mine.aim if mine.aim_at == target.id else 0
     return rules_attack.Situation(
-        aim=mine.aim if mine.aim_at == target.id else 0,
+        aim=0 if mine.aim_kill else aimed,
+        aim_to_kill=aimed if mine.aim_kill else 0,  # 000:l.91: damage, not the hit
         laser_sight=weapon is not None and weapon.laser_sight,
         hasty=mine.hasty,
         reactions=mine.reactions,
@@ -813,7 +818,8 @@ def target_reaction(
     return rules_tempo.choose_reaction(
         t,
         aware=aware_of(bf, target, attacker),
-        prone=prone,
+        # 000:l.91: aiming to kill, "non può schivare" (as prone: a parry is still taken)
+        prone=prone or rules_tempo.aiming_to_kill(t),
         melee=melee,
         in_cover=grade.in_cover,
         mischia=t_sheet.skill("mischia"),
@@ -833,15 +839,16 @@ def aware_of(bf: Battlefield, defender: EntitySheet, attacker: EntitySheet) -> b
 
 
 def burst_extra(attack: Attack | None) -> tuple[int, int]:
-    """A burst's extra damage (000:l.249-256): (d6 count, constant), from the attack's DMs."""
+    """The attack's extra damage, a burst's (000:l.249-256) and aiming to kill's (l.91, C-5):
+    (d6 count, constant), read back from its `extra_damage` ("1d6+3", "3", "0")."""
     result = None if attack is None else attack.detail
-    if not isinstance(result, rules_attack.Attack):
+    if not isinstance(result, rules_attack.Attack) or result.chance is None:
         return 0, 0
-    for step in result.modifiers:
-        if step.code == "burst":
-            situation = rules_attack.Situation(burst=int(step.detail))
-            return rules_attack.extra_damage(situation, data().tables)
-    return 0, 0
+    text = result.extra_damage
+    if "d6" not in text:
+        return 0, int(text)
+    dice, constant = text.split("d6")
+    return int(dice), int(constant or 0)
 
 
 def _tempo_sheet(sheet: object) -> Sheet:
@@ -867,11 +874,13 @@ class CepheusRound:
         after = rules_tempo.after_command(s.tempo, kind)
         return sheet if after is s.tempo else replace(s, tempo=after)
 
-    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
+    def aim(
+        self, sheet: object, target: str, action: str | None, *, kill: bool = False
+    ) -> tuple[object, bool]:
         s = _tempo_sheet(sheet)
         tables = data().tables
         lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
-        after = rules_tempo.aim(s.tempo, target, action, tables, lost)
+        after = rules_tempo.aim(s.tempo, target, action, tables, lost, kill)
         return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:

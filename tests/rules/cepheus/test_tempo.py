@@ -205,3 +205,22 @@ def test_000_l319_a_suppression_takes_its_effect_off_the_initiative_and_lasts_tw
     assert acted.suppression == 0 and acted.suppressed == 2
     assert tempo.start_round(acted).suppressed == 1
     assert tempo.start_round(tempo.start_round(acted)).suppressed == 0
+
+
+def test_000_l91_aiming_to_kill_reaches_6_and_is_lost_on_a_hit(tables: Tables) -> None:
+    # C-5: "+1 per minor action aimed, at most +6".
+    t = tempo.Tempo()
+    for _ in range(3):
+        t = tempo.aim(t, "bo", "aim", tables, kill=True)
+    t = tempo.start_turn(t)
+    for _ in range(3):
+        t = tempo.aim(t, "bo", "aim", tables, kill=True)
+    assert t.aim == 6 and t.aim_kill and tempo.aiming_to_kill(t)
+    t = tempo.start_turn(t)
+    with pytest.raises(RulesRefusal) as refused:
+        tempo.aim(t, "bo", None, tables, kill=True)
+    assert refused.value.code == "aim_at_most"
+    lost = tempo.hit_while_aiming(t)
+    assert lost.aim == 0 and not lost.aim_kill
+    plain = tempo.aim(tempo.Tempo(), "bo", None, tables)
+    assert tempo.hit_while_aiming(plain) is plain  # a plain aim is not lost on a hit
