@@ -882,8 +882,8 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
             try:
                 if found is not None:
                     found.minor_action(own.sheet, "reload", turn.action)
-            except RulesRefusal as refused:
-                return Refusal(refused.code, **refused.values)
+            except RulesRefusal as no_minor:
+                return Refusal(no_minor.code, **no_minor.values)
     if kind == "throw" and b.on_map(unit):
         cannot = b.ruleset.can_throw(b.bf, b.sheet(unit))  # NOT_OFFERED: no throws at all
         if cannot is not None:
