@@ -161,3 +161,17 @@ def test_the_suppress_flag_is_journaled_only_when_set() -> None:
     assert cmd.parse_command(fired.to_json()) == fired
     with pytest.raises(cmd.CommandError):
         cmd.Attack("ada", at=(1, 1, 0), suppress=True)
+
+
+def test_000_l321_a_lower_effect_before_it_acts_suppresses_it_again_for_nothing_more(
+    made,
+) -> None:
+    battle = _guards_and_civilian(made)
+    battle.roller.supply(6, 6)  # 12: Effect 4, -4
+    _ok(battle, cmd.Attack("ada", "foe", suppress=True))
+    _ok(battle, cmd.EndTurn("ada"))
+    battle.roller.supply(5, 5)  # 2d6 + 1 + 1 - 2 = 10: Effect 2, below the 4 taken
+    _ok(battle, cmd.Attack("bo", "foe", suppress=True))
+    suppressed = [e.data for e in battle.log if e.kind == "suppressed"]
+    assert suppressed[-1] == {"unit": "foe", "by": "bo", "initiative": 0, "round": 1}
+    assert _totals(battle)["foe"] == 2 - 4 and _tempo(battle, "foe").suppression == 4
