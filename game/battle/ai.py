@@ -70,6 +70,27 @@ def _best_shot(
     return best
 
 
+#: The computer lays suppression fire only when it succeeds at least this often (a guard's
+#: pistol, 2d6 + 2 - 2 >= 8: 15/36, is enough; a civilian's, 6/36, is not).
+SUPPRESS_AT_LEAST = Fraction(1, 3)
+
+
+def _suppression(
+    rules: BattleRules, bf: Battlefield, me: EntitySheet, enemies: list[EntitySheet]
+) -> str | None:
+    """The enemy the ruleset's suppression fire (Cepheus, 000:l.317) most likely pins, when
+    it may lay it and succeeds often enough (SUPPRESS_AT_LEAST); None otherwise."""
+    if rules.can_suppress(bf, me) is not None:
+        return None
+    best: tuple[Fraction, str] | None = None
+    for enemy in enemies:
+        chance = rules.suppression(bf, me, enemy).chance
+        fair = chance is not None and chance >= SUPPRESS_AT_LEAST
+        if fair and chance is not None and (best is None or (chance, enemy.id) > best):
+            best = (chance, enemy.id)
+    return None if best is None else best[1]
+
+
 def _reach(b: Battle, me: EntitySheet, *, dash: bool = False) -> dict[Cell, int]:
     """The cells this turn's movement reaches, by the ruleset's allowance."""
     request, _allow = b.ruleset.move_request(b.bf, me, _mode(b, me), dash=dash, stealth=False)
@@ -403,8 +424,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return _aim_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
-    if action_free and _offered(b, "reload") and check(b, unit, "reload") is None:
-        return cmd.Reload(unit)  # a CAD weapon fires again only once reloaded (003:l.140)
+    # A weapon that cannot fire until reloaded: a CAD (003:l.140), an empty magazine (000:l.99).
+    cannot_fire = check(b, unit, "attack") is not None
+    if action_free and _offered(b, "reload") and cannot_fire and check(b, unit, "reload") is None:
+        return cmd.Reload(unit)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     can_move = can_move and not (one_action and turn.action is not None)
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
@@ -424,6 +447,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
             return cmd.Move(unit, cell, mode=_mode(b, me))
     if action_free and armed:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
+        poor = shot is None or shot[0] < b.ruleset.worth_attacking
+        pin = _suppression(b.ruleset, b.bf, me, enemies) if poor else None
+        if pin is not None:  # no shot worth it: freeze the likeliest one (000:l.319)
+            return cmd.Attack(unit, pin, suppress=True)
         if shot is not None:
             return cmd.Attack(unit, shot[1])
     if can_move and action_free and armed:

@@ -44,7 +44,7 @@ class Command:
         return out
 
 
-_DEFAULT_FALSE = {"stealth", "dash"}
+_DEFAULT_FALSE = {"stealth", "dash", "suppress", "kill"}
 _DEFAULT_TRUE = {"dampers"}
 
 
@@ -95,8 +95,13 @@ class Attack(Command):
     #: the attacker's `spend_margin` once the dice are known; "most" (the default, the
     #: computer's choice) or "least" damage are applied at once (docs/battle.md, "Commands").
     margin: str | None = None
+    #: Suppression fire at `target` rather than a shot at it (Cepheus, 000:l.317-321: the
+    #: ruleset's `suppression`); absent from the JSON when false.
+    suppress: bool = False
 
     def __post_init__(self) -> None:
+        if self.suppress and self.target is None:
+            raise CommandError("command.suppress: suppression fire needs a `target`")
         if self.margin is not None and self.margin not in MARGIN_CHOICES:
             raise CommandError(
                 f"command.margin: {self.margin!r} is not one of {', '.join(MARGIN_CHOICES)}"
@@ -263,6 +268,9 @@ class Aim(Command):
     KIND: ClassVar[str] = "aim"
     unit: str
     target: str
+    #: Aiming to kill (000:l.89-91): +1 damage a minor action instead of +1 to hit; absent
+    #: from the JSON when false.
+    kill: bool = False
 
 
 @dataclass(frozen=True)

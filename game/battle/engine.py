@@ -866,7 +866,7 @@ class Battle:
             {"unit": target, "source": hit.source, "rolled": hit.rolled},
             about=[target],
             rolls=() if hit.roll is None else (hit.roll,),
-            rules=("F-1",),
+            rules=self.ruleset.acts_with_rules(),
         )
         return True
 

@@ -213,6 +213,10 @@ def _weapon_of(b: BattleContext, unit: str) -> Weapon:
 
 def _attack(b: BattleContext, c: cmd.Attack) -> None:
     weapon = _weapon_of(b, c.unit)
+    if c.suppress:
+        b.need_action(c.unit)
+        _suppress(b, c.unit, c.target)
+        return
     if weapon.kind == "thrown" and b.ruleset.can_throw(b.bf, b.sheet(c.unit)) != NOT_OFFERED:
         _throw(b, cmd.Throw(c.unit, c.target, c.at))
         return  # without throws in the ruleset a thrown weapon attacks as its sheet says
@@ -229,6 +233,49 @@ def _attack(b: BattleContext, c: cmd.Attack) -> None:
     if c.at is None:
         raise Refusal("no_target")
     _area_at_cell(b, c.unit, weapon, c.at)
+
+
+def _suppress(b: BattleContext, unit: str, target_id: str | None) -> None:
+    """Suppression fire (Cepheus, 000:l.317-321): the ruleset's chance, rolled as an attack
+    with the significant action; a success suppresses the target (its round rules: the
+    initiative change and its own -1), a failure is a plain miss. Nobody is hurt."""
+    me = b.sheet(unit)
+    cannot = b.ruleset.can_suppress(b.bf, me)
+    if cannot is not None:
+        raise Refusal(cannot, unit=unit)
+    target = b.visible_target(unit, target_id)
+    answer = b.ruleset.suppression(b.bf, me, target)
+    if answer.chance is None:
+        raise no_chance(answer.reason, target.id, answer.why)
+    b.use_action(unit, "attack")
+    rolled = b.ruleset.roll_attack(b.roller, answer, b.advantage(unit, None), f"suppress {unit}")
+    own = b.world.try_get(unit, RulesetSheet)
+    if own is not None:  # the rounds it fired (Cepheus: twice a shot's, 000:l.319)
+        after = b.ruleset.after_attack(own.sheet, answer)
+        if after != own.sheet:
+            b.set(unit, RulesetSheet(after))
+    b.reveal_to(unit, {target.faction})
+    b.emit(
+        "suppression_fire",
+        {"unit": unit, "target": target.id, **rolled.logged, "hit": rolled.hit,
+         "why": list(answer.why)},
+        about=[unit, target.id],
+        rolls=(rolled.record,),
+        rules=answer.rules,
+    )  # fmt: skip
+    rules = round_rules(b.ruleset)
+    theirs = b.world.try_get(target.id, RulesetSheet)
+    if not rolled.hit or rules is None or theirs is None:
+        return
+    after, change = rules.suppressed(theirs.sheet, rolled)
+    b.set(target.id, RulesetSheet(after))
+    counts_in = b.initiative.adjust(target.id, change) if change else b.round
+    b.emit(
+        "suppressed",
+        {"unit": target.id, "by": unit, "initiative": change, "round": counts_in},
+        about=[target.id, unit],
+        rules=("C-1",),
+    )
 
 
 def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None:
@@ -524,13 +571,27 @@ def _end_turn_cmd(b: BattleContext, c: cmd.EndTurn) -> None:
 
 
 def _reload(b: BattleContext, c: cmd.Reload) -> None:
-    """003:l.140: one turn of "Preparare l'Arma" towards firing the CAD weapon again."""
-    b.use_action(c.unit, "reload")
+    """003:l.140: one turn of "Preparare l'Arma" towards firing the CAD weapon again; where the
+    turn budget gives reloading no slot, a minor action the round rules count (Cepheus's
+    magazine, 000:l.99)."""
     own = b.world.get(c.unit, RulesetSheet)
-    after = b.ruleset.reload(own.sheet)
+    sheet = own.sheet
+    if b.ruleset.turn_budget().costs.get("reload") == "":
+        rules, sheet = _round_rules(b, "reload", c.unit)
+        turn = b.turn(c.unit)
+        try:
+            sheet, spends_action = rules.minor_action(sheet, "reload", turn.action)
+        except RulesRefusal as refused:
+            raise Refusal(refused.code, **refused.values) from None
+        if spends_action and turn.action is None:
+            b.use_action(c.unit, "reload")
+    else:
+        b.use_action(c.unit, "reload")
+    after = b.ruleset.reload(sheet)
     b.set(c.unit, RulesetSheet(after))
     left = b.ruleset.reloading(after)
-    b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=("F-3",))
+    rules_cited = b.ruleset.reload_rules()
+    b.emit("reloaded", {"unit": c.unit, "left": left}, about=[c.unit], rules=rules_cited)
 
 
 # ---------------------------------------------------------------- the round (Cepheus C-1/C-4)
@@ -556,13 +617,17 @@ def _aim(b: BattleContext, c: cmd.Aim) -> None:
         raise no_chance(answer.reason, target.id, answer.why)
     turn = b.turn(c.unit)
     try:
-        after, spends_action = rules.aim(sheet, target.id, turn.action)
+        after, spends_action = rules.aim(sheet, target.id, turn.action, kill=c.kill)
     except RulesRefusal as refused:
         raise Refusal(refused.code, **refused.values) from None
     if spends_action and turn.action is None:
         b.use_action(c.unit, "aim")
     b.set(c.unit, RulesetSheet(after))
-    b.emit("aimed", {"unit": c.unit, "target": target.id}, about=[c.unit], rules=("C-1", "C-4"))
+    kill = {"kill": True} if c.kill else {}  # 000:l.91, C-5
+    rules_cited = ("C-1", "C-4", "C-5") if c.kill else ("C-1", "C-4")
+    b.emit(
+        "aimed", {"unit": c.unit, "target": target.id, **kill}, about=[c.unit], rules=rules_cited
+    )
 
 
 def _hasty(b: BattleContext, c: cmd.Hasty) -> None:
@@ -876,8 +941,19 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         left = 0 if own is None else b.ruleset.reloading(own.sheet)
         if kind == "attack" and left:
             return Refusal("reloading", turns=left)  # fantasy's CAD (003:l.140)
-        if kind == "reload" and not left:
+        empty = None if own is None else b.ruleset.out_of_ammunition(own.sheet)
+        if kind == "attack" and empty is not None:
+            return Refusal("out_of_ammo", **empty)  # Cepheus's magazine (000:l.99)
+        short = None if own is None else b.ruleset.can_reload(own.sheet)
+        if kind == "reload" and not (left if short is None else short):
             return Refusal("nothing_to_reload", unit=unit)
+        if kind == "reload" and own is not None and budget.costs.get("reload") == "":
+            found = round_rules(b.ruleset)  # a minor action left (C-4)
+            try:
+                if found is not None:
+                    found.minor_action(own.sheet, "reload", turn.action)
+            except RulesRefusal as no_minor:
+                return Refusal(no_minor.code, **no_minor.values)
     if kind == "throw" and b.on_map(unit):
         cannot = b.ruleset.can_throw(b.bf, b.sheet(unit))  # NOT_OFFERED: no throws at all
         if cannot is not None:

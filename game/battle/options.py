@@ -16,7 +16,7 @@ from game.battle import commands as cmd
 from game.battle.engine import GM, Battle, Refusal
 from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
 from game.ecs.components import RulesetSheet
-from game.rules.ruleset_answers import Modifier
+from game.rules.ruleset_answers import NOT_OFFERED, Modifier
 from game.tactics.battlefield import FieldConditions
 from game.tactics.ruleset import field_reader, round_rules
 
@@ -118,6 +118,21 @@ def step_aside(battle: Battle, by: str, unit: str) -> Option:
     sit greyed: the board's right-click menu offers it on a cell while the unit shares one."""
     refusal = who_may_order(battle, by, unit) or step_aside_check(battle, unit)
     return Option("step_aside", Needs.CELL, refusal)
+
+
+def suppress(battle: Battle, by: str, unit: str) -> Option | None:
+    """Suppression fire (Cepheus, 000:l.317): an attack with `suppress`, so not on the bar (no
+    letter key is left for it): the board's right-click menu offers it over an enemy, refused
+    as the attack is or for want of a firearm; None under a ruleset without it."""
+    if not battle.on_map(unit):
+        return None
+    cannot = battle.ruleset.can_suppress(battle.bf, battle.sheet(unit))
+    if cannot == NOT_OFFERED or "attack" not in battle.ruleset.turn_budget().commands:
+        return None
+    refusal = who_may_order(battle, by, unit) or check(battle, unit, "attack")
+    if refusal is None and cannot is not None:
+        refusal = Refusal(cannot, unit=unit)
+    return Option("suppress", Needs.ENEMY, refusal)
 
 
 def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:

@@ -68,6 +68,8 @@ class Why(StrEnum):
     AIM_AT_MOST = "aim_at_most"
     ALREADY_HASTY = "already_hasty"
     NO_AUTO_FIRE = "no_auto_fire"
+    NEEDS_FIREARM = "needs_firearm"  # suppression fire (000:l.317)
+    OUT_OF_AMMO = "out_of_ammo"  # fewer rounds in the magazine than the attack fires (000:l.99)
     # throws and areas at a cell (issue 15): none in the ruleset's seed; Cepheus needs a thrown
     # weapon (000:l.351)
     NOT_OFFERED = "not_offered"
@@ -206,3 +208,5 @@ class Happened(StrEnum):
     REACT_STANCE = "react_stance"
     FIRE_MODE = "fire_mode"
     REACTED = "reacted"
+    SUPPRESSION_FIRE = "suppression_fire"  # 000:l.317-321
+    SUPPRESSED = "suppressed"

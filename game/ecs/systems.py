@@ -65,7 +65,13 @@ def entity_sheet(world: BattleWorld, rules: RulesData, unit_id: str) -> EntitySh
         sheet=None if own is None else own.sheet,
         hold=None if grabbed is None else (grabbed.other, grabbed.holding),
         unbalanced=0 if unbalanced is None else unbalanced.penalty,
+        hidden_from=_hidden_from(world, unit_id),
     )
+
+
+def _hidden_from(world: BattleWorld, unit_id: str) -> frozenset[str]:
+    vis = world.try_get(unit_id, Visibility)
+    return frozenset() if vis is None else vis.hidden_from
 
 
 def battlefield(

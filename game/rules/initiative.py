@@ -47,19 +47,25 @@ class InitiativeEntry:
     total: int
     listed: int
     record: RollRecord | None = None
+    #: What breaks a tie of totals, higher first, before acting together (Cepheus: the DEX,
+    #: 000:l.70, C-1); 0 for a ruleset whose ties are broken otherwise, and then not saved.
+    tie: int = 0
 
     @property
     def entity_id(self) -> str:
         return self.combatant.entity_id
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "combatant": self.combatant.to_dict(),
             "natural": self.natural,
             "total": self.total,
             "listed": self.listed,
             "record": None if self.record is None else self.record.to_dict(),
         }
+        if self.tie:  # absent for 0: the journals of rulesets without it keep their bytes
+            data["tie"] = self.tie
+        return data
 
 
 #: "faction": tied entries of one faction, ordered by its player; "gm": ties across factions.
@@ -312,7 +318,7 @@ class Initiative:
         entry = replace(entry, total=entry.total + change)
         self._undo[entity_id] = self._undo.get(entity_id, 0) - change
         place = index
-        while place < len(self._order) and self._order[place].total >= entry.total:
+        while place < len(self._order) and _ahead(self._order[place], entry):
             place += 1
         self._order.insert(place, entry)
         return self._round
@@ -328,7 +334,9 @@ class Initiative:
         self._active = None
         if self._reached < len(self._order):
             following = self._order[self._reached]
-            self._order.insert(self._reached + 1, replace(entry, total=following.total))
+            # at its score, but after it: below its tie-break too (C-1: not acting with it)
+            delayed = replace(entry, total=following.total, tie=following.tie - 1)
+            self._order.insert(self._reached + 1, delayed)
             return following.entity_id
         low = self._order[-1].total if self._order else entry.total
         self._order.append(replace(entry, total=min(low, entry.total)))
@@ -359,7 +367,12 @@ class Initiative:
                 self._undo.pop(entity_id, None)
         ranked = sorted(
             enumerate(self._order),
-            key=lambda pair: (-totals[pair[1].entity_id], pair[1].entity_id not in first, pair[0]),
+            key=lambda pair: (
+                -totals[pair[1].entity_id],
+                pair[1].entity_id not in first,
+                -pair[1].tie,  # C-1: a tie to the higher DEX again (0 where not used)
+                pair[0],
+            ),
         )
         self._order = [replace(entry, total=totals[entry.entity_id]) for _, entry in ranked]
 
@@ -462,6 +475,11 @@ class Initiative:
         return next((i for i, entry in enumerate(entries) if entry.entity_id == entity_id), None)
 
 
+def _ahead(entry: InitiativeEntry, of: InitiativeEntry) -> bool:
+    """`entry` acts before `of`, or with it, by score, then by tie-break (C-1)."""
+    return entry.total > of.total or (entry.total == of.total and entry.tie >= of.tie)
+
+
 def _roll(roller: Roller, combatant: Combatant, listed: int) -> InitiativeEntry:
     """`multitasking (iniziativa)` check (P-INIT-1); a hidden entity's roll is secret (P-INIT-4)."""
     record = roller.d20(
@@ -484,6 +502,7 @@ def _entry_from_dict(data: Mapping[str, Any]) -> InitiativeEntry:
         total=int(data["total"]),
         listed=int(data["listed"]),
         record=None if record is None else RollRecord.from_dict(record),
+        tie=int(data.get("tie", 0)),
     )
 
 

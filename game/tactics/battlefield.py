@@ -43,6 +43,9 @@ class EntitySheet:
     hold: tuple[str, bool] | None = None
     #: A Myst push or trip's penalty on its next attack or defence (002:l.101); 0: none.
     unbalanced: int = 0
+    #: The sides this unit is hidden from (the battle's hiding, P-STL-1/2): a defender of one
+    #: of them is not aware of its attacks (Cepheus's dodge, 000:l.162).
+    hidden_from: frozenset[str] = frozenset()
 
     @property
     def occupant(self) -> Occupant:

@@ -428,6 +428,41 @@ class BattleRules(Protocol):
         """The ruleset sheet of an attack's target after it defended against `attack`."""
         return sheet
 
+    # ---------------------------------------------------------------- simultaneous groups
+    def acts_with_rules(self) -> tuple[str, ...]:
+        """The rulings a simultaneous group (`acts_with`) stands on, cited where its harm is
+        kept aside (Cepheus: C-1); by default fantasy's F-1."""
+        return ("F-1",)
+
+    # ---------------------------------------------------------------- suppression fire
+    def can_suppress(self, bf: Battlefield, unit: EntitySheet) -> str | None:
+        """The reason code `unit` cannot lay suppression fire now, whatever at (the board's
+        menu greys it with it): NOT_OFFERED for a ruleset without it (by default); None: it
+        may try (an attack with `suppress`)."""
+        return NOT_OFFERED
+
+    def suppression(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """The chance of suppression fire at `target` (Cepheus: 000:l.317-321, the attack with
+        -2 and no reaction of the target's); rolled as an attack, a success suppresses the
+        target (RoundRules.suppressed). By default none."""
+        return Attack(None, NOT_OFFERED, (), ())
+
+    # ---------------------------------------------------------------- ammunition
+    def out_of_ammunition(self, sheet: Any) -> Mapping[str, object] | None:
+        """The values of the `out_of_ammo` refusal when the unit with this ruleset sheet has
+        fewer rounds than its next attack fires (Cepheus's magazines, 000:l.99); None: it may
+        fire (by default always: ammunition is not counted)."""
+        return None
+
+    def can_reload(self, sheet: Any) -> bool | None:
+        """Whether a `reload` would put rounds back (Cepheus: a magazine short of full), or None
+        to go by `reloading` (fantasy's CAD: only while it still needs reloading)."""
+        return None
+
+    def reload_rules(self) -> tuple[str, ...]:
+        """The rulings a reload stands on, cited in its event; by default fantasy's F-3."""
+        return ("F-3",)
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`
@@ -702,9 +737,12 @@ class RoundRules(Protocol):
         """Its unit's player command of `kind` was carried out: the sheet after it."""
         ...
 
-    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
-        """One aim at `target` with the turn's action so far (None: not used): the sheet after
-        it and whether it spends the turn's action; RulesRefusal when it may not."""
+    def aim(
+        self, sheet: object, target: str, action: str | None, *, kill: bool = False
+    ) -> tuple[object, bool]:
+        """One aim at `target` with the turn's action so far (None: not used), for the damage
+        when `kill` (Cepheus's aiming to kill): the sheet after it and whether it spends the
+        turn's action; RulesRefusal when it may not."""
         ...
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:
@@ -735,6 +773,17 @@ class RoundRules(Protocol):
     def standing(self, sheet: object, what: str) -> str | None:
         """A standing choice's value now (`react_stance`, `fire_mode`; the code `toggle`
         answers), None if the unit has no such choice (a weapon without automatic fire)."""
+        ...
+
+    def minor_action(self, sheet: object, kind: str, action: str | None) -> tuple[object, bool]:
+        """A minor action of `kind` (`reload`) with the turn's action so far: the sheet after
+        it and whether it spends the turn's action (C-4, as `aim`); RulesRefusal if it may
+        not. Asked for a command the turn budget gives no slot of its own ("")."""
+        ...
+
+    def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
+        """The target's sheet after suppression fire succeeded with `roll` (BattleRules.
+        suppression), and the initiative change it costs it."""
         ...
 
 

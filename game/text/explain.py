@@ -470,6 +470,9 @@ _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "holding_grab": lambda: _("{attacker} holds a grab: it must let go first"),
     "target_dead": lambda: _("{target} is dead already"),
     "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
+    "out_of_ammo": lambda: _(
+        "Out of ammunition: {left} rounds left, {needs} needed. Reload first (a minor action)."
+    ),
 }
 
 

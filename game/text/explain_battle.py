@@ -568,7 +568,7 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     ).format(unit=d["unit"], penalty=d["penalty"]),
     Happened.DIED: lambda d: _("{unit} dies.").format(unit=d["unit"]),
     Happened.DAMAGE_DEFERRED: lambda d: _(
-        "{unit} is hit ({rolled}): counted when the simultaneous group has acted (F-1)."
+        "{unit} is hit ({rolled}): counted when the simultaneous group has acted."
     ).format(unit=d["unit"], rolled=d["rolled"]),
     Happened.RELOADED: lambda d: (
         _("{unit} reloads: {left} more turns.").format(unit=d["unit"], left=d["left"])
@@ -644,9 +644,11 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     ),
     Happened.COMBAT_OVER: _combat_over,
     # Cepheus's round (C-1, C-4)
-    Happened.AIMED: lambda d: _("{unit} aims at {target}.").format(
-        unit=d["unit"], target=d["target"]
-    ),
+    Happened.AIMED: lambda d: (
+        _("{unit} aims to kill {target}: +1 damage, no dodging.")
+        if d.get("kill")
+        else _("{unit} aims at {target}.")
+    ).format(unit=d["unit"], target=d["target"]),
     Happened.HASTY: lambda d: _(
         "{unit} will act hastily in round {round}: +2 initiative, -1 to every action."
     ).format(unit=d["unit"], round=d["round"]),
@@ -674,6 +676,13 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         if d.get("reaction") == "dodge"
         else _("{unit} parries {against}: initiative {change} (round {round}).")
     ).format(unit=d["unit"], against=d["against"], change=d["initiative"], round=d["round"]),
+    Happened.SUPPRESSION_FIRE: lambda d: _(
+        "{unit} lays suppression fire on {target}: {chance} — {result}"
+    ).format(unit=d["unit"], target=d["target"], chance=_exact(d), result=_hit(d["hit"])),
+    Happened.SUPPRESSED: lambda d: _(
+        "{unit} is suppressed by {by}: initiative {change} (round {round}), -1 to its checks "
+        "this round and the next."
+    ).format(unit=d["unit"], by=d["by"], change=d["initiative"], round=d["round"]),
 }
 
 
@@ -871,6 +880,10 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.AIM_AT_MOST: lambda: _("Aiming gives at most +{most} (C-1)."),
     Why.ALREADY_HASTY: lambda: _("Already acting hastily next round (C-1)."),
     Why.NO_AUTO_FIRE: lambda: _("This weapon has no automatic fire."),
+    Why.NEEDS_FIREARM: lambda: _("Suppression fire needs a firearm."),
+    Why.OUT_OF_AMMO: lambda: _(
+        "Out of ammunition: {left} rounds left, {needs} needed. Reload first (a minor action)."
+    ),
     Why.NOT_OFFERED: lambda: _("Not offered: this ruleset's rules have nothing for it."),
     Why.NO_THROWN_WEAPON: lambda: _(
         "No thrown weapon in hand: this ruleset throws only thrown weapons and grenades."

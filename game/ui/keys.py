@@ -30,7 +30,7 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     # a round's own commands (Cepheus C-1/C-4)
     "aim": (pygame.K_g,),
     "hasty": (pygame.K_j,),
-    "delay": (pygame.K_l,),
+    "delay": (pygame.K_y,),  # Y as periferie's ready (both hold the turn); L reloads, H helps
     "react_stance": (pygame.K_b,),
     "fire_mode": (pygame.K_z,),
     "break_grab": (pygame.K_g,),  # Myst's grab (no aim there)

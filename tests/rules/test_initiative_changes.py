@@ -10,7 +10,7 @@ import json
 import pytest
 
 from game.rules.dice import Roller
-from game.rules.initiative import Combatant, Initiative, InitiativeError
+from game.rules.initiative import Combatant, Initiative, InitiativeEntry, InitiativeError
 
 
 def _order(*scores: tuple[str, int]) -> Initiative:
@@ -105,3 +105,68 @@ def test_changes_are_saved_and_a_battle_without_them_saves_as_before() -> None:
     plain.advance()
     again.advance()
     assert again.to_dict() == plain.to_dict()
+
+
+def _tied(*entries: tuple[str, int, int]) -> Initiative:
+    """(id, total, tie) entries in this order, as Cepheus's opening roll makes them."""
+    return Initiative.from_dict(
+        {
+            "order": [
+                InitiativeEntry(Combatant(e, "crew", 0), total, total, i, tie=tie).to_dict()
+                for i, (e, total, tie) in enumerate(entries)
+            ],
+            "pending": [],
+            "round": 1,
+            "started": False,
+            "reached": 0,
+            "active": None,
+            "skip": [],
+            "next_listed": len(entries),
+        }
+    )
+
+
+def test_c1_a_tie_break_is_saved_only_when_given_so_other_orders_keep_their_bytes() -> None:
+    entry = InitiativeEntry(Combatant("ada", "crew", 0), 8, 8, 0)
+    assert "tie" not in entry.to_dict()
+    tied = _tied(("ada", 8, 9), ("bo", 8, 7))
+    assert [e.tie for e in tied.visible_order(for_gm=True)] == [9, 7]
+    again = Initiative.from_dict(json.loads(json.dumps(tied.to_dict())))
+    assert [e.tie for e in again.visible_order(for_gm=True)] == [9, 7]
+
+
+def test_c1_a_lowered_score_goes_after_equal_scores_of_a_higher_dex_only() -> None:
+    # 000:l.70 "il personaggio con la Destrezza più alta va per primo": cy (10, DEX 8) reacts
+    # to 8 while ada acts; it goes after bo (8, DEX 9) but before dan (8, DEX 7).
+    initiative = _tied(("ada", 12, 7), ("cy", 10, 8), ("bo", 8, 9), ("dan", 8, 7))
+    assert initiative.advance() == "ada"
+    initiative.adjust("cy", -2)
+    assert [e.entity_id for e in initiative.visible_order(for_gm=True)] == [
+        "ada", "bo", "cy", "dan",
+    ]  # fmt: skip
+
+
+def test_c1_a_new_round_sorts_equal_scores_by_the_higher_dex_again() -> None:
+    # ada (8, DEX 9) reacted after acting: 6 in round 2, after bo (8, DEX 7); round 3 both 8
+    # again and ada, of the higher DEX, first again (not "as they stood").
+    initiative = _tied(("ada", 8, 9), ("bo", 8, 7))
+    initiative.advance()
+    initiative.advance()
+    initiative.adjust("ada", -2)
+    initiative.advance()  # round 2
+    assert [e.entity_id for e in initiative.visible_order(for_gm=True)] == ["bo", "ada"]
+    initiative.advance()
+    assert initiative.advance() == "ada" and initiative.round == 3
+    assert [e.entity_id for e in initiative.visible_order(for_gm=True)] == ["ada", "bo"]
+
+
+def test_l186_a_delayed_entry_takes_the_next_ones_score_below_its_tie_break() -> None:
+    # Delaying acts after the next one, not with it (C-1's simultaneous ties): its tie-break
+    # is one below the followed one's.
+    initiative = _tied(("ada", 12, 9), ("bo", 8, 9))
+    initiative.advance()
+    assert initiative.delay("ada") == "bo"
+    assert [(e.entity_id, e.total, e.tie) for e in initiative.visible_order(for_gm=True)] == [
+        ("bo", 8, 9),
+        ("ada", 8, 8),
+    ]

@@ -139,6 +139,9 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.FIRE_MODE: {"unit": "Ada", "now": "burst"},
     Happened.REACTED: {"unit": "Bo", "reaction": "dodge", "against": "Ada", "initiative": -2,
                        "round": 2},
+    Happened.SUPPRESSION_FIRE: {"unit": "Ada", "target": "Bo", "chance": "15/36", "total": 12,
+                                "effect": 4, "hit": True, "why": []},
+    Happened.SUPPRESSED: {"unit": "Bo", "by": "Ada", "initiative": -4, "round": 1},
 }  # fmt: skip
 
 

@@ -106,7 +106,7 @@ def test_delay_shows_the_units_new_score_in_the_tracker(make_window: MakeWindow)
     unit = _raider_acts(w)
     w.frames(2)
     before = dict(w.scene.view.order)[unit]
-    w.key(pygame.K_l)
+    w.key(pygame.K_y)  # Y holds the turn, as periferie's ready (L reloads, H helps)
     w.frames(5)
     delayed = [e for e in w.battle.log if e.kind == "delayed"]
     assert delayed and delayed[-1].data["unit"] == unit

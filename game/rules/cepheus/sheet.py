@@ -17,7 +17,10 @@ SKILLS = ("armi da fuoco", "atletica", "comando", "g-zero", "medico", "mischia",
 SHEET_KEYS = ("chars", "max", "dm", "skills", "weapon", "armour")
 WEAPON_KEYS = (
     "type", "damage", "recoil", "laser", "name", "sample", "auto", "laser_sight", "blast",
+    "magazine",
 )  # fmt: skip
+#: The most rounds a magazine may hold (a typing error beyond).
+MAX_MAGAZINE = 500
 #: The farthest a weapon's explosion reaches, in cells around where it goes off (sample data).
 MAX_BLAST = 10
 #: Which check a weapon kind attacks with (000:l.130-134, C-1).
@@ -51,6 +54,9 @@ class Weapon:
     #: An explosive (000:l.271-273, 353): the cells around where it goes off that it reaches
     #: (G-4), 0 for a weapon that hits only its target. The seed gives no radius: sample data.
     blast: int = 0
+    #: The rounds a full magazine holds (000:l.99; the seed gives none: sample data), 0 for a
+    #: weapon whose ammunition is not counted (melee, thrown).
+    magazine: int = 0
 
     @property
     def damage(self) -> str:
@@ -75,6 +81,8 @@ class Sheet:
     armour: int = 0
     #: The unit's state within the battle's round (aim, reactions, hasty, fire mode: C-1, C-4).
     tempo: Tempo = field(default_factory=Tempo)
+    #: Rounds fired from the weapon's magazine since it was last loaded (rules/cepheus/ammo.py).
+    spent: int = 0
 
     def char(self, name: str) -> int:
         """A current characteristic, or MissingCharacteristic naming `sheet.chars.<name>`."""
@@ -125,6 +133,7 @@ def parse_weapon(value: object, where: str, types: Mapping[str, str]) -> Weapon:
         auto=as_int(spec.get("auto", 0), f"{where}.auto", low=0, high=100),
         laser_sight=as_bool(spec.get("laser_sight", False), f"{where}.laser_sight"),
         blast=as_int(spec.get("blast", 0), f"{where}.blast", low=0, high=MAX_BLAST),
+        magazine=as_int(spec.get("magazine", 0), f"{where}.magazine", low=0, high=MAX_MAGAZINE),
     )
 
 

@@ -6,10 +6,11 @@ What the battle cannot say yet, and how it is approximated (docs/rules.md, "Ceph
 battle"): the C-4 turn is mapped onto the battle's slots — a movement of one minor action (4
 cells), the significant action (an attack), or the significant action spent on two more minor
 actions of movement (the `dash`: three minor actions, 12 cells); a change of stance takes the
-interaction slot, where C-4 counts it as a minor action. The round's own commands (aim, act
-hastily, delay, the reaction stance, the fire mode) and the dodge and parry reactions are the
-`round_rules` block below (docs/rules.md, "Cepheus in the battle"). There are no attacks of
-opportunity nor readied shots. Darkness, smoke and the GM's situations are not offered.
+interaction slot, where C-4 counts it as a minor action. The round's own commands (aim and
+aim to kill, act hastily, delay, the reaction stance, the fire mode, reload), suppression and
+the dodge and parry reactions are the `round_rules` block below (docs/rules.md, "Cepheus in the
+battle"); initiative ties of the same DEX act simultaneously (`acts_with`). There are no attacks
+of opportunity nor readied shots. The map's darkness and smoke count; weather is not offered.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
 from game.rules import exact
+from game.rules.cepheus import ammo
 from game.rules.cepheus import attack as rules_attack
 from game.rules.cepheus import tempo as rules_tempo
 from game.rules.cepheus.checks import CELL_METRES, check_chance, resolve_check
@@ -105,6 +107,7 @@ BUDGET = TurnBudget(
             "react_stance": "",
             "fire_mode": "",
             "help": "action",  # greyed: no help in seed 000 (can_help, issue 15)
+            "reload": "",  # a minor action (000:l.99), counted by the round rules as an aim
         }
     ),
 )
@@ -198,6 +201,10 @@ def _expected(total_dm: int, dice: int, bonus: int, armour: int) -> Fraction:
 #: A Cepheus unit whose weapon is not a thrown one cannot throw (the seed has no improvised
 #: throws with their own damage, unlike periferie's objects by size).
 NO_THROWN_WEAPON = "no_thrown_weapon"
+#: Suppression fire needs a firearm (000:l.317).
+NEEDS_FIREARM = "needs_firearm"
+#: Fewer rounds left in the magazine than the attack fires (rules/cepheus/ammo.py).
+OUT_OF_AMMO = "out_of_ammo"
 
 
 def field_situation(bf: Battlefield) -> rules_attack.Situation:
@@ -265,6 +272,18 @@ class CepheusBattle(BattleRules):
     ) -> Attack:
         """C-1/C-2/C-3 with the plain situation; the weapon is the Cepheus sheet's (the map
         unit's periferie weapon became it in `unit_fields`), whatever `weapon` names."""
+        return self._attack(bf, attacker, target, los, worded=worded, suppress=False)
+
+    def _attack(
+        self,
+        bf: Battlefield,
+        attacker: EntitySheet,
+        target: EntitySheet,
+        los: LosResult | None,
+        *,
+        worded: bool,
+        suppress: bool,
+    ) -> Attack:
         a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
         state = state_of(a_sheet)
         if attacker.id == target.id:
@@ -272,6 +291,10 @@ class CepheusBattle(BattleRules):
         if state in (UNCONSCIOUS, DEAD):
             why: tuple[str, ...] = (f"{attacker.id} is {state}",) if worded else ()
             return Attack(None, state, (), ("C-5",), why, values={"attacker": attacker.id})
+        short = ammo.short_of(a_sheet)
+        if short is not None:  # 000:l.99: reload first (a minor action)
+            left, needs = short
+            return Attack(None, OUT_OF_AMMO, (), ("C-4",), values={"left": left, "needs": needs})
         sight = los if los is not None else tactics.sight(bf, attacker, target)
         if not sight.clear:
             why = tuple(tactics.sight_why(sight)) if worded else ()
@@ -287,7 +310,7 @@ class CepheusBattle(BattleRules):
         )
         # the round's own (aim, reactions, bursts) in the field's conditions (000:l.211-217)
         field = field_situation(bf)
-        own = round_situation(bf, attacker, target, geometry)
+        own = round_situation(bf, attacker, target, geometry, suppress=suppress)
         situation = replace(own, darkness=field.darkness, smoke=field.smoke, weather=field.weather)
         result = rules_attack.attack(
             a_sheet, t_sheet, a_sheet.weapon, geometry, situation, data().tables
@@ -360,6 +383,8 @@ class CepheusBattle(BattleRules):
         minimum of 000:l.372 is not applied here: the damage step is given one number."""
         sheet = sheet_of(target)
         after, result = hit_sheet(sheet, rolled, 0, data().tables)
+        kept = rules_tempo.hit_while_aiming(after.tempo)  # 000:l.91: an aim to kill is lost
+        after = after if kept is after.tempo else replace(after, tempo=kept)
         before = state_of(sheet)
         went = ", ".join(f"{n} {c.upper()}" for c, n in result.applied) or "-"
         why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {result.state}",)
@@ -385,8 +410,8 @@ class CepheusBattle(BattleRules):
         return ConditionEffects()
 
     def start_initiative(self, roller: Roller, combatants: Sequence[Combatant]) -> Initiative:
-        """C-1: 2d6 + DEX DM each with the battle's roller; ties by the higher DEX, then in
-        the order listed (C-1's simultaneous groups act one after another)."""
+        """C-1: 2d6 + DEX DM each with the battle's roller; ties by the higher DEX (kept as
+        each entry's `tie`), then simultaneous (`acts_with`), listed in the order given."""
         entries = []
         for listed, c in enumerate(combatants):
             sheet = c.sheet if isinstance(c.sheet, Sheet) else Sheet()
@@ -399,8 +424,8 @@ class CepheusBattle(BattleRules):
             entries.append((total, sheet.chars.get("dex", 0), listed, c, record))
         entries.sort(key=lambda e: (-e[0], -e[1], e[2]))
         order_data = [
-            InitiativeEntry(c, record.total, total, listed, record).to_dict()
-            for total, _dex, listed, c, record in entries
+            InitiativeEntry(c, record.total, total, listed, record, tie=dex).to_dict()
+            for total, dex, listed, c, record in entries
         ]
         return Initiative.from_dict(
             {
@@ -431,9 +456,23 @@ class CepheusBattle(BattleRules):
                 rolls[i],
                 result.scores[i],
                 listed[i],
+                tie=sheet_of(bf.entity(i)).chars.get("dex", 0),
             )
             for i in result.order
         ]
+
+    def acts_with(self, order: Sequence[InitiativeEntry], unit: str) -> tuple[str, ...]:
+        """000:l.70 (C-1): "Se sono ancora pari, i personaggi agiscono simultaneamente": the
+        units of the same score now and the same DEX act as one group, whose harm lands when
+        the last of them ends its turn (the battle's `Deferred`, as fantasy's F-1). A score
+        changed this round (a reaction, hasty) leaves or joins a group; a delayed unit acts
+        after the one it follows, never with it."""
+        mine = next(((e.total, e.tie) for e in order if e.entity_id == unit), None)
+        group = tuple(e.entity_id for e in order if (e.total, e.tie) == mine)
+        return group if len(group) > 1 else ()
+
+    def acts_with_rules(self) -> tuple[str, ...]:
+        return ("C-1",)
 
     def turn_budget(self) -> TurnBudget:
         return BUDGET
@@ -456,8 +495,8 @@ class CepheusBattle(BattleRules):
         minor = MINOR_DASHING if dash else MINOR_WALKING
         state = state_of(sheet_of(entity))
         cells = movement_allowance(minor, entity.stance.value, state, data().tables).cells
-        if sheet_of(entity).tempo.aimed_this_turn:
-            cells = 0  # C-4: the turn's minor action went on aiming (round rules, below)
+        if sheet_of(entity).tempo.aimed_this_turn or sheet_of(entity).tempo.reloads:
+            cells = 0  # C-4: the turn's minor action went on aiming or reloading (round rules)
         budgets = {m: cells for m in request.budgets} if request.budgets else {}
         if budgets and request.mode not in budgets:
             budgets[request.mode] = cells
@@ -660,6 +699,55 @@ class CepheusBattle(BattleRules):
         state = state_of(sheet_of(patient))
         return state if state == SERIOUSLY_WOUNDED else None
 
+    # ---------------------------------------------------------------- suppression (000:l.317-333)
+
+    def can_suppress(self, bf: Battlefield, unit: EntitySheet) -> str | None:
+        """000:l.317: suppression fire is a firearm's (a melee or thrown weapon has none)."""
+        weapon = sheet_of(unit).weapon
+        return None if weapon is not None and weapon.kind == "firearm" else NEEDS_FIREARM
+
+    def suppression(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """000:l.319: the attack rolled "normalmente, salvo l'applicazione di un MD-2", with
+        the attacker's aim, burst and own DMs; the target takes no reaction (it is not shot
+        at). The seed's unshakeable targets (l.323-333: vehicles, androids, battle dress...)
+        are not in the sample sheets."""
+        cannot = self.can_suppress(bf, attacker)
+        if cannot is not None:
+            return Attack(None, cannot, (), ("C-1",), values={"attacker": attacker.id})
+        if attacker.id == target.id:
+            return Attack(None, "self_target", (), (), values={"attacker": attacker.id})
+        return self._attack(bf, attacker, target, None, worded=True, suppress=True)
+
+    # ---------------------------------------------------------------- ammunition (000:l.97-99)
+
+    def after_attack(self, sheet: Any, attack: Attack) -> Any:
+        """The rounds the attack fired off the magazine: one, or its burst (000:l.245), twice
+        that as suppression fire (l.319); a weapon without a magazine counts none."""
+        result = attack.detail
+        if not isinstance(sheet, Sheet) or not isinstance(result, rules_attack.Attack):
+            return sheet
+        rounds = 1
+        for step in result.modifiers:
+            if step.code in ("burst", "uncontrolled_burst"):
+                rounds = int(step.detail)
+        return ammo.fired(sheet, rounds, suppression=result.dm("suppression") is not None)
+
+    def reload(self, sheet: Any) -> Any:
+        """000:l.99: a full magazine again."""
+        return ammo.reloaded(sheet) if isinstance(sheet, Sheet) else sheet
+
+    def out_of_ammunition(self, sheet: Any) -> Mapping[str, object] | None:
+        if not isinstance(sheet, Sheet):
+            return None
+        short = ammo.short_of(sheet)
+        return None if short is None else {"left": short[0], "needs": short[1]}
+
+    def can_reload(self, sheet: Any) -> bool | None:
+        return isinstance(sheet, Sheet) and ammo.not_full(sheet)
+
+    def reload_rules(self) -> tuple[str, ...]:
+        return ("C-4",)
+
     # ---------------------------------------------------------------- hiding (C-3, assumed)
     # The seed has no stealth or perception rules: a unit hides behind any C-3 cover (after
     # its stance's row) from the enemies that see it, with a plain C-1 check, 2d6 + DEX DM
@@ -732,21 +820,33 @@ def sample_id(weapon: CepheusWeapon) -> str:
 
 
 def round_situation(
-    bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
+    bf: Battlefield,
+    attacker: EntitySheet,
+    target: EntitySheet,
+    geo: rules_attack.Geometry,
+    *,
+    suppress: bool = False,
 ) -> rules_attack.Situation:
     """What the attacker's round state and the target's standing reaction add to an attack:
-    the aim at this target (+ the laser sight), hasty, its own reactions, the burst of its fire
-    mode (000:l.79-87, 144, 160, 245), and the target's dodge or parry (l.158-170, 343)."""
+    the aim at this target (+ the laser sight), hasty, its own reactions and suppression, the
+    burst of its fire mode (000:l.79-87, 144, 160, 245, 319), and the target's dodge or parry
+    (l.158-170, 343). Suppression fire (`suppress`, l.319) is -2 and aimed at what is near the
+    target, not at it: the target takes no reaction (a success forces its dodge instead)."""
     a_sheet = sheet_of(attacker)
     mine, weapon = a_sheet.tempo, a_sheet.weapon
+    taken = None if suppress else target_reaction(bf, attacker, target, geo)
+    aimed = mine.aim if mine.aim_at == target.id else 0
     return rules_attack.Situation(
-        aim=mine.aim if mine.aim_at == target.id else 0,
+        aim=0 if mine.aim_kill else aimed,
+        aim_to_kill=aimed if mine.aim_kill else 0,  # 000:l.91: damage, not the hit
         laser_sight=weapon is not None and weapon.laser_sight,
         hasty=mine.hasty,
         reactions=mine.reactions,
         burst=weapon.auto if weapon is not None and weapon.auto and mine.burst else None,
-        dodge=(taken := target_reaction(bf, attacker, target, geo)) == rules_tempo.DODGE,
+        dodge=taken == rules_tempo.DODGE,
         parry=taken == rules_tempo.PARRY,
+        suppression=suppress,
+        suppressed=mine.suppressed > 0,
     )
 
 
@@ -754,8 +854,8 @@ def target_reaction(
     bf: Battlefield, attacker: EntitySheet, target: EntitySheet, geo: rules_attack.Geometry
 ) -> str | None:
     """The reaction the target's standing choice takes to this attack: only aware of it when
-    it sees the attacker (000:l.162), not unconscious or dead; in cover (any grade, after the
-    stance shift) a dodge is -2 (l.166)."""
+    it sees the attacker (000:l.162, `aware_of`), not unconscious or dead; in cover (any grade,
+    after the stance shift) a dodge is -2 (l.166)."""
     t_sheet, weapon = sheet_of(target), sheet_of(attacker).weapon
     t = t_sheet.tempo
     melee = weapon is not None and not weapon.ranged
@@ -768,8 +868,9 @@ def target_reaction(
     grade = cover_grade(geo.cover, geo.target_stance in ("crouched", "prone"), tables)
     return rules_tempo.choose_reaction(
         t,
-        aware=tactics.sight(bf, target, attacker).clear,
-        prone=prone,
+        aware=aware_of(bf, target, attacker),
+        # 000:l.91: aiming to kill, "non può schivare" (as prone: a parry is still taken)
+        prone=prone or rules_tempo.aiming_to_kill(t),
         melee=melee,
         in_cover=grade.in_cover,
         mischia=t_sheet.skill("mischia"),
@@ -778,16 +879,27 @@ def target_reaction(
     )
 
 
+def aware_of(bf: Battlefield, defender: EntitySheet, attacker: EntitySheet) -> bool:
+    """000:l.162 "solo ad attacchi di cui è consapevole": the defender sees the attacker, by
+    its own line of sight and not hidden from its side (the battle's hiding, P-STL-1/2): an
+    attack from hiding, or past the attacker's ally that hides it from the defender, is not
+    dodged (docs/rules.md, "Cepheus in the battle")."""
+    if defender.faction in attacker.hidden_from:
+        return False
+    return tactics.sight(bf, defender, attacker).clear
+
+
 def burst_extra(attack: Attack | None) -> tuple[int, int]:
-    """A burst's extra damage (000:l.249-256): (d6 count, constant), from the attack's DMs."""
+    """The attack's extra damage, a burst's (000:l.249-256) and aiming to kill's (l.91, C-5):
+    (d6 count, constant), read back from its `extra_damage` ("1d6+3", "3", "0")."""
     result = None if attack is None else attack.detail
-    if not isinstance(result, rules_attack.Attack):
+    if not isinstance(result, rules_attack.Attack) or result.chance is None:
         return 0, 0
-    for step in result.modifiers:
-        if step.code == "burst":
-            situation = rules_attack.Situation(burst=int(step.detail))
-            return rules_attack.extra_damage(situation, data().tables)
-    return 0, 0
+    text = result.extra_damage
+    if "d6" not in text:
+        return 0, int(text)
+    dice, constant = text.split("d6")
+    return int(dice), int(constant or 0)
 
 
 def _tempo_sheet(sheet: object) -> Sheet:
@@ -813,11 +925,13 @@ class CepheusRound:
         after = rules_tempo.after_command(s.tempo, kind)
         return sheet if after is s.tempo else replace(s, tempo=after)
 
-    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
+    def aim(
+        self, sheet: object, target: str, action: str | None, *, kill: bool = False
+    ) -> tuple[object, bool]:
         s = _tempo_sheet(sheet)
         tables = data().tables
         lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
-        after = rules_tempo.aim(s.tempo, target, action, tables, lost)
+        after = rules_tempo.aim(s.tempo, target, action, tables, lost, kill)
         return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:
@@ -850,7 +964,7 @@ class CepheusRound:
         return replace(s, tempo=after), data().tables.initiative["per_reaction"]
 
     def computer_toggles(self, sheet: object) -> tuple[str, ...]:
-        # Ammunition is not counted: a burst is always the better shot (+DM, more damage).
+        # A burst is always the better shot (+DM, more damage); it reloads when short of one.
         # It reacts once its turn is over, where the reaction's -1 costs it no check (C-4).
         s = _tempo_sheet(sheet)
         auto = s.weapon is not None and s.weapon.auto
@@ -858,7 +972,8 @@ class CepheusRound:
         return fire + (("react_stance",) if s.tempo.react != "after_acting" else ())
 
     def turn_begun(self, sheet: object) -> bool:
-        return _tempo_sheet(sheet).tempo.aimed_this_turn > 0
+        t = _tempo_sheet(sheet).tempo
+        return t.aimed_this_turn > 0 or t.reloads > 0
 
     def standing(self, sheet: object, what: str) -> str | None:
         s = _tempo_sheet(sheet)
@@ -866,6 +981,22 @@ class CepheusRound:
             auto = s.weapon is not None and s.weapon.auto
             return ("burst" if s.tempo.burst else "single") if auto else None
         return s.tempo.react if what == "react_stance" else None
+
+    def minor_action(self, sheet: object, kind: str, action: str | None) -> tuple[object, bool]:
+        # 000:l.99: a reload is a minor action, counted as an aim is (C-4)
+        s = _tempo_sheet(sheet)
+        if kind != "reload":
+            raise RulesRefusal("not_in_ruleset", command=kind)
+        tables = data().tables
+        lost = 1 if state_of(s) == SERIOUSLY_WOUNDED else 0  # 000:l.386: no minor action
+        after = rules_tempo.reload_minor(s.tempo, action, tables, lost)
+        return replace(s, tempo=after), rules_tempo.aim_spends_action(after, tables, lost)
+
+    def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
+        s = _tempo_sheet(sheet)
+        effect = roll.detail.effect if roll.detail is not None else 0
+        after, change = rules_tempo.suppress(s.tempo, effect)
+        return replace(s, tempo=after), change
 
 
 ROUND = CepheusRound()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from game.rules.myst import round as myst_round
 from game.rules.myst.data import Sheet
-from game.rules.ruleset_answers import Attack, RulesRefusal
+from game.rules.ruleset_answers import Attack, AttackRoll, RulesRefusal
 from game.tactics.ruleset import RoundRules
 
 
@@ -28,8 +28,16 @@ class MystRound:
     def after_command(self, sheet: object, kind: str) -> object:
         return sheet
 
-    def aim(self, sheet: object, target: str, action: str | None) -> tuple[object, bool]:
+    def aim(
+        self, sheet: object, target: str, action: str | None, *, kill: bool = False
+    ) -> tuple[object, bool]:
         raise _refused("aim")
+
+    def minor_action(self, sheet: object, kind: str, action: str | None) -> tuple[object, bool]:
+        raise _refused(kind)
+
+    def suppressed(self, sheet: object, roll: AttackRoll) -> tuple[object, int]:
+        return sheet, 0  # Myst has no suppression fire (BattleRules.can_suppress says so)
 
     def declare_hasty(self, sheet: object) -> tuple[object, int]:
         raise _refused("hasty")

@@ -413,6 +413,11 @@ class Orders:
             add("attack", _("Attack {t}").format(t=target), "attack")
             if "aim" in options:
                 add("aim", _("Aim at {t}").format(t=target), "aim")
+                add("aim", _("Aim to kill {t}").format(t=target), "aim_kill")  # 000:l.89
+            fire = opts.suppress(s.battle, s.player, unit)
+            if fire is not None:  # Cepheus's suppression fire (000:l.317): only on this menu
+                why = "" if fire.refusal is None else refusal_text(fire.refusal)
+                items.append((_("Suppress {t}").format(t=target), "suppress", fire.allowed, why))
             add("throw", _("Throw at {t}").format(t=target), "throw")
         elif target is not None:
             if target != unit:
@@ -473,6 +478,10 @@ class Orders:
             self.submit(self.attack_at(unit, target))
         elif key == "throw" and target is not None:
             self.submit(cmd.Throw(unit, target=target))
+        elif key in ("aim", "aim_kill") and target is not None:
+            self.submit(cmd.Aim(unit, target, kill=key == "aim_kill"))
+        elif key == "suppress" and target is not None:
+            self.submit(cmd.Attack(unit, target=target, suppress=True))
         elif key == "help" and target is not None:
             self.submit(cmd.Help(unit, target))
         elif key.startswith("use_object:") and target is not None:

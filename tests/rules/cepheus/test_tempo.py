@@ -189,3 +189,38 @@ def test_l79_hasty_is_declared_for_the_next_round_once(tables: Tables) -> None:
     hasty = attack(SHOOTER, Sheet(), PISTOL, Geometry(7, "none"), Situation(hasty=True), tables)
     assert hasty.dm("hasty") == -1
     assert not tempo.start_round(t).hasty
+
+
+def test_000_l319_a_suppression_takes_its_effect_off_the_initiative_and_lasts_two_rounds() -> None:
+    # "una penalità sul tiro di iniziativa pari all'Effetto ... MD-1 ... sia in questo turno
+    # che nel successivo"; l.321 "l'Effetto più alto ha la precedenza".
+    t, change = tempo.suppress(tempo.Tempo(aim=2, aim_at="bo"), 3)
+    assert change == -3 and t.suppressed == 2 and t.suppression == 3
+    assert t.aim == 0  # forced to dodge: it does something else than aiming (l.87)
+    lower, change = tempo.suppress(t, 2)
+    assert change == 0 and lower.suppression == 3
+    higher, change = tempo.suppress(t, 5)
+    assert change == -2 and higher.suppression == 5
+    acted = tempo.start_turn(higher)
+    assert acted.suppression == 0 and acted.suppressed == 2
+    assert tempo.start_round(acted).suppressed == 1
+    assert tempo.start_round(tempo.start_round(acted)).suppressed == 0
+
+
+def test_000_l91_aiming_to_kill_reaches_6_and_is_lost_on_a_hit(tables: Tables) -> None:
+    # C-5: "+1 per minor action aimed, at most +6".
+    t = tempo.Tempo()
+    for _ in range(3):
+        t = tempo.aim(t, "bo", "aim", tables, kill=True)
+    t = tempo.start_turn(t)
+    for _ in range(3):
+        t = tempo.aim(t, "bo", "aim", tables, kill=True)
+    assert t.aim == 6 and t.aim_kill and tempo.aiming_to_kill(t)
+    t = tempo.start_turn(t)
+    with pytest.raises(RulesRefusal) as refused:
+        tempo.aim(t, "bo", None, tables, kill=True)
+    assert refused.value.code == "aim_at_most"
+    lost = tempo.hit_while_aiming(t)
+    assert lost.aim == 0 and not lost.aim_kill
+    plain = tempo.aim(tempo.Tempo(), "bo", None, tables)
+    assert tempo.hit_while_aiming(plain) is plain  # a plain aim is not lost on a hit

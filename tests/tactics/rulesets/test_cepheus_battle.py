@@ -135,6 +135,7 @@ def test_c1_initiative_is_2d6_plus_dex_dm_ties_to_the_higher_dex() -> None:
 def test_c4_the_turn_offers_movement_an_attack_a_dash_and_stances_and_no_reaction() -> None:
     budget = BATTLE.turn_budget()
     round_commands = {"aim", "hasty", "delay", "react_stance", "fire_mode"}  # C-1/C-4's own
+    round_commands.add("reload")  # 000:l.99: a minor action the round rules count
     # issue 15: throws (000:l.134), first aid (l.398), hiding and searching (assumed, C-3)
     assert budget.commands == {
         "move", "attack", "dash", "throw", "use_object", "hide", "search", "crouch", "prone",
