@@ -62,6 +62,7 @@ from game.ecs.world import BattleWorld
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid, Obstacle, Terrain
 from game.grid.movement import (
+    PUSH_OFF,
     CostNote,
     MoveRequest,
     PathResult,
@@ -1237,7 +1238,9 @@ class Battle:
         totals: list[int] = [turn.movement_spent]
         leg_ends: list[int] = []
         checks: dict[int, LeapCheck] = {}
-        jump = mode == "jump" and self.grid.microgravity
+        # P-ZERO-1's flight: a periferie jump, or the push-off of a ruleset without jumps
+        leap = PUSH_OFF if mode == PUSH_OFF else "jump"
+        jump = mode == leap and self.grid.microgravity
         speed = 0
         for leg, leg_end in enumerate([*via, to]):
             if not self.grid.in_bounds(leg_end):
@@ -1248,7 +1251,7 @@ class Battle:
                 known, start_sheet, mode, dash=turn.dashed, stealth=stealth, helped=helped
             )
             request = replace(request, spent=totals[-1])
-            speed = request.budgets.get("jump", 0)
+            speed = request.budgets.get(leap, 0)
             if max(request.budgets.values(), default=0) == 0:
                 raise Refusal("cannot_move", unit=unit, because=_why_still(sheet))
             waypoint = leg < len(via)  # P-MOV-4: passing an ally's cell, not ending there
@@ -1274,7 +1277,7 @@ class Battle:
                 raise self._unreachable(known, start_sheet, request, leg_end, totals[-1], waypoint)
             step_totals = [s.total for s in path.steps]
             walked = [s.end for s in path.steps]  # a drop is one hop, edge to landing (P-JUMP-3)
-            flight = (StepKind.JUMP, StepKind.MICROGRAVITY_JUMP)
+            flight = (StepKind.JUMP, StepKind.MICROGRAVITY_JUMP, StepKind.PUSH_OFF)
             if len(path.steps) == 1 and path.steps[0].move in flight:
                 # a jump: one step for the whole flight, which goes through every cell
                 step_totals = [path.cost] * (len(path.cells) - 1)
@@ -1298,7 +1301,8 @@ class Battle:
     ) -> Refusal:
         """Why a leg cannot reach `to`, naming the rule that forbids it (P-MOV-4, G-3,
         P-JUMP-1/3) before the points left, which are the last reason."""
-        points = request.budgets.get("jump", 0) if request.mode == "jump" else None
+        leap = request.mode if request.mode in ("jump", PUSH_OFF) else None
+        points = request.budgets.get(leap, 0) if leap else None
         left = max(0, (max(request.budgets.values()) if points is None else points) - spent)
         there = known.occupancy.at(to)
         passed = (
@@ -1351,7 +1355,7 @@ class Battle:
         if not on_surface(self.grid, known.occupancy, replace(mover, cell=to)):
             return None
         spent = request.spent + max(abs(v) for v in request.velocity)
-        left = request.budgets.get("jump", 0) - spent
+        left = request.budgets.get(PUSH_OFF if request.mode == PUSH_OFF else "jump", 0) - spent
         line = straight_flight(self.grid, known.occupancy, mover, to)
         if line.stopped_at is not None or not 0 < left < len(line.cells):
             return None

@@ -30,6 +30,12 @@ _MODE_IDS = {
     "air": mk.MODE_AIR,  # a push on the air, adrift without thrusters: never requested
 }
 _MODE_NAMES = {i: name for name, i in _MODE_IDS.items()}
+#: Pushing off a surface in microgravity (issues 15/16, docs/rules.md "Microgravity under each
+#: ruleset"): P-ZERO-1's straight flight to a surface, for the rulesets whose seeds have no
+#: jump; its budget is the ruleset's own cells a turn, and it is never a jump check.
+PUSH_OFF = "push_off"
+#: The modes a request may name: a sheet's speeds (P-MOV-1) and the push-off.
+REQUEST_MODES = (*MODES, PUSH_OFF)
 
 #: P-JUMP-1's n_max by (athletics, gravity): a pure function in exact fractions, which took half
 #: of a search's Python-side work when worked out on every request.
@@ -52,9 +58,10 @@ class MoveRequest:
     """What an entity may spend this turn; the rules layer has already applied halvings and dash.
 
     budgets: effective movement points per mode (a missing mode is not available). mode: "walk"
-    (also "swim" and "climb", which switch automatically by terrain), "crawl", "jump" or
-    "thrusters". crawling: prone or crawling, +1 a cell. spent: points already used this turn
-    (P-TURN-1). run_up: cells moved straight before a jump. velocity: carried in microgravity.
+    (also "swim" and "climb", which switch automatically by terrain), "crawl", "jump",
+    "thrusters" or "push_off" (microgravity only). crawling: prone or crawling, +1 a cell.
+    spent: points already used this turn (P-TURN-1). run_up: cells moved straight before a
+    jump. velocity: carried in microgravity.
     """
 
     budgets: Mapping[str, int]
@@ -74,20 +81,20 @@ class MoveRequest:
 
     def __post_init__(self) -> None:
         for name, value in self.budgets.items():
-            if name not in MODES:
+            if name not in REQUEST_MODES:
                 raise MovementError(
                     f"MoveRequest.budgets: unknown movement mode {name!r}"
-                    f" (expected some of {', '.join(MODES)})"
+                    f" (expected some of {', '.join(REQUEST_MODES)})"
                 )
             if not _is_count(value):
                 raise MovementError(
                     f"MoveRequest.budgets[{name!r}] must be a whole number of points >= 0,"
                     f" got {value!r}"
                 )
-        if self.mode not in MODES:
+        if self.mode not in REQUEST_MODES:
             raise MovementError(
                 f"MoveRequest.mode: unknown movement mode {self.mode!r}"
-                f" (expected one of {', '.join(MODES)})"
+                f" (expected one of {', '.join(REQUEST_MODES)})"
             )
         for name in ("spent", "run_up"):
             if not _is_count(getattr(self, name)):
@@ -121,6 +128,7 @@ class StepKind(StrEnum):
     CLIMB_DOWN = "climb down"
     JUMP = "jump"
     MICROGRAVITY_JUMP = "microgravity jump"
+    PUSH_OFF = "push off"  # the same straight flight, under a ruleset without jumps
     DROP = "drop"  # stepping off an edge to a standable cell below (P-JUMP-3)
 
 
@@ -158,6 +166,7 @@ class SearchNote(StrEnum):
     ADRIFT = "adrift"  # adrift in vacuum
     BLINDED_NO_JUMP = "blinded_no_jump"  # P-VUL-3
     BLINDED = "blinded"  # P-VUL-3
+    PUSH_OFF = "push_off"  # P-ZERO-1's flight as a push-off (docs/rules.md)
 
 
 @dataclass(frozen=True)
@@ -189,7 +198,8 @@ class PathResult:
 class MoveSummary:
     """How a request is searched: the rules that decide it and what a query should tell."""
 
-    search: str  # "ground", "surface", "thrusters", "air", "adrift", "jump", "microgravity jump"
+    #: "ground", "surface", "thrusters", "air", "adrift", "jump", "microgravity jump", "push off"
+    search: str
     rules: tuple[str, ...]
     notes: tuple[Note, ...]
     #: P-JUMP-1: the highest apex without a check (jumps under gravity only).
@@ -265,7 +275,17 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     base = mk.MODE_CRAWL if crawling else mk.MODE_WALK
     budgets = np.full(mk.MODE_COUNT, -1, dtype=np.int64)
     for name, points in request.budgets.items():
-        budgets[_MODE_IDS[name]] = points
+        if name != PUSH_OFF:  # searched in the jump's slot, and only when asked for
+            budgets[_MODE_IDS[name]] = points
+    micro = grid.microgravity
+    push_off = request.mode == PUSH_OFF
+    if push_off:
+        if not micro:
+            raise MovementError(
+                f"MoveRequest.mode {PUSH_OFF!r}: pushing off a surface is a microgravity move,"
+                f" this map has {grid.gravity} g"
+            )
+        budgets[mk.MODE_JUMP] = request.budgets.get(PUSH_OFF, -1)
     rules = ["P-MOV-1"]
     notes: list[Note] = []
     if request.spent:
@@ -292,9 +312,13 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
     run_up = 0
     radius = 0
     used: tuple[int, ...] = ()  # the modes a search's steps may take (P-MOV-1)
-    micro = grid.microgravity
 
-    if request.mode == "jump" and micro:
+    if push_off:
+        # The ruleset's own cells a turn, 1 point a cell, no check (docs/rules.md).
+        kind, end, search, radius = mk.KIND_LAUNCH, mk.END_ANY, "push off", jump_left
+        rules.append("P-ZERO-1")
+        notes.append(Note(SearchNote.PUSH_OFF))
+    elif request.mode == "jump" and micro:
         # The rules layer has already doubled the jump budget (P-ZERO-1): 1 point a cell.
         kind, end, search, radius = mk.KIND_LAUNCH, mk.END_ANY, "microgravity jump", jump_left
         rules.append("P-ZERO-1")
@@ -636,7 +660,11 @@ def _explain_jump(plan: _Plan, a: Cell, b: Cell, cost: int) -> tuple[tuple[Cell,
         length = chebyshev(a, b)
         cells = (a, *_line(a, d, length))
         flight = (Note(CostNote.STRAIGHT_LINE, {"length": length}),)
-        step = Step(a, b, StepKind.MICROGRAVITY_JUMP, "jump", flight, points, cost, ("P-ZERO-1",))
+        if plan.summary.search == "push off":
+            kind, mode = StepKind.PUSH_OFF, PUSH_OFF
+        else:
+            kind, mode = StepKind.MICROGRAVITY_JUMP, "jump"
+        step = Step(a, b, kind, mode, flight, points, cost, ("P-ZERO-1",))
         return cells, step
     apex = (a[0], a[1], a[2] + points)  # P-JUMP-1: a jump costs its apex height only
     up = [(a[0], a[1], a[2] + k) for k in range(1, points + 1)]

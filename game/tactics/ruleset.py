@@ -147,7 +147,9 @@ class BattleRules(Protocol):
         stealth: bool,
         helped: bool = False,
     ) -> tuple[MoveRequest, MoveAllowance]:
-        """The movement allowance in cells per mode for the shared path search."""
+        """The movement allowance in cells per mode for the shared path search; in
+        microgravity also the modes that move there (`jump` or `push_off`, `thrusters` for a
+        unit that wears them: docs/rules.md, "Microgravity under each ruleset")."""
         ...
 
     # ---------------------------------------------------------------- sight and reactions

@@ -59,7 +59,8 @@ def obstacle_name(obstacle: str) -> str:
 
 
 def mode_name(mode: str) -> str:
-    """A movement mode of P-MOV-1 (and `air`, a push on the air adrift, P-ZERO-2)."""
+    """A movement mode of P-MOV-1 (and `air`, a push on the air adrift, P-ZERO-2; `push_off`,
+    pushing off a surface in 0 g under a ruleset without jumps)."""
     names = {
         "walk": _("walk"),
         "crawl": _("crawl"),
@@ -68,6 +69,7 @@ def mode_name(mode: str) -> str:
         "jump": _("jump"),
         "thrusters": _("thrusters"),
         "air": _("air"),
+        "push_off": _("push off"),
     }
     return names.get(mode, mode)
 
@@ -712,6 +714,11 @@ def search_note_text(note: Note) -> str:
             return _("blinded: no jump, 1 cell of movement at most [P-VUL-3]")
         case SearchNote.BLINDED:
             return _("blinded: 1 cell of movement at most [P-VUL-3]")
+        case SearchNote.PUSH_OFF:
+            return _(
+                "push off: a straight line from a surface to a surface cell, 1 point a cell,"
+                " no check; cells it would reach only next turn are not listed [P-ZERO-1]"
+            )
     raise _unknown(note)
 
 
@@ -773,6 +780,7 @@ def step_kind_name(kind: StepKind) -> str:
         StepKind.CLIMB_DOWN: _("climb down"),
         StepKind.JUMP: _("jump"),
         StepKind.MICROGRAVITY_JUMP: _("microgravity jump"),
+        StepKind.PUSH_OFF: _("push off"),
         StepKind.DROP: _("drop"),
     }
     return names[kind]

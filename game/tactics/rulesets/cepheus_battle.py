@@ -70,6 +70,7 @@ from game.rules.ruleset_answers import (
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import BattleRules, RoundRules
+from game.tactics.rulesets.common_battle import microgravity_move
 from game.tactics.rulesets.cover_seeking import worst_cover
 
 #: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
@@ -523,7 +524,9 @@ class CepheusBattle(BattleRules):
             rules=("C-4", "C-5") if state != UNINJURED else ("C-4",),
             explanation=(),
         )
-        return cepheus_request, allowance
+        # C-5: seed 000's zero-G rules cap skills, not moves: in 0 g C-4's cells also push off
+        # a surface, with no check (docs/rules.md, "Microgravity under each ruleset")
+        return microgravity_move(bf, entity, mode, (cepheus_request, allowance), cells)
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # P-LOS-3 as in every ruleset: enemies block, allies do not (the shared kernel's rule).

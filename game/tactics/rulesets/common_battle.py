@@ -5,12 +5,13 @@ answers of a ruleset whose seed has no throws nor area attacks at a cell (`NotOf
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from types import MappingProxyType
 from typing import NoReturn
 
 from game.grid.area import area_cells
 from game.grid.model import Cell
-from game.grid.movement import MoveRequest
+from game.grid.movement import PUSH_OFF, MoveRequest
 from game.rules.data import Weapon
 from game.rules.dice import Advantage, Roller, RollRecord
 from game.rules.initiative import Initiative, InitiativeEntry
@@ -56,6 +57,39 @@ def cells_move(
     request = MoveRequest(budgets=dict(budgets), mode=chosen)
     allowance = MoveAllowance(dict(budgets), False, None, 0, rule_ids, ())
     return request, allowance
+
+
+def microgravity_move(
+    bf: Battlefield,
+    entity: EntitySheet,
+    mode: str | None,
+    move: tuple[MoveRequest, MoveAllowance],
+    cells: int,
+) -> tuple[MoveRequest, MoveAllowance]:
+    """The map's microgravity physics for a ruleset whose seed is silent on it (issues 15/16,
+    docs/rules.md "Microgravity under each ruleset"): besides walking the surfaces, `cells`
+    (the ruleset's own cells a turn) of pushing off a surface in a straight line (P-ZERO-1's
+    flight, not a jump and no check) and, for a unit that wears them, of thrusters (P-ZERO-2,
+    a carried velocity cancelled first). Under gravity, or for one who cannot move, `move`."""
+    request, allowance = move
+    if not bf.grid.microgravity or not cells:
+        budgets = {m: p for m, p in request.budgets.items() if m != PUSH_OFF}
+        chosen = "walk" if request.mode == PUSH_OFF else request.mode
+        if budgets == dict(request.budgets) and chosen == request.mode:
+            return request, allowance
+        return replace(request, budgets=budgets, mode=chosen), replace(allowance, budgets=budgets)
+    budgets = {**request.budgets, PUSH_OFF: cells}
+    if entity.thrusters:
+        budgets["thrusters"] = cells
+    chosen = mode if mode in (PUSH_OFF, "thrusters") and mode in budgets else request.mode
+    request = replace(
+        request,
+        budgets=budgets,
+        mode=chosen,
+        has_thrusters=entity.thrusters,
+        velocity=entity.velocity if entity.thrusters else (0, 0, 0),
+    )
+    return request, replace(allowance, budgets=dict(budgets))
 
 
 def order_keeper(entries: Sequence[InitiativeEntry]) -> Initiative:

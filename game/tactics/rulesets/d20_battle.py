@@ -64,7 +64,7 @@ from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import BattleRules, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
-from game.tactics.rulesets.common_battle import NotOffered
+from game.tactics.rulesets.common_battle import NotOffered, microgravity_move
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.text import explain
 
@@ -419,7 +419,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             crawling=crawling,
             max_cells=None,
         )
-        return request, allow
+        # in microgravity the speed pushes off and flies thrusters too (docs/rules.md)
+        return microgravity_move(bf, entity, mode, (request, allow), budgets.get("walk", 0))
 
     # ---------------------------------------------------------------- sight and reactions
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:

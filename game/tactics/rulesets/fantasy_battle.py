@@ -50,6 +50,7 @@ from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
     NotOffered,
     cells_move,
+    microgravity_move,
     order_keeper,
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
@@ -411,21 +412,11 @@ class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15
         stealth: bool,
         helped: bool = False,
     ) -> tuple[MoveRequest, MoveAllowance]:
-        """F-3: 6 cells a turn (the sheet's movement), over the shared path search. A map unit
-        that wears thrusters (the hull's void marines) flies those cells with them where there
-        is no gravity: without, one adrift off every surface could never move."""
+        """F-3: 6 cells a turn (the sheet's movement), over the shared path search. Where there
+        is no gravity those cells also push off a surface, and a map unit that wears thrusters
+        (the hull's void marines) flies them (docs/rules.md)."""
         cells = combat.movement_allowance(sheet_of(entity))
-        request, allowance = cells_move(mode, cells, ("F-3",))
-        if entity.thrusters and bf.grid.microgravity and cells:
-            budgets = {**request.budgets, "thrusters": cells}
-            request = replace(
-                request,
-                budgets=budgets,
-                mode="thrusters" if mode == "thrusters" else request.mode,
-                has_thrusters=True,
-            )
-            allowance = replace(allowance, budgets=dict(budgets))
-        return request, allowance
+        return microgravity_move(bf, entity, mode, cells_move(mode, cells, ("F-3",)), cells)
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # Enemies block and allies do not: the shared kernel's rule, as the query answers it.

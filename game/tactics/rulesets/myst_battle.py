@@ -59,6 +59,7 @@ from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
     NotOffered,
     cells_move,
+    microgravity_move,
     order_keeper,
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
@@ -619,11 +620,12 @@ class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         stealth: bool,
         helped: bool = False,
     ) -> tuple[MoveRequest, MoveAllowance]:
-        """M-2: the sheet's speed in cells, over the shared path search and its terrain."""
+        """M-2: the sheet's speed in cells, over the shared path search and its terrain (in
+        microgravity pushing off and thrusters too, docs/rules.md)."""
         cells = combat.movement_allowance(sheet_of(entity))
         if myst_counters.still(entity):  # on the ground or in a grab (002:l.101, 116)
             return cells_move(mode, 0, ("M-1", "M-2"))
-        return cells_move(mode, cells, ("M-2",))
+        return microgravity_move(bf, entity, mode, cells_move(mode, cells, ("M-2",)), cells)
 
     def sight(self, bf: Battlefield, frm: EntitySheet | Cell, to: EntitySheet | Cell) -> LosResult:
         # M-1: people never block the line (those in it are friendly fire): terrain only.
