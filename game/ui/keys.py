@@ -33,6 +33,8 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "delay": (pygame.K_l,),
     "react_stance": (pygame.K_b,),
     "fire_mode": (pygame.K_z,),
+    # d20's coup de grâce (004:l.114): K, as periferie's hide, which d20 has not
+    "coup_de_grace": (pygame.K_k,),
     "confirm": (pygame.K_SPACE,),
     "cancel": (pygame.K_ESCAPE,),
     "next_unit": (pygame.K_TAB,),

@@ -130,6 +130,11 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.FIRE_MODE: {"unit": "Ada", "now": "burst"},
     Happened.REACTED: {"unit": "Bo", "reaction": "dodge", "against": "Ada", "initiative": -2,
                        "round": 2},
+    Happened.COUP_DE_GRACE_BEGUN: {"unit": "Ada", "target": "Bo"},
+    Happened.COUP_DE_GRACE: {"unit": "Ada", "target": "Bo", "damage": 5, "why": []},
+    Happened.COUP_DE_GRACE_LOST: {"unit": "Ada", "target": "Bo", "why": "dead"},
+    Happened.FORTITUDE_SAVE: {"unit": "Bo", "natural": 12, "total": 14, "dc": 15,
+                              "survived": False, "hit_points": -10},
 }  # fmt: skip
 
 

@@ -50,6 +50,7 @@ LABELS = {
     "delay": lambda: _("Delay"),
     "react_stance": lambda: _("Dodge/parry on-off"),
     "fire_mode": lambda: _("Bursts on-off"),
+    "coup_de_grace": lambda: _("Coup de grâce"),
 }
 #: A standing choice's button with its value now (issue 15/17: the table sees it, not only
 #: the log line after a change), by the round rules' code (`Option.now`).
@@ -259,6 +260,9 @@ class Orders:
             self.aim(command, verb.format(t=target), target)
         elif kind == "aim" and enemy:
             self.aim(cmd.Aim(unit, target), _("Aim at {t}").format(t=target), target)
+        elif kind == "coup_de_grace" and enemy:
+            verb = _("Coup de grâce on {t}")
+            self.aim(cmd.CoupDeGrace(unit, target), verb.format(t=target), target)
         elif kind == "help" and not enemy:
             self.aim(cmd.Help(unit, target), _("Help {t}").format(t=target), target)
         elif kind == "use_object" and not enemy:
@@ -412,6 +416,8 @@ class Orders:
             if "aim" in options:
                 add("aim", _("Aim at {t}").format(t=target), "aim")
             add("throw", _("Throw at {t}").format(t=target), "throw")
+            # d20's (004:l.114): offered on every enemy, greyed with the reason until it may
+            add("coup_de_grace", _("Coup de grâce on {t}").format(t=target), "coup_de_grace")
         elif target is not None:
             if target != unit:
                 add("help", _("Help {t}").format(t=target), "help")
@@ -485,6 +491,8 @@ class Orders:
             self.submit(cmd.StepAside(unit, cell))
         elif key == "five_foot_step":
             self.submit(cmd.FiveFootStep(unit, cell))
+        elif key == "coup_de_grace" and target is not None:
+            self.submit(cmd.CoupDeGrace(unit, target))
 
 
 def wounds(view: PlayerView, unit: str) -> list[str]:
