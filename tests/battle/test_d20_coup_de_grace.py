@@ -252,3 +252,25 @@ def test_the_computer_gives_a_coup_de_grace_when_it_is_worth_more_than_an_attack
     chosen = ai.choose(b, "cy")
     assert chosen == cmd.CoupDeGrace("cy", "bo")
     assert BATTLE.coup_de_grace_harm(BATTLE.coup_de_grace(b.bf, b.sheet("cy"), b.sheet("bo"))) == 5
+
+
+# ---------------------------------------------------------------- passing an ally (D-2)
+
+
+def test_d2_under_d20_a_move_through_an_allys_cell_costs_no_extra_point(
+    make_battle: MakeBattle,
+) -> None:
+    # ada (5,5) -> (7,5) through cy's cell (6,5): 2 points under d20 (D-2's 3.5 base); 3 under
+    # periferie (P-MOV-4: +1 for the ally's cell).
+    units = [
+        UnitSpec("ada", "blue", (5, 5, 0), template="station_guard"),
+        UnitSpec("cy", "blue", (6, 5, 0)),
+        UnitSpec("eve", "red", (19, 11, 0)),
+    ]
+    for ruleset, cost in (("d20", 2), ("periferie", 3)):
+        plain = make_battle(units, initiative=(20, 1, 1))
+        b = Battle(replace(plain.setup, ruleset=ruleset), plain.grid, plain.rules)
+        moved = b.apply(cmd.Move("ada", (7, 5, 0), via=((6, 5, 0),)), GM)
+        assert moved.accepted, moved.refusal
+        costs = [e.data["cost"] for e in moved.events if e.kind == "moved"]
+        assert costs == [cost], ruleset

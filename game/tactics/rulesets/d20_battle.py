@@ -401,7 +401,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         the double move; prone crawls (+1 a cell, the shared search); dying and dead creatures
         do not move; a disabled one moves at its disabled speed (assumed: half, base.toml),
         never doubled (no double move for its one action). Walking only (the d20 sheet has
-        no other mode)."""
+        no other mode). An ally's cell costs nothing extra to pass (D-2's base; periferie's
+        P-MOV-4 +1 is not d20's)."""
         sheet = sheet_of(entity)
         state = state_of(sheet)
         speed = sheet.speed * (2 if dash else 1)
@@ -422,6 +423,9 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             mode="crawl" if crawling else "walk",
             crawling=crawling,
             max_cells=None,
+            # D-2's 3.5 base: an ally's cell is passed at no extra cost (P-MOV-4's +1 is
+            # periferie's); an enemy's still blocks and no move ends in an occupied cell.
+            ally_cost=False,
         )
         return request, allow
 
