@@ -203,6 +203,10 @@ class Orders:
                     if isinstance(shot.answer, HitAnswer)
                     else explain.attack_lines(shot.attack)[0]  # another ruleset's reason
                 )
+        elif isinstance(command, cmd.CoupDeGrace) and unit:
+            blow = preview.coup_de_grace(s.battle, s.player, unit, command.target)
+            if blow is not None and blow.chance is None:
+                why = blow.why[0] if blow.why else explain.attack_lines(blow)[0]
         if why is not None:
             self.plan = None
             s.status = why
