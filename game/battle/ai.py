@@ -31,7 +31,7 @@ from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.ruleset_answers import RulesRefusal
 from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, defence_counters, round_rules
+from game.tactics.ruleset import BattleRules, coup_de_grace_rules, defence_counters, round_rules
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
@@ -322,6 +322,28 @@ def _spares_itself(b: Battle, me: EntitySheet, act: str) -> bool:
     )
 
 
+def _coup_de_grace(b: Battle, me: EntitySheet) -> tuple[Fraction, str] | None:
+    """The helpless enemy (a d20 dying one, 004:l.110) the unit's side sees that a coup de
+    grâce now is worth the most hit points to (GivesCoupDeGrace.coup_de_grace_harm: the
+    automatic critical's mean), with them; None where the ruleset has none or the unit may not
+    (it has moved, its action is spent)."""
+    rules = coup_de_grace_rules(b.ruleset)
+    if rules is None or check(b, me.id, "coup_de_grace") is not None:
+        return None
+    seen = b.vision.factions[me.faction].units
+    best: tuple[Fraction, str] | None = None
+    for enemy in b.bf.entities:
+        if enemy.id not in seen or enemy.faction == me.faction or enemy.neutral:
+            continue
+        answer = rules.coup_de_grace(b.bf, me, enemy)
+        if answer.chance is None:
+            continue
+        harm = rules.coup_de_grace_harm(answer)
+        if best is None or (harm, enemy.id) > best:
+            best = (harm, enemy.id)
+    return best
+
+
 def _offered(b: Battle, kind: str) -> bool:
     """The command exists under the battle's ruleset (its turn budget lists it)."""
     return kind in b.ruleset.turn_budget().commands
@@ -422,6 +444,10 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         return toggle
     if action_free and armed:
         shot = _best_shot(b.ruleset, b.bf, me, enemies)
+        # d20's coup de grâce (004:l.114-116) when it is worth more than the best attack
+        blow = _coup_de_grace(b, me)
+        if blow is not None and (shot is None or blow[0] >= shot[0]):
+            return cmd.CoupDeGrace(unit, blow[1])
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
             return _aim_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
     # A weapon that cannot fire until reloaded: a CAD (003:l.140), an empty magazine (000:l.99).
@@ -430,6 +456,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         return cmd.Reload(unit)
     can_move = turn.movement_spent == 0 and not me.health.mortal and steers
     can_move = can_move and not (one_action and turn.action is not None)
+    can_move = can_move and turn.action != "coup_de_grace"  # a full-round action (004:l.114)
     # The action spent (or no weapon): out of an enemy's reach by a 5-foot step, where the
     # ruleset's turn has one, rather than a move that would provoke (D-2).
     stepping = can_move and not turn.dashed and not turn.stepped

@@ -253,6 +253,18 @@ class BreakGrab(Command):
 
 
 @dataclass(frozen=True)
+class CoupDeGrace(Command):
+    """The d20 coup de grâce (004:l.114-120): a full-round action against a helpless target
+    in reach (a bow or crossbow next to it); it provokes attacks of opportunity, then hits
+    automatically as a critical and the survivor saves on Fortitude or dies. Only under a
+    ruleset whose turn budget has it, and not after the unit has moved (a 5-foot step aside)."""
+
+    KIND: ClassVar[str] = "coup_de_grace"
+    unit: str
+    target: str
+
+
+@dataclass(frozen=True)
 class EndTurn(Command):
     KIND: ClassVar[str] = "end_turn"
     unit: str
@@ -448,7 +460,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
     DefencePlan, Aim, Hasty, Delay, ReactStance, FireMode,
-    BreakGrab,
+    BreakGrab, CoupDeGrace,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -229,6 +229,11 @@ class BattleContext(BattleState, Protocol):
         """D-2: one cell next to the unit, no attack of opportunity; refuses any other cell."""
         ...
 
+    def coup_de_grace(self, unit: str, target: str, offered: tuple[str, ...] = ()) -> None:
+        """004:l.114-120: the attacks of opportunity the blow provokes (those not yet
+        `offered`), then the blow; the full-round action is already spent."""
+        ...
+
     # ---------------------------------------------------------------- the order of play
     def start_turn(self, unit: str) -> bool:
         """Begin the unit's turn (its start-of-turn effects); False if it cannot act."""

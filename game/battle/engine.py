@@ -89,6 +89,7 @@ from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import (
     BattleRules,
     battle_rules,
+    coup_de_grace_rules,
     damage_shaper,
     round_rules,
     ruleset_for,
@@ -370,7 +371,11 @@ class Battle:
         reader = ruleset_for(self.setup.ruleset)
         fields = reader.unit_fields(spec.template, spec.weapon, spec.armour)
         base = EntitySheet(spec.id, spec.faction, spec.cell)
-        return reader.read_entity(fields, f"unit {spec.id!r}", base, self.rules).sheet
+        sheet = reader.read_entity(fields, f"unit {spec.id!r}", base, self.rules).sheet
+        # A ruleset's sheet as the unit joins a battle (d20: flat-footed until its first
+        # turn, 004:l.29); the sheet a query reads is as the scenario gives it.
+        joining = getattr(self.ruleset, "sheet_joining", None)
+        return sheet if joining is None or sheet is None else joining(sheet)
 
     def _combatant(self, spec: UnitSpec) -> Combatant:
         own = self.world.try_get(spec.id, RulesetSheet)
@@ -1909,6 +1914,84 @@ class Battle:
             rules=("D-2",),
         )
 
+    def _coup_de_grace(self, unit: str, target: str, offered: tuple[str, ...] = ()) -> None:
+        """A d20 coup de grâce (004:l.114-120), its full-round action already spent: first the
+        attacks of opportunity it provokes from every enemy that threatens the attacker
+        (l.118), offered one at a time as a move's are (the pending reaction names the
+        target); then, the attacker still standing and the target still helpless in reach,
+        the blow: an automatic critical, and the survivor's Fortitude save or death (l.116)."""
+        rules = coup_de_grace_rules(self.ruleset)
+        assert rules is not None, "the handler's check: a ruleset with a coup de grâce"
+        me = self.sheet(unit)
+        for enemy in self.bf.entities:
+            if (
+                enemy.id in offered
+                or relation(me.occupant, enemy.occupant) is not Relation.ENEMY
+                or not rules.provoked_by_act(self.bf, me, enemy)
+                or not self.can_react(enemy.id, melee=True)
+            ):
+                continue
+            self.pending = PendingMove(
+                unit, enemy.id, "opportunity", me.cell, (), None, (*offered, enemy.id),
+                coup_de_grace=target,
+            )  # fmt: skip
+            self._emit(
+                "reaction_offered",
+                {
+                    "unit": enemy.id,
+                    "mover": unit,
+                    "kind": "opportunity",
+                    "at": list(me.cell),
+                    "act": "coup_de_grace",
+                },
+                about=[enemy.id, unit],
+                rules=("D-2",),
+            )
+            return
+        if not self.on_map(unit) or self.condition_effects(unit).turn_lost:
+            return
+        answer = (
+            rules.coup_de_grace(self.bf, me, self.sheet(target)) if self.on_map(target) else None
+        )
+        if answer is None or answer.chance is None:
+            why = "dead" if answer is None else str(answer.reason)
+            self._emit(
+                "coup_de_grace_lost",
+                {"unit": unit, "target": target, "why": why},
+                about=[unit, target],
+                rules=("D-2",),
+            )
+            return
+        weapon_id = self.world.get(unit, Armed).weapon
+        assert weapon_id is not None, "the handler's check: no coup de grâce without a weapon"
+        weapon = self.rules.weapons[weapon_id]
+        roll = self.ruleset.roll_damage(self.roller, self.bf, me, weapon, answer, None)
+        self._emit(
+            "coup_de_grace",
+            {
+                "unit": unit,
+                "target": target,
+                **combat.weapon_named(self._context, unit, answer),
+                "damage": roll.rolled,
+                "why": list(answer.why),
+            },
+            about=[unit, target],
+            rules=answer.rules,
+        )
+        damage_type = roll.damage_type or weapon.damage_type
+        self._context.hurt(target, damage_type, roll.rolled, unit, roll.record)
+        if not self.on_map(target):
+            return  # the blow killed it: no save
+        step = rules.coup_de_grace_save(
+            self.roller, self.sheet(target), self._health_of(target), roll.rolled
+        )
+        if step is None:
+            return
+        self._store_health(target, step.after)
+        self._emit(step.kind, step.data, about=[target, unit], rolls=step.rolls, rules=step.rules)
+        if self.health(target).has("dead"):
+            self._fall(target)
+
     def _auto_step_aside(self, unit: str) -> bool:
         """The computer's choice for its unit: the first free cell around, north-west first
         (reading order), if it may step at all."""
@@ -2155,6 +2238,7 @@ def _pending_from_json(data: Any) -> PendingMove | None:
         None if data["mode"] is None else json_text(data["mode"]),
         tuple(json_text(u) for u in data["offered"]),
         None if data.get("attacked_at") is None else json_cell(data["attacked_at"]),
+        None if data.get("coup_de_grace") is None else json_text(data["coup_de_grace"]),
     )
     if pending.to_json() != data:
         raise ValueError(f"{data!r} is not a reaction a battle writes")
@@ -2397,6 +2481,9 @@ class _Context:
 
     def five_foot_step_cells(self, unit: str) -> list[Cell]:
         return self._b.five_foot_step_cells(unit)
+
+    def coup_de_grace(self, unit: str, target: str, offered: tuple[str, ...] = ()) -> None:
+        self._b._coup_de_grace(unit, target, offered)
 
     def announce_initiative(self, unit: str) -> None:
         self._b._initiative_event(unit)

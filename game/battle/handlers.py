@@ -45,7 +45,7 @@ from game.rules.wounds import (
     Health,
     start_of_turn,
 )
-from game.tactics.ruleset import RoundRules, defence_counters, round_rules
+from game.tactics.ruleset import RoundRules, coup_de_grace_rules, defence_counters, round_rules
 
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
@@ -122,6 +122,10 @@ def _react(b: BattleContext, c: cmd.React) -> None:
             b.fly_on(mover, pending.offered, react=False)
         b.end_turn(mover)
         return
+    if pending.coup_de_grace is not None:
+        # 004:l.118: the next enemy the blow provokes, or the blow (not a move to go on with)
+        b.coup_de_grace(mover, pending.coup_de_grace, pending.offered)
+        return
     if flying:
         b.fly_on(mover, pending.offered)
         return
@@ -184,6 +188,25 @@ def _step_aside(b: BattleContext, c: cmd.StepAside) -> None:
 def _five_foot_step(b: BattleContext, c: cmd.FiveFootStep) -> None:
     """D-2: one cell without attacks of opportunity, when not otherwise moving (the check)."""
     b.five_foot_step(c.unit, c.to)
+
+
+def _coup_de_grace(b: BattleContext, c: cmd.CoupDeGrace) -> None:
+    """004:l.114-120: the target as its side knows it, refused by the ruleset's reason (not
+    helpless, out of reach, a weapon that cannot, immune to critical hits) before anything;
+    then the full-round action is spent and the blow provokes, then falls (`coup_de_grace`)."""
+    rules = coup_de_grace_rules(b.ruleset)
+    if rules is None:
+        raise Refusal("not_in_ruleset", command=c.KIND)
+    target = b.visible_target(c.unit, c.target)
+    answer = rules.coup_de_grace(b.bf, b.sheet(c.unit), target)
+    if answer.chance is None:
+        raise no_chance(answer.reason, target.id, answer.why)
+    b.use_action(c.unit, c.KIND)
+    b.emit(
+        "coup_de_grace_begun", {"unit": c.unit, "target": target.id}, about=[c.unit, target.id],
+        rules=("D-2",),
+    )  # fmt: skip
+    b.coup_de_grace(c.unit, target.id)
 
 
 def _dash(b: BattleContext, c: cmd.Dash) -> None:
@@ -921,6 +944,12 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
             return Refusal("action_used", used=turn.action)
     if kind == "five_foot_step" and (turn.movement_spent or turn.dashed):
         return Refusal("already_moved", unit=unit)
+    # 004:l.114: a coup de grâce is a full-round action: not after moving (a 5-foot step may
+    # go with it, D-2), and no move after it.
+    if kind == "coup_de_grace" and (turn.dashed or (turn.movement_spent and not turn.stepped)):
+        return Refusal("moved_no_full_round", unit=unit)
+    if kind in ("move", "dash") and turn.action == "coup_de_grace":
+        return Refusal("full_round_taken", unit=unit)
     if b.condition_effects(unit).one_action and (
         kind == "dash"
         or (kind == "move" and turn.action is not None)
@@ -930,9 +959,9 @@ def check(b: BattleState, unit: str, kind: str) -> Refusal | None:
         # a 5-foot step may still go with the standard action.
         return Refusal("one_action", unit=unit)
     weapon = armed_weapon(b, unit)
-    if kind == "attack" and weapon is None:
+    if kind in ("attack", "coup_de_grace") and weapon is None:
         return Refusal("no_weapon", unit=unit)
-    if kind in ("attack", "throw"):
+    if kind in ("attack", "throw", "coup_de_grace"):
         barred = b.condition_effects(unit).attack_barred
         if barred:
             return Refusal(barred, unit=unit)
@@ -1072,4 +1101,5 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.RuleImprovise: Handler(_rule_improvise),
     cmd.SetController: Handler(_controller),
     cmd.ChangeField: Handler(_field_conditions),
+    cmd.CoupDeGrace: Handler(_coup_de_grace, _checked("coup_de_grace")),
 }

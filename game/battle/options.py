@@ -73,6 +73,7 @@ KINDS: tuple[tuple[str, Needs], ...] = (
     ("fire_mode", Needs.NOTHING),
     ("break_grab", Needs.NOTHING),  # Myst's grab (002:l.109-116; where the budget lists it)
     ("improvise", Needs.TEXT),
+    ("coup_de_grace", Needs.ENEMY),  # d20 only: a full-round action (004:l.114)
     ("end_turn", Needs.NOTHING),
 )
 #: The commands that flip a standing choice of the unit (Cepheus C-1/C-4): the bar shows its

@@ -73,6 +73,9 @@ class PendingMove:
     #: Where the attack finds the mover when not where it waits: the ally's cell a d20 step
     #: left (D-2), the move stopped at the free cell before it.
     attacked_at: Cell | None = None
+    #: Not a move: the attacks of opportunity a d20 coup de grâce at this unit provokes
+    #: (004:l.118); once every one is answered the blow falls, unless they stopped the attacker.
+    coup_de_grace: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -86,4 +89,6 @@ class PendingMove:
         }
         if self.attacked_at is not None:  # only then: the other pending moves keep their bytes
             out["attacked_at"] = list(self.attacked_at)
+        if self.coup_de_grace is not None:  # likewise
+            out["coup_de_grace"] = self.coup_de_grace
         return out

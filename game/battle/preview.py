@@ -19,6 +19,7 @@ from game.rules.movement import MoveAllowance
 from game.rules.ruleset_answers import Attack, Throw
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
+from game.tactics.ruleset import coup_de_grace_rules
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,20 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
     los = battle.ruleset.sight(known, me, other)
     attack = battle.ruleset.attack(known, me, other, los=los, worded=False)
     return AttackPreview(target, los, attack.detail, attack)
+
+
+def coup_de_grace(battle: Battle, player: str, unit: str, target: str) -> Attack | None:
+    """A coup de grâce of `unit` at `target` as the player's side knows the field (d20,
+    004:l.114): the ruleset's answer, worded, or None where the ruleset has none or the
+    player knows neither unit."""
+    rules = coup_de_grace_rules(battle.ruleset)
+    if rules is None or not _knows(battle, player, unit) or not _knows(battle, player, target):
+        return None
+    me = battle.sheet(unit)
+    known = battle.bf if player == GM else battle.known_field(me.faction)
+    if target not in known.by_id:
+        return None
+    return rules.coup_de_grace(known, me, known.entity(target))
 
 
 def throw(

@@ -49,6 +49,9 @@ class Why(StrEnum):
     STEPPED = "stepped"  # after a 5-foot step, no other movement this turn
     NOT_ONE_STEP = "not_one_step"  # one cell, on plain ground, at full speed (not prone)
     ONE_ACTION = "one_action"  # a disabled d20 creature: a move or a standard action (D-2)
+    # the d20 coup de grâce, a full-round action (004:l.114)
+    MOVED_NO_FULL_ROUND = "moved_no_full_round"  # moved this turn (a 5-foot step aside)
+    FULL_ROUND_TAKEN = "full_round_taken"  # no move after a full-round action
     # attacks and throws (the first eight are the rules' NoChance)
     SELF_TARGET = "self_target"
     NO_WEAPON = "no_weapon"
@@ -172,6 +175,11 @@ class Happened(StrEnum):
     DIED = "died"
     DEATH_SAVE = "death_save"
     DYING = "dying"  # d20: a dying creature's d% at the start of its turn (D-2)
+    # the d20 coup de grâce (004:l.114-120)
+    COUP_DE_GRACE_BEGUN = "coup_de_grace_begun"  # declared: its attacks of opportunity first
+    COUP_DE_GRACE = "coup_de_grace"  # the automatic critical
+    COUP_DE_GRACE_LOST = "coup_de_grace_lost"  # the target dead or out of reach meanwhile
+    FORTITUDE_SAVE = "fortitude_save"  # the survivor's save at DC 10 + damage, or death
     STANCE = "stance"
     DODGE = "dodge"
     DISENGAGE = "disengage"

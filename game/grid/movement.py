@@ -78,6 +78,9 @@ class MoveRequest:
     #: `gravità muscolare (atletica)` check (the battle rolls it); False lists only moves that
     #: need no check.
     checked: bool = False
+    #: P-MOV-4's +1 for passing an ally's or neutral's cell; False under a ruleset whose
+    #: movement has none (d20, D-2).
+    ally_cost: bool = True
 
     def __post_init__(self) -> None:
         for name, value in self.budgets.items():
@@ -234,6 +237,8 @@ class _Plan:
     n_max: int | None = None
     athletics: int = 0
     gravity: float = 0.2
+    #: MoveRequest.ally_cost.
+    ally_cost: bool = True
 
 
 @dataclass(frozen=True)
@@ -397,6 +402,7 @@ def _plan(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReques
         n_max,
         request.athletics,
         grid.gravity,
+        request.ally_cost,
     )
 
 
@@ -409,7 +415,7 @@ def _planned(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReq
     r = request
     key = (
         grid, mover, tuple(r.budgets.items()), r.mode, r.crawling, r.spent, r.athletics,
-        r.run_up, r.velocity, r.has_thrusters, r.max_cells, r.checked,
+        r.run_up, r.velocity, r.has_thrusters, r.max_cells, r.checked, r.ally_cost,
     )  # fmt: skip
     plans = _PLANS.setdefault(occupancy, {})
     plan = plans.get(key)
@@ -423,16 +429,17 @@ def _planned(grid: Grid, occupancy: Occupancy, mover: Occupant, request: MoveReq
 
 #: Occupancy.move_codes by occupancy and mover: an Occupancy does not change once built, and
 #: building the codes in Python took a good part of a whole search.
-_CODES: WeakKeyDictionary[Occupancy, dict[Occupant, NDArray[np.uint8]]] = WeakKeyDictionary()
+_CODES: WeakKeyDictionary[Occupancy, dict[object, NDArray[np.uint8]]] = WeakKeyDictionary()
 
 
-def _move_codes(occupancy: Occupancy, mover: Occupant) -> NDArray[np.uint8]:
+def _move_codes(occupancy: Occupancy, mover: Occupant, ally_cost: bool = True) -> NDArray[np.uint8]:
     by_mover = _CODES.setdefault(occupancy, {})
-    codes = by_mover.get(mover)
+    key = mover if ally_cost else (mover, False)
+    codes = by_mover.get(key)
     if codes is None:
-        codes = occupancy.move_codes(mover)
+        codes = occupancy.move_codes(mover, ally_cost)
         codes.setflags(write=False)
-        by_mover[mover] = codes
+        by_mover[key] = codes
     return codes
 
 
@@ -442,10 +449,12 @@ def on_surface(grid: Grid, occupancy: Occupancy, entity: Occupant) -> bool:
     return bool(mk.cell_facts(_arrays(grid, occupancy, entity), *entity.cell) & mk.F_SURFACE)
 
 
-def _arrays(grid: Grid, occupancy: Occupancy, mover: Occupant) -> mk.GridArrays:
+def _arrays(
+    grid: Grid, occupancy: Occupancy, mover: Occupant, ally_cost: bool = True
+) -> mk.GridArrays:
     return (
         grid.obstacle, grid.terrain, grid.floor, grid.standable, occupancy.index,
-        _move_codes(occupancy, mover),
+        _move_codes(occupancy, mover, ally_cost),
     )  # fmt: skip
 
 
@@ -477,7 +486,8 @@ def _search(
     grid: Grid, occupancy: Occupancy, mover: Occupant, plan: _Plan, kernel: Kernel
 ) -> _Found:
     ox, oy, oz, wx, wy, wz, info, dist, pred, via, ends = kernel(
-        *_arrays(grid, occupancy, mover), _static(grid), _steps(grid), *plan.start, plan.kind,
+        *_arrays(grid, occupancy, mover, plan.ally_cost), _static(grid), _steps(grid),
+        *plan.start, plan.kind,
         plan.base_mode, plan.crawling, plan.spent, plan.budgets, plan.radius, plan.run_up,
         plan.end_rule, plan.one_step, plan.drop_limit,
     )  # fmt: skip
@@ -698,9 +708,10 @@ def _explain_drop(plan: _Plan, a: Cell, b: Cell, points: int, total: int) -> Ste
 
 
 def _cell_parts(
-    grid: Grid, occupancy: Occupancy, mover: Occupant, cell: Cell
+    grid: Grid, occupancy: Occupancy, mover: Occupant, cell: Cell, ally_cost: bool = True
 ) -> list[tuple[Note, str]]:
-    """A cell's own extra costs, +1 each, with the ruling that adds it."""
+    """A cell's own extra costs, +1 each, with the ruling that adds it (an ally's or
+    neutral's cell only with P-MOV-4's cost, `MoveRequest.ally_cost`)."""
     parts = []
     terrain = int(grid.terrain[cell])
     if terrain & TERRAIN_ROUGH:
@@ -708,7 +719,9 @@ def _cell_parts(
     if terrain & TERRAIN_WATER:
         parts.append((Note(CostNote.WATER), "P-MOV-2"))
     other = occupancy.at(cell)
-    if other is not None and relation(mover, other) in (Relation.ALLY, Relation.NEUTRAL):
+    passing = other is not None and relation(mover, other) in (Relation.ALLY, Relation.NEUTRAL)
+    if passing and ally_cost:
+        assert other is not None
         values = {"relation": relation(mover, other).value, "id": other.id}
         parts.append((Note(CostNote.PASS_THROUGH, values), "P-MOV-4"))
     return parts
@@ -760,7 +773,7 @@ def _explain_walk(
         parts: list[Note] = []
         # P-MOV-3: only the costliest corner counts.
         worst = max(
-            ((c, _cell_parts(grid, occupancy, mover, c)) for c in corners),
+            ((c, _cell_parts(grid, occupancy, mover, c, plan.ally_cost)) for c in corners),
             key=lambda cp: len(cp[1]),
             default=None,
         )
@@ -768,7 +781,7 @@ def _explain_walk(
             extras = tuple(note for note, _ in worst[1])
             parts.append(Note(CostNote.CORNER, {"cell": worst[0]}, extras))
             rules += [rule for _, rule in worst[1]]
-        for note, rule in _cell_parts(grid, occupancy, mover, b):
+        for note, rule in _cell_parts(grid, occupancy, mover, b, plan.ally_cost):
             parts.append(note)
             rules.append(rule)
         if plan.crawling:

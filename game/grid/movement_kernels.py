@@ -14,7 +14,7 @@ from game.grid.model import (
     TERRAIN_STAIRS,
     TERRAIN_WATER,
 )
-from game.grid.occupants import MOVE_BLOCKED, MOVE_PASS_COST
+from game.grid.occupants import MOVE_BLOCKED, MOVE_PASS_COST, MOVE_PASS_FREE
 
 # What a search explores (chosen by the wrapper from the request and the map).
 KIND_GROUND = 0  # gravity: walk/crawl between standable cells, swim, stairs, climb (G-3)
@@ -142,6 +142,8 @@ def fill_level(
                 elif code == MOVE_PASS_COST:  # P-MOV-4: through an ally or neutral at +1
                     facts |= F_OCC
                     extra += 1
+                elif code == MOVE_PASS_FREE:  # d20 (D-2): through an ally at no extra cost
+                    facts |= F_OCC
             ter = terrain[x, y, z]
             if ter & TERRAIN_ROUGH:  # P-MOV-2
                 extra += 1
@@ -242,6 +244,8 @@ def fill_cached(
                 elif code == MOVE_PASS_COST:  # P-MOV-4: through an ally or neutral at +1
                     facts |= F_OCC
                     facts += 1
+                elif code == MOVE_PASS_FREE:  # d20 (D-2): through an ally at no extra cost
+                    facts |= F_OCC
             vertical = vertical or bool(facts & (F_CLIMB | F_STAIRS))
             info[window_index(wy, wz, lx, ly, lz)] = facts
     return vertical

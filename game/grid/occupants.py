@@ -15,6 +15,9 @@ from game.grid.model import Cell
 MOVE_FREE = 0
 MOVE_PASS_COST = 1
 MOVE_BLOCKED = 2
+#: An ally's or neutral's cell passed at no extra cost: a ruleset whose movement has no
+#: P-MOV-4 +1 (d20, D-2: the 3.5 base moves through an ally's square freely).
+MOVE_PASS_FREE = 3
 
 
 class Size(IntEnum):
@@ -148,15 +151,17 @@ class Occupancy:
         self._blockers[viewer] = flags
         return flags
 
-    def move_codes(self, mover: Occupant) -> NDArray[np.uint8]:
-        """P-MOV-4: per occupant, MOVE_BLOCKED for enemies, MOVE_PASS_COST for allies/neutrals."""
+    def move_codes(self, mover: Occupant, ally_cost: bool = True) -> NDArray[np.uint8]:
+        """P-MOV-4: per occupant, MOVE_BLOCKED for enemies, MOVE_PASS_COST for allies/neutrals
+        (MOVE_PASS_FREE without `ally_cost`: passing them costs nothing extra)."""
+        passing = MOVE_PASS_COST if ally_cost else MOVE_PASS_FREE
         codes = np.zeros(max(1, len(self.occupants)), dtype=np.uint8)
         for i, occ in enumerate(self.occupants):
             rel = relation(mover, occ)
             if rel is Relation.ENEMY:
                 codes[i] = MOVE_BLOCKED
             elif rel in (Relation.ALLY, Relation.NEUTRAL):
-                codes[i] = MOVE_PASS_COST
+                codes[i] = passing
         if self.shared:
             self._cell_flags(codes, mover)
         return codes

@@ -42,6 +42,7 @@ from game.rules.ruleset_answers import (
     ThrowRoll,
     TurnBudget,
     TurnEffects,
+    TurnStep,
     WeaponShown,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
@@ -793,3 +794,36 @@ def round_rules(rules: BattleRules) -> RoundRules | None:
     """The battle side's round rules, None for a ruleset without them."""
     found: RoundRules | None = getattr(rules, "round_rules", None)
     return found
+
+
+@runtime_checkable
+class GivesCoupDeGrace(Protocol):
+    """What a ruleset with a coup de grâce answers besides `BattleRules` (d20, 004:l.114-120: a
+    full-round action, an automatic critical against a helpless target, a save or die, and it
+    provokes attacks of opportunity from every enemy that threatens the attacker)."""
+
+    def coup_de_grace(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """The blow's answer: chance 1 (automatic) or None and the reason (not helpless, out of
+        reach, a weapon that cannot, immune to critical hits)."""
+        ...
+
+    def provoked_by_act(self, bf: Battlefield, doer: EntitySheet, reactor: EntitySheet) -> bool:
+        """`reactor`'s attack of opportunity is provoked by an act of `doer` where it stands
+        (its threatened cells, no cover nor total concealment)."""
+        ...
+
+    def coup_de_grace_save(
+        self, roller: Roller, target: EntitySheet, health: Any, damage: int
+    ) -> TurnStep | None:
+        """After the blow's `damage`: the survivor's save or death, rolled with the battle's
+        roller (the step's `after` is the health value); None when nothing is due (dead)."""
+        ...
+
+    def coup_de_grace_harm(self, attack: Attack) -> Fraction:
+        """The expected hit points of the blow (the computer's choice)."""
+        ...
+
+
+def coup_de_grace_rules(rules: BattleRules) -> GivesCoupDeGrace | None:
+    """The battle side's coup de grâce, when it has one."""
+    return rules if isinstance(rules, GivesCoupDeGrace) else None

@@ -175,6 +175,7 @@ def action_name(kind: str) -> str:
         "aim": _("aim"),
         "break_grab": _("break the grab"),
         "stand": _("stand up"),
+        "coup_de_grace": _("coup de grâce"),
     }
     return names.get(kind, kind)
 
@@ -588,6 +589,10 @@ def d20_modifier_text(code: str, value: int | Fraction) -> str:
         return _("d20 needs {face} or more (a 1 misses, a 20 hits)").format(
             face=exact_decimal(Fraction(value))
         )
+    if code == "d20_coup_de_grace":
+        return _("coup de grâce: an automatic hit (004:l.116)")
+    if code == "d20_critical":
+        return _("critical: the weapon dice times {times}").format(times=value)
     if code == "d20_concealment":
         return _("concealment: {percent}% miss chance").format(
             percent=exact_decimal(Fraction(value))

@@ -393,6 +393,14 @@ def _dying(d: Mapping[str, Any]) -> str:
     )
 
 
+def _fortitude_save(d: Mapping[str, Any]) -> str:
+    """004:l.116: the coup de grâce's survivor saves on Fortitude at DC 10 + damage or dies."""
+    values = {"unit": d["unit"], "total": d["total"], "dc": d["dc"]}
+    if d.get("survived"):
+        return _("{unit} saves on Fortitude, {total} against DC {dc}, and lives.").format(**values)
+    return _("{unit} fails its Fortitude save, {total} against DC {dc}, and dies.").format(**values)
+
+
 def _jump_check(d: Mapping[str, Any]) -> str:
     """P-JUMP-1/3: a jump above or a drop below n_max, and what came of its check."""
     values = {"unit": d["unit"], "height": d["height"], "dc": d["dc"], "n_max": d["n_max"]}
@@ -460,6 +468,8 @@ def _improvise_ruled(d: Mapping[str, Any]) -> str:
 
 
 def _reaction_offered(d: Mapping[str, Any]) -> str:
+    if d.get("act") == "coup_de_grace":  # 004:l.118
+        return _plain_reaction_offered(d)
     if d.get("kind") == "readied":
         return _("{unit} has {mover} in sight at {at}: its readied attack may fire").format(
             unit=d["unit"], mover=d["mover"], at=cell_text(d["at"])
@@ -577,6 +587,16 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     ),
     Happened.DEATH_SAVE: _death_save,
     Happened.DYING: _dying,
+    Happened.COUP_DE_GRACE_BEGUN: lambda d: _(
+        "{unit} gives {target} the coup de grâce, a full-round action (004:l.114)."
+    ).format(unit=d["unit"], target=d["target"]),
+    Happened.COUP_DE_GRACE: lambda d: _(
+        "{unit}'s coup de grâce hits {target} as a critical: {damage} damage (004:l.116)."
+    ).format(unit=d["unit"], target=d["target"], damage=d["damage"]),
+    Happened.COUP_DE_GRACE_LOST: lambda d: _(
+        "{unit}'s coup de grâce at {target} is lost: the target is no longer helpless in reach."
+    ).format(unit=d["unit"], target=d["target"]),
+    Happened.FORTITUDE_SAVE: _fortitude_save,
     Happened.STANCE: lambda d: _("{unit} is now {stance}.").format(
         unit=d["unit"], stance=stance_name(str(d["stance"]))
     ),
@@ -799,6 +819,10 @@ def _plain_throw(d: Mapping[str, Any]) -> str:
 
 
 def _plain_reaction_offered(d: Mapping[str, Any]) -> str:
+    if d.get("act") == "coup_de_grace":  # 004:l.118: the blow provokes
+        return _("{mover} gives a coup de grâce within {unit}'s reach: {unit} may strike").format(
+            unit=d["unit"], mover=d["mover"]
+        )
     if d.get("kind") == "readied":
         return _("{unit} has {mover} in sight: its readied attack may fire").format(
             unit=d["unit"], mover=d["mover"]
@@ -941,6 +965,12 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.NOT_ONE_STEP: lambda: _(
         "A 5-foot step goes to a free cell next to it, not into difficult terrain nor crawling"
         " (D-2)."
+    ),
+    Why.MOVED_NO_FULL_ROUND: lambda: _(
+        "{unit} has moved this turn: no full-round action such as a coup de grâce (004:l.114)."
+    ),
+    Why.FULL_ROUND_TAKEN: lambda: _(
+        "{unit} took a full-round action: no move this turn, but a 5-foot step (D-2)."
     ),
     Why.ONE_ACTION: lambda: _(
         "{unit} is disabled: one action this turn, a move or a standard one, not both (D-2)."

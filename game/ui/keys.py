@@ -34,6 +34,8 @@ DEFAULT_KEYS: dict[str, tuple[int, ...]] = {
     "react_stance": (pygame.K_b,),
     "fire_mode": (pygame.K_z,),
     "break_grab": (pygame.K_g,),  # Myst's grab (no aim there)
+    # d20's coup de grâce (004:l.114): K, as periferie's hide, which d20 has not
+    "coup_de_grace": (pygame.K_k,),
     "confirm": (pygame.K_SPACE,),
     "cancel": (pygame.K_ESCAPE,),
     "next_unit": (pygame.K_TAB,),

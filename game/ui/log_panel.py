@@ -21,6 +21,7 @@ KINDS: dict[str, frozenset[str]] = {
     "combat": frozenset({
         "attack", "reaction_attack", "throw", "damage", "died", "death_save", "dying", "medkit",
         "reaction_offered", "reaction_declined", "reaction_lost", "combat_over",
+        "coup_de_grace_begun", "coup_de_grace", "coup_de_grace_lost", "fortitude_save",
     }),
     "movement": frozenset({
         "moved", "move_stopped", "ambushed", "dashed", "stance", "disengage", "arrived",

@@ -921,3 +921,22 @@ def test_p_zero_2_thrusters_take_the_straight_line_among_paths_of_equal_cost(
     path = find_path(space, occ, me, thrusters(), to, kernel=kernel)
     assert path.cells == ((2, 2, 2), *line)
     assert path.cost == len(line)
+
+
+@KERNELS
+def test_d2_without_p_mov_4s_ally_cost_an_allys_cell_is_passed_at_no_extra_cost(
+    kernel: Kernel,
+) -> None:
+    # d20 (D-2's 3.5 base) asks with ally_cost=False: (1,1) ally: 1, not an end cell; (2,1):
+    # 2; (3,1): 3; (4,1): 4. An enemy still blocks; the step explains no ally cost.
+    grid = make_grid((5, 3, 1), obstacles=corridor(5))
+    me = me_at((0, 1, 0))
+    occ = Occupancy(grid.shape, [me, Occupant("al", (1, 1, 0), "red")])
+    free = MoveRequest({"walk": 4}, ally_cost=False)
+    cells = reachable(grid, occ, me, free, kernel=kernel)
+    assert cells == {(2, 1, 0): 2, (3, 1, 0): 3, (4, 1, 0): 4}
+    path = find_path(grid, occ, me, free, (2, 1, 0), kernel=kernel)
+    with speaking("en"):
+        assert explain.step_line(path.steps[0]) == "(0,1,0)→(1,1,0) cardinal (walk): 1, total 1"
+    blocked = Occupancy(grid.shape, [me, Occupant("en", (1, 1, 0), "blue")])
+    assert reachable(grid, blocked, me, free, kernel=kernel) == {}

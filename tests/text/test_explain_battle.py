@@ -142,6 +142,11 @@ SAMPLES: dict[Happened, dict[str, object]] = {
     Happened.SUPPRESSION_FIRE: {"unit": "Ada", "target": "Bo", "chance": "15/36", "total": 12,
                                 "effect": 4, "hit": True, "why": []},
     Happened.SUPPRESSED: {"unit": "Bo", "by": "Ada", "initiative": -4, "round": 1},
+    Happened.COUP_DE_GRACE_BEGUN: {"unit": "Ada", "target": "Bo"},
+    Happened.COUP_DE_GRACE: {"unit": "Ada", "target": "Bo", "damage": 5, "why": []},
+    Happened.COUP_DE_GRACE_LOST: {"unit": "Ada", "target": "Bo", "why": "dead"},
+    Happened.FORTITUDE_SAVE: {"unit": "Bo", "natural": 12, "total": 14, "dc": 15,
+                              "survived": False, "hit_points": -10},
 }  # fmt: skip
 
 

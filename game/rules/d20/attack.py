@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Final
 
 from game.rules.d20.data import D20Data, Modifier, Weapon
+from game.rules.d20.health import HpState, hp_state
 from game.rules.d20.sheet import Sheet
 from game.rules.exact import Term, parse
 from game.rules.stance import Stance
@@ -88,6 +89,30 @@ class AttackOutcome:
     rules: tuple[str, ...] = ()
 
 
+#: The defender's conditions the battle's own state gives (D-2's base, the 3.5 SRD's): a
+#: dying creature (-1..-9, stable or not) is unconscious, the seed's "privo di sensi", so
+#: helpless (004:l.110); a creature that has not yet had its first turn is flat-footed (l.29).
+HELPLESS: Final = "indifeso"
+FLAT_FOOTED: Final = "colto_alla_sprovvista"
+
+
+def helpless(data: D20Data, sheet: Sheet) -> bool:
+    """004:l.110 "indifeso ... privo di sensi": the sheet says so, or it is dying (D-2: -1..-9,
+    unconscious in D-2's 3.5 base). A disabled one (0) is conscious, not helpless."""
+    return sheet.has(HELPLESS) or hp_state(data, sheet.hit_points) is HpState.DYING
+
+
+def conditions_of(data: D20Data, sheet: Sheet) -> frozenset[str]:
+    """The sheet's conditions and those its state gives: helpless while dying (`helpless`),
+    flat-footed before its first turn of the battle (`Sheet.before_first_turn`)."""
+    found = set(sheet.conditions)
+    if helpless(data, sheet):
+        found.add(HELPLESS)
+    if sheet.before_first_turn:
+        found.add(FLAT_FOOTED)
+    return frozenset(found)
+
+
 def attack_modifiers(
     data: D20Data, attacker: Sheet, target: Sheet, sit: Situation
 ) -> dict[str, int]:
@@ -129,8 +154,9 @@ def ac_modifiers(
     mods: dict[str, int] = {}
     lost = zero = False
     dex_penalty = 0
+    held = conditions_of(data, target)
     for name, row in data.ac.items():
-        if not target.has(name):
+        if name not in held:
             continue
         if name == "in_lotta" and attacker.has("in_lotta"):
             continue  # l.32: "In lotta (ma l'attaccante non lo è)"
@@ -201,7 +227,7 @@ def attack(data: D20Data, attacker: Sheet, target: Sheet, sit: Situation) -> Att
         return _refused(Reason.CANNOT_ATTACK_PRONE, sit, ("D-1",))
     if sit.coup_de_grace:
         reason = None
-        if not target.has("indifeso"):
+        if not helpless(data, target):
             reason = Reason.NOT_HELPLESS
         elif sit.weapon.kind not in ("melee", "bow", "crossbow"):
             reason = Reason.WEAPON_CANNOT_COUP_DE_GRACE

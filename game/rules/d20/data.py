@@ -90,6 +90,9 @@ class Base:
     concealment_normal: int
     concealment_total: int
     coup_de_grace_dc: int
+    #: ASSUMED (base.toml [coup_de_grace] fortitude): the Fortitude save bonus of a sheet that
+    #: gives none; the seed and D-2 name the save (004:l.116) but no bonus.
+    fortitude: int
     hp_disabled: int
     hp_dead: int
     dying_loss: int
@@ -205,7 +208,7 @@ def _base(document: dict[str, object]) -> Base:
     dexterity = section("dexterity", ("zero_modifier",))
     cover = section("cover", ("normal", "soft", "improved", "low_obstacle_range"))
     concealment = section("concealment", ("normal", "total"))
-    coup = section("coup_de_grace", ("dc_base",))
+    coup = section("coup_de_grace", ("dc_base", "fortitude"))
     hp = section("hit_points", ("disabled", "dead", "dying_loss", "stabilise_percent"))
     disabled = section("disabled", ("strenuous_damage", "strenuous", "speed_divisor"))
     acts = disabled.raw.get("strenuous")
@@ -234,6 +237,7 @@ def _base(document: dict[str, object]) -> Base:
         concealment_normal=concealment.integer("normal"),
         concealment_total=concealment.integer("total"),
         coup_de_grace_dc=coup.integer("dc_base"),
+        fortitude=coup.integer("fortitude"),
         hp_disabled=hp.integer("disabled"),
         hp_dead=hp.integer("dead"),
         dying_loss=hp.integer("dying_loss"),

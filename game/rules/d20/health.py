@@ -92,3 +92,32 @@ def disabled_speed(data: D20Data, speed: int) -> int:
     if speed <= 0:
         return 0
     return max(1, speed // data.base.disabled_speed_divisor)
+
+
+@dataclass(frozen=True)
+class FortitudeSave:
+    """A coup de grâce's Fortitude save (004:l.116) from a d20 face: survived or dead."""
+
+    natural: int
+    total: int
+    dc: int
+    survived: bool
+    #: The hit points after it: unchanged on a success, base.toml's dead threshold otherwise.
+    hit_points: int
+
+
+def coup_de_grace_save(
+    data: D20Data, hit_points: int, damage: int, fortitude: int, natural: int
+) -> FortitudeSave:
+    """004:l.116: a defender that survives the coup de grâce's damage saves on Fortitude at DC
+    10 + the damage dealt or dies. ASSUMED (base.toml [coup_de_grace], the 3.5 SRD's saving
+    throw): d20 + `fortitude` >= DC, a natural 1 fails and a natural 20 succeeds. A failed save
+    leaves it at D-2's dead threshold (-10), or lower hit points if it had them."""
+    base = data.base
+    if not 1 <= natural <= base.natural_hit:
+        raise ValueError(f"a d20 face must be 1..{base.natural_hit}, got {natural}")
+    dc = base.coup_de_grace_dc + damage
+    total = natural + fortitude
+    survived = natural != base.natural_miss and (natural == base.natural_hit or total >= dc)
+    after = hit_points if survived else min(hit_points, base.hp_dead)
+    return FortitudeSave(natural, total, dc, survived, after)

@@ -46,6 +46,7 @@ SHEET_FIELDS: Final = (
     "weapon",
     "conditions",
     "crit_immune",
+    "fortitude",
 )
 
 
@@ -72,6 +73,13 @@ class Sheet:
     #: Dying but stable (D-2: the 10 % a round came up): it loses no more hit points until
     #: it is hurt again.
     stable: bool = False
+    #: In a battle, before the unit's first turn: flat-footed (004:l.29, the 3.5 SRD's "before
+    #: your first regular turn in the initiative order", assumed in D-2's base); the battle
+    #: sets it as the unit joins and its first turn clears it. Never set by a scenario.
+    before_first_turn: bool = False
+    #: The Fortitude save bonus (the coup de grâce's save, 004:l.116); the seed and D-2 give
+    #: none: ASSUMED sheet data, base.toml's [coup_de_grace] fortitude when a sheet has none.
+    fortitude: int = 0
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
@@ -84,7 +92,11 @@ def bare_sheet(data: D20Data) -> Sheet:
     """The sheet of an entity that gives no key: base.toml's AC and hit points, no bonuses."""
     base = data.base
     return Sheet(
-        ac=base.sheet_ac, hit_points=base.sheet_hit_points, speed=base.speed, reach=base.reach
+        ac=base.sheet_ac,
+        hit_points=base.sheet_hit_points,
+        speed=base.speed,
+        reach=base.reach,
+        fortitude=base.fortitude,
     )
 
 
@@ -104,6 +116,7 @@ def sample_sheet(data: D20Data, template: str, where: str) -> Sheet:
         speed=s.speed,
         weapon=data.weapons[s.weapon],
         template=template,
+        fortitude=data.base.fortitude,
     )
 
 
@@ -160,6 +173,7 @@ def read_sheet(value: object, where: str, data: D20Data) -> Sheet:
         ("reach", 0, 20),
         ("hit_points", -10, 10_000),
         ("speed", 0, 100),
+        ("fortitude", -20, 100),
     ):
         if key in spec:
             changes[key] = as_int(spec[key], f"{where}.{key}", low, high)

@@ -29,6 +29,7 @@ from game.rules.d20 import attack as d20_attack
 from game.rules.d20.data import Weapon as D20Weapon
 from game.rules.d20.health import (
     HpState,
+    coup_de_grace_save,
     disabled_speed,
     dying_round,
     hp_state,
@@ -62,7 +63,7 @@ from game.rules.ruleset_answers import (
 )
 from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
-from game.tactics.ruleset import BattleRules, TurnRules
+from game.tactics.ruleset import BattleRules, GivesCoupDeGrace, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
 from game.tactics.rulesets.common_battle import NotOffered, microgravity_move
 from game.tactics.rulesets.cover_seeking import worst_cover
@@ -86,6 +87,9 @@ BUDGET = TurnBudget(
             "throw": "action",  # greyed: not offered (NotOffered)
             "end_turn": "",
             "help": "action",  # greyed: no aid another in seed 004 nor D-2 (can_help)
+            # 004:l.114: a full-round action; the battle's action, refused after a move and
+            # refusing one after it (a 5-foot step may go with it, D-2).
+            "coup_de_grace": "action",
         }
     ),
 )
@@ -269,6 +273,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             weapon = sheet_of(attacker).weapon if attacker is not None else BARE_HANDED
         dice = weapon.damage or UNARMED_DICE
         critical = roll is not None and bool(roll.logged.get("critical"))
+        if attack is not None and cast(Detail, attack.detail).answer.outcome.critical:
+            critical = True  # a coup de grâce: an automatic critical (004:l.116)
         return d20_attack.critical_dice(d20.data(), dice) if critical else dice
 
     def roll_damage(
@@ -397,7 +403,8 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         the double move; prone crawls (+1 a cell, the shared search); dying and dead creatures
         do not move; a disabled one moves at its disabled speed (assumed: half, base.toml),
         never doubled (no double move for its one action). Walking only (the d20 sheet has
-        no other mode)."""
+        no other mode). An ally's cell costs nothing extra to pass (D-2's base; periferie's
+        P-MOV-4 +1 is not d20's)."""
         sheet = sheet_of(entity)
         state = state_of(sheet)
         speed = sheet.speed * (2 if dash else 1)
@@ -418,6 +425,9 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
             mode="crawl" if crawling else "walk",
             crawling=crawling,
             max_cells=None,
+            # D-2's 3.5 base: an ally's cell is passed at no extra cost (P-MOV-4's +1 is
+            # periferie's); an enemy's still blocks and no move ends in an occupied cell.
+            ally_cost=False,
         )
         # in microgravity the speed pushes off and flies thrusters too (docs/rules.md)
         return microgravity_move(bf, entity, mode, (request, allow), budgets.get("walk", 0))
@@ -433,8 +443,20 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
     def turn_begins(
         self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
     ) -> TurnEffects:
-        """Nothing ends as a d20 turn begins."""
+        """The unit's first turn ends its flat-footed start (004:l.29, `sheet_joining`)."""
+        sheet = health_of(health)
+        if sheet.before_first_turn:
+            return TurnEffects(replace(sheet, before_first_turn=False))
         return TurnEffects(health)
+
+    def sheet_joining(self, sheet: Any) -> Any:
+        """A unit's d20 sheet as it joins the battle: flat-footed until its first turn
+        (004:l.29 "Colto alla sprovvista", its Dex bonus to AC lost; ASSUMED, the 3.5 SRD's
+        "before your first regular turn in the initiative order", D-2's base). A surprised
+        unit's skipped turn (P-INIT-5) is no turn: it stays flat-footed until its next."""
+        if not isinstance(sheet, Sheet):
+            return sheet
+        return replace(sheet, before_first_turn=True)
 
     def turn_start(
         self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
@@ -532,6 +554,73 @@ class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
         percent = field_concealment(conditions, adjacent=False)
         return (Modifier("d20_concealment", percent, ("D-1",)),) if percent else ()
 
+    # ---------------------------------------------------------------- the coup de grâce
+    def coup_de_grace(self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> Attack:
+        """004:l.114-120 (game.tactics.ruleset.GivesCoupDeGrace): against a helpless target
+        (its sheet's "indifeso", or dying, D-2), with the sheet's melee weapon within reach or
+        a bow or crossbow next to it: an automatic hit and critical, chance 1; else the
+        reason (not_helpless, out_of_reach, weapon_cannot_coup_de_grace, immune_to_critical,
+        no_los)."""
+        if attacker.id == target.id:
+            return Attack(None, SELF_TARGET, (), ("D-2",), values={"attacker": attacker.id})
+        chosen = sheet_of(attacker).weapon
+        answer = d20.attack_answer(bf, attacker, target, chosen, {"coup_de_grace": True})
+        out = answer.outcome
+        detail = Detail(answer, sheet_of(target).crit_immune)
+        values = {"attacker": attacker.id, "target": target.id}
+        if out.reason is not None:
+            found = Attack(None, str(out.reason), (), out.rules, detail=detail, values=values)
+        else:
+            notes = (
+                Modifier("d20_coup_de_grace", 1, ("D-1", "D-2")),
+                Modifier("d20_critical", d20.data().base.critical_multiplier, ("D-2",)),
+            )
+            found = Attack(Fraction(1), None, notes, ("D-1", "D-2"), detail=detail, values=values)
+        return replace(found, why=tuple(explain.attack_lines(found)))
+
+    def provoked_by_act(self, bf: Battlefield, doer: EntitySheet, reactor: EntitySheet) -> bool:
+        """004:l.118: a coup de grâce provokes the attack of opportunity of every enemy that
+        threatens the attacker (its reach, D-1), unless the attacker has cover from it (l.58,
+        l.68) or total concealment (l.84-86: invisible)."""
+        if not d20.threatens(reactor, doer.cell):
+            return False
+        if d20.cover_between(bf, reactor, doer, melee=True).grade != "none":
+            return False
+        return not sheet_of(doer).has("invisibile")
+
+    def coup_de_grace_save(
+        self, roller: Roller, target: EntitySheet, health: Any, damage: int
+    ) -> TurnStep | None:
+        """004:l.116: a target the blow left alive saves on Fortitude at DC 10 + `damage` or
+        dies (the save's bonus and its natural 1 and 20 ASSUMED, base.toml [coup_de_grace]);
+        None when the blow killed it."""
+        sheet = health_of(health)
+        if state_of(sheet) is HpState.DEAD:
+            return None
+        record = roller.d20(f"fortitude {target.id}", bonus=sheet.fortitude)
+        saved = coup_de_grace_save(
+            d20.data(), sheet.hit_points, damage, sheet.fortitude, record.kept[0]
+        )
+        after = replace(sheet, hit_points=saved.hit_points)
+        data = {
+            "unit": target.id,
+            "natural": saved.natural,
+            "total": saved.total,
+            "dc": saved.dc,
+            "survived": saved.survived,
+            "hit_points": after.hit_points,
+        }
+        return TurnStep("fortitude_save", data, after, (record,), ("D-2",))
+
+    def coup_de_grace_harm(self, attack: Attack) -> Fraction:
+        """The blow's expected hit points: the mean of the weapon's doubled dice (D-2), the
+        hit being automatic (004:l.116); 0 when there is no blow."""
+        if attack.chance is None:
+            return Fraction(0)
+        detail: Detail = attack.detail
+        dice = detail.answer.weapon.damage or UNARMED_DICE
+        return mean_damage(d20_attack.critical_dice(d20.data(), dice))
+
 
 def field_concealment(conditions: FieldConditions, adjacent: bool) -> int:
     """Issue 15, a choice (docs/rules.md, "The battlefield's conditions"): low light and light
@@ -553,3 +642,4 @@ BATTLE = D20Battle()
 #: mypy checks here that the object implements the whole protocol.
 _CHECKED: BattleRules = BATTLE
 _TURNS: TurnRules = BATTLE
+_COUP: GivesCoupDeGrace = BATTLE

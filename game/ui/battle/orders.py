@@ -51,6 +51,7 @@ LABELS = {
     "react_stance": lambda: _("Dodge/parry on-off"),
     "fire_mode": lambda: _("Bursts on-off"),
     "break_grab": lambda: _("Break the grab"),
+    "coup_de_grace": lambda: _("Coup de grâce"),
 }
 #: A standing choice's button with its value now (issue 15/17: the table sees it, not only
 #: the log line after a change), by the round rules' code (`Option.now`).
@@ -203,6 +204,10 @@ class Orders:
                     if isinstance(shot.answer, HitAnswer)
                     else explain.attack_lines(shot.attack)[0]  # another ruleset's reason
                 )
+        elif isinstance(command, cmd.CoupDeGrace) and unit:
+            blow = preview.coup_de_grace(s.battle, s.player, unit, command.target)
+            if blow is not None and blow.chance is None:
+                why = blow.why[0] if blow.why else explain.attack_lines(blow)[0]
         if why is not None:
             self.plan = None
             s.status = why
@@ -260,6 +265,9 @@ class Orders:
             self.aim(command, verb.format(t=target), target)
         elif kind == "aim" and enemy:
             self.aim(cmd.Aim(unit, target), _("Aim at {t}").format(t=target), target)
+        elif kind == "coup_de_grace" and enemy:
+            verb = _("Coup de grâce on {t}")
+            self.aim(cmd.CoupDeGrace(unit, target), verb.format(t=target), target)
         elif kind == "help" and not enemy:
             self.aim(cmd.Help(unit, target), _("Help {t}").format(t=target), target)
         elif kind == "use_object" and not enemy:
@@ -419,6 +427,8 @@ class Orders:
                 why = "" if fire.refusal is None else refusal_text(fire.refusal)
                 items.append((_("Suppress {t}").format(t=target), "suppress", fire.allowed, why))
             add("throw", _("Throw at {t}").format(t=target), "throw")
+            # d20's (004:l.114): offered on every enemy, greyed with the reason until it may
+            add("coup_de_grace", _("Coup de grâce on {t}").format(t=target), "coup_de_grace")
         elif target is not None:
             if target != unit:
                 add("help", _("Help {t}").format(t=target), "help")
@@ -496,6 +506,8 @@ class Orders:
             self.submit(cmd.StepAside(unit, cell))
         elif key == "five_foot_step":
             self.submit(cmd.FiveFootStep(unit, cell))
+        elif key == "coup_de_grace" and target is not None:
+            self.submit(cmd.CoupDeGrace(unit, target))
 
 
 def wounds(view: PlayerView, unit: str) -> list[str]:

@@ -122,6 +122,11 @@ class Prompts:
                 if pending.kind == "opportunity"
                 else _("{mover} comes into {unit}'s sight: fire the readied attack? ({rule})")
             ).format(mover=pending.mover, unit=pending.reactor, rule=rule)
+            if pending.coup_de_grace is not None:  # d20's blow provokes (004:l.118)
+                text = _(
+                    "{mover} gives {target} the coup de grâce within {unit}'s reach: strike at "
+                    "it? (004:l.118)"
+                ).format(mover=pending.mover, unit=pending.reactor, target=pending.coup_de_grace)
             self.open(
                 "reaction",
                 hud.esc(text + chance),

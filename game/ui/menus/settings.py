@@ -39,6 +39,7 @@ def _action_names() -> dict[str, str]:
     return {
         "move": _("Move"),
         "five_foot_step": _("5-foot step"),
+        "coup_de_grace": _("Coup de grâce"),
         "attack": _("Attack"),
         "throw": _("Throw"),
         "reload": _("Reload"),

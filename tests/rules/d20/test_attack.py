@@ -272,3 +272,22 @@ def test_resolving_given_dice_d2() -> None:
 def test_a_critical_doubles_the_weapon_dice_not_the_bonus_d2() -> None:
     assert critical_dice(DATA, "1d8+2") == "2d8+2"
     assert critical_dice(DATA, "2d6") == "4d6"
+
+
+def test_d2_a_dying_defender_is_helpless_004_l110_without_the_condition_on_its_sheet() -> None:
+    # l.110 "privo di sensi": D-2's dying (-1..-9) is unconscious. AC 15 with Dex bonus 2:
+    # melee -4 (l.33), Dex 0 = -5 in place of +2: -7 (l.44); AC 4. A disabled one (0) is
+    # conscious: no row.
+    dying = attack(DATA, sheet(), sheet(ac=15, dex_ac=2, hit_points=-3), Situation(MELEE))
+    assert dying.ac_modifiers == {"indifeso": -4, "dex_zero": -7} and dying.ac == 4
+    disabled = attack(DATA, sheet(), sheet(ac=15, dex_ac=2, hit_points=0), Situation(MELEE))
+    assert disabled.ac_modifiers == {} and disabled.ac == 15
+    # A coup de grâce needs no "indifeso" on the sheet of a dying target (l.114).
+    blow = attack(DATA, sheet(), sheet(hit_points=-1), Situation(MELEE, coup_de_grace=True))
+    assert blow.automatic and blow.critical
+
+
+def test_004_l29_a_defender_before_its_first_turn_is_flat_footed_losing_its_dex_bonus() -> None:
+    # l.29 "Colto alla sprovvista +0 (1)", note 1 (l.42): AC 15 with Dex bonus 2 -> 13.
+    out = attack(DATA, sheet(), sheet(ac=15, dex_ac=2, before_first_turn=True), Situation(MELEE))
+    assert out.ac_modifiers == {"colto_alla_sprovvista": 0, "dex_lost": -2} and out.ac == 13

@@ -11,6 +11,7 @@ import pytest
 from game.rules.d20.data import DIRECTORY, load_d20
 from game.rules.d20.health import (
     HpState,
+    coup_de_grace_save,
     disabled_speed,
     dying_round,
     hp_state,
@@ -105,3 +106,26 @@ def test_a_gm_turns_the_assumed_disabled_rules_off_in_base_toml(tmp_path: Path) 
         1,
         0,
     )
+
+
+@pytest.mark.parametrize(
+    ("natural", "fortitude", "survived"),
+    [(13, 2, True), (12, 2, False), (1, 50, False), (20, -5, True)],
+)
+def test_004_l116_the_coup_de_grace_save_is_fortitude_against_dc_10_plus_damage(
+    natural: int, fortitude: int, survived: bool
+) -> None:
+    # "CD 10 + danni inflitti": 5 damage, DC 15; d20 + Fortitude >= 15 (assumed, base.toml:
+    # a natural 1 fails, a natural 20 succeeds). A failed save is death: D-2's -10.
+    saved = coup_de_grace_save(DATA, -6, 5, fortitude, natural)
+    assert (saved.dc, saved.total, saved.survived) == (15, natural + fortitude, survived)
+    assert saved.hit_points == (-6 if survived else -10)
+
+
+def test_the_assumed_fortitude_bonus_is_base_tomls_for_every_sheet_without_its_own() -> None:
+    from game.rules.d20.sheet import bare_sheet, read_sheet
+
+    assert DATA.base.fortitude == 2  # ASSUMED: a first-level warrior's +2 (base.toml)
+    assert bare_sheet(DATA).fortitude == 2
+    assert read_sheet("human", "sheet", DATA).fortitude == 2
+    assert read_sheet({"fortitude": 5}, "sheet", DATA).fortitude == 5
