@@ -122,10 +122,12 @@ def sheet_of(entity: EntitySheet) -> Sheet:
 
 
 def state_of(sheet: Sheet) -> str:
-    """The wound state (C-5); a sheet without all three characteristics counts as uninjured."""
+    """The wound state (C-5); a sheet without all three characteristics counts as uninjured;
+    one knocked out stays unconscious until it dies (`Sheet.unconscious`, 000:l.380)."""
     if any(c not in sheet.chars for c in CHARS):
         return UNINJURED
-    return wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
+    state = wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
+    return UNCONSCIOUS if sheet.unconscious and state != DEAD else state
 
 
 def grid_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> str:
@@ -356,10 +358,10 @@ class CepheusBattle(BattleRules):
         minimum of 000:l.372 is not applied here: the damage step is given one number."""
         sheet = sheet_of(target)
         after, result = hit_sheet(sheet, rolled, 0, data().tables)
-        before = state_of(sheet)
+        before, now = state_of(sheet), state_of(after)
         went = ", ".join(f"{n} {c.upper()}" for c, n in result.applied) or "-"
-        why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {result.state}",)
-        effects = (result.state,) if result.state != before else ()
+        why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {now}",)
+        effects = (now,) if now != before else ()
         return Harm(result.damage, after, effects, result.rules, why)
 
     def condition_effects(self, health: Any) -> ConditionEffects:
@@ -638,6 +640,8 @@ class CepheusBattle(BattleRules):
         record = roller.roll(f"{tables.check_dice}d6", f"first aid {medic.id}")
         check = resolve_check(record.dice, dm, tables)
         after, points = restore(sheet_of(patient), restored_points(check.effect))
+        if state_of(sheet_of(patient)) == UNCONSCIOUS:  # the points back do not wake it (l.380)
+            after = replace(after, unconscious=True)
         logged = {
             "chance": exact.fraction_text(check_chance(dm, tables)),
             "total": check.total,
