@@ -67,6 +67,7 @@ from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import BattleRules, RoundRules
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.improvised import CepheusImprovised
 
 #: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
 NO_LOS = "no_los"
@@ -241,7 +242,7 @@ def at_cell(bf: Battlefield, attacker: EntitySheet, at: Cell) -> Attack:
     return _attack_record(result, cells, ())
 
 
-class CepheusBattle(BattleRules):
+class CepheusBattle(CepheusImprovised, BattleRules):
     """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
 
     #: No attacks of opportunity nor readied shots: the seed's reactions (dodge, parry) are
