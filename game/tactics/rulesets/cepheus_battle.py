@@ -93,6 +93,7 @@ BUDGET = TurnBudget(
             "use_object": "action",  # first aid, a Medico check (000:l.121, 398)
             "hide": "action",  # a check is a significant action (000:l.121); C-3 cover
             "search": "action",
+            "improvise": "action",  # something else as a significant action (000:l.121)
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",

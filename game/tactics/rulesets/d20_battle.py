@@ -77,6 +77,7 @@ BUDGET = TurnBudget(
             "throw": "action",  # greyed: not offered (NotOffered)
             "end_turn": "",
             "help": "action",  # greyed: no aid another in seed 004 nor D-2 (can_help)
+            "improvise": "action",  # the GM's ruling, a d20 check (improvised.py)
         }
     ),
 )
