@@ -1711,8 +1711,8 @@ class Battle:
     def _collide(self, later: str, cell: Cell) -> None:
         """P-MOV-8: a move nobody could steer ended on an occupied cell. Both save (the
         ruleset's `shared_cell_save`; periferie: acrobatics, DC 10 + 2 x (the other's size -
-        its own)), the later arrival first; a failure
-        falls prone and loses its next turn (stunned). Each side learns of the other unit.
+        its own)), the later arrival first; a failure falls prone and loses its next turn
+        (stunned). Each side learns of the other unit.
         The later arrival, then the first, may step to a free cell of the 8 around if it saved
         (`step_aside`); the computer decides for its own units at once."""
         first = next((u for u in self._all_in_cell(cell) if u != later), None)
