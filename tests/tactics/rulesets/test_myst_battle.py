@@ -41,7 +41,10 @@ def test_m2_the_myst_object_is_playable_and_implements_battle_rules() -> None:
 def test_m2_a_turn_is_a_move_and_one_exchange_and_nothing_else_exists() -> None:
     budget = BATTLE.turn_budget()
     # "throw" and "help" only to be greyed on the action bar: not offered (issue 15)
-    assert budget.commands == frozenset({"move", "attack", "throw", "help", "end_turn"})
+    # improvise: the GM's ruling with 3d10 + a total (issue 15)
+    assert budget.commands == frozenset(
+        {"move", "attack", "throw", "help", "end_turn", "improvise"}
+    )
     assert budget.costs["attack"] == "action" and budget.costs["move"] == "movement"
     assert BATTLE.reactions == frozenset()
 
