@@ -1772,9 +1772,10 @@ class Battle:
             self.world.remove(crowded.other, Crowded)
 
     def _collide(self, later: str, cell: Cell) -> None:
-        """P-MOV-8: a move nobody could steer ended on an occupied cell. Both save on
-        acrobatics, DC 10 + 2 x (the other's size - its own), the later arrival first; a failure
-        falls prone and loses its next turn (stunned). Each side learns of the other unit.
+        """P-MOV-8: a move nobody could steer ended on an occupied cell. Both save (the
+        ruleset's `shared_cell_save`; periferie: acrobatics, DC 10 + 2 x (the other's size -
+        its own)), the later arrival first; a failure falls prone and loses its next turn
+        (stunned). Each side learns of the other unit.
         The later arrival, then the first, may step to a free cell of the 8 around if it saved
         (`step_aside`); the computer decides for its own units at once."""
         first = next((u for u in self._all_in_cell(cell) if u != later), None)
@@ -1785,10 +1786,10 @@ class Battle:
         rolls = []
         saved = {}
         for unit, other in ((later, first), (first, later)):
-            mine, theirs = self.world.get(unit, Sheet), self.world.get(other, Sheet)
-            dc = 10 + 2 * (int(theirs.size) - int(mine.size))
-            bonus = checknames.bonus(mine.checks, checknames.ACROBATICS)
-            record = self.roller.d20(f"collision {unit}", bonus, dc=dc)
+            # periferie: acrobatics (P-MOV-8); asked of the ruleset (issue 15)
+            record = self.ruleset.shared_cell_save(
+                self.roller, self.bf, self.sheet(unit), self.sheet(other), f"collision {unit}"
+            )
             rolls.append(record)
             saved[unit] = record.outcome == "success"
             if not saved[unit]:

@@ -33,7 +33,6 @@ from game.ecs.components import (
 )
 from game.grid.geometry import chebyshev
 from game.grid.model import Cell, Grid, Obstacle, Terrain
-from game.rules import checknames
 from game.rules.data import RulesData, RulesInputError, Weapon
 from game.rules.dice import RollRecord
 from game.rules.initiative import InitiativeError
@@ -877,12 +876,13 @@ def _rule_improvise(b: BattleContext, c: cmd.RuleImprovise) -> None:
     rolls: tuple[RollRecord, ...] = ()
     success = c.verdict == "accept"
     if c.verdict == "check":
-        if c.check not in checknames.ALL or c.dc is None:
-            raise Refusal("needs_check_and_dc", known=checknames.ALL)
-        record = b.roller.d20(
-            f"improvise {c.unit}",
-            checknames.bonus(b.world.get(c.unit, Sheet).checks, c.check),
-            dc=c.dc,
+        known = b.ruleset.improvised_checks()  # periferie: P-CHK-1's d20 checks
+        if c.check not in known or c.dc is None:
+            raise Refusal("needs_check_and_dc", known=known)
+        if not b.on_map(c.unit):
+            raise Refusal("not_on_map", unit=c.unit)
+        record = b.ruleset.roll_improvised(
+            b.roller, b.bf, b.sheet(c.unit), c.check, c.dc, f"improvise {c.unit}"
         )
         rolls, success = (record,), record.outcome == "success"
     unit, text = b.improvising.pop(waiting[0])

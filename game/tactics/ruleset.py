@@ -466,6 +466,30 @@ class BattleRules(Protocol):
         """The rulings a reload stands on, cited in its event; by default fantasy's F-3."""
         return ("F-3",)
 
+    # ---------------------------------------------------------------- shared cell, improvising
+    # (issue 15) Periferie's d20 checks by name no more under every ruleset.
+
+    def shared_cell_save(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, other: EntitySheet, purpose: str
+    ) -> RollRecord:
+        """The save of `unit` when a move nobody steered (a leap in flight, a drift) ended it
+        in `other`'s cell, or `other`'s in its (P-MOV-8), its outcome "success" when saved.
+        Asked only where two units may come to share a cell, a ruleset with jumps
+        (`can_jump` None): no other ruleset's move ends in an occupied cell."""
+        raise ValueError("this ruleset never lets two units share a cell: no save to roll")
+
+    def improvised_checks(self) -> tuple[str, ...]:
+        """The checks the GM may resolve an improvised action with, by id (the GM's prompt
+        lists them by name, game/text/names.check_name); empty: accept or reject only."""
+        return ()
+
+    def roll_improvised(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, check: str, dc: int, purpose: str
+    ) -> RollRecord:
+        """The GM's check on `unit`'s improvised action: `check` one of `improvised_checks`,
+        `dc` the difficulty the GM typed; the record's outcome is "success" or "failure"."""
+        raise ValueError(f"this ruleset has no improvised check {check!r}")
+
 
 class TurnRules(Protocol):
     """The start- and end-of-turn effects of a ruleset's battle side: an object of `BattleRules`

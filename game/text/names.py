@@ -94,6 +94,18 @@ _CHECKS: dict[str, Callable[[], str]] = {
     "ossatura (radiazione)": lambda: _("frame (radiation)"),
     "applicazione (medicina)": lambda: _("application (medicine)"),
     "acrobatica": lambda: _("acrobatics"),
+    # the other rulesets' improvised checks (game/tactics/rulesets/improvised.py)
+    "end": lambda: _("END"),
+    "str": lambda: _("STR"),
+    "dex": lambda: _("DEX"),
+    "plain": lambda: _("no modifier"),
+    "attack": lambda: _("attack total"),
+    "defence": lambda: _("defence total"),
+    "brawl": lambda: _("brawl total"),
+    "agi": lambda: _("AGI die"),
+    "des": lambda: _("DES die"),
+    "pot": lambda: _("POT die"),
+    "pre": lambda: _("PRE die"),
 }
 
 #: The first words of a roll's purpose (game/battle, game/rules): "attack ada", "death save bo".

@@ -6,7 +6,7 @@ battle screen, which submits them as the GM's; every one lands in the log, marke
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import pygame
@@ -346,6 +346,7 @@ def _chosen(menu: UIDropDownMenu) -> str:
     return str(option[1]) if isinstance(option, tuple) else str(option)
 
 
-def checks() -> list[tuple[str, str]]:
-    """The checks a GM may resolve an improvised action with: (shown name, the seed's id)."""
-    return [(check_name(c), c) for c in CHECKS]
+def checks(ids: Iterable[str] = CHECKS) -> list[tuple[str, str]]:
+    """The checks a GM may resolve an improvised action with: (shown name, the seed's id);
+    `ids` the ruleset's (`BattleRules.improvised_checks`), periferie's P-CHK-1 by default."""
+    return [(check_name(c), c) for c in ids]

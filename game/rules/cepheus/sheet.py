@@ -79,6 +79,10 @@ class Sheet:
     skills: Mapping[str, int] = field(default_factory=dict)
     weapon: Weapon | None = None
     armour: int = 0
+    #: Knocked out in the battle (two characteristics at 0, 000:l.357, 367): it stays
+    #: unconscious whatever first aid gives back (l.398 restores points, it does not wake);
+    #: only an END check after a minute wakes it (l.380), which the battle does not roll.
+    unconscious: bool = False
     #: The unit's state within the battle's round (aim, reactions, hasty, fire mode: C-1, C-4).
     tempo: Tempo = field(default_factory=Tempo)
     #: Rounds fired from the weapon's magazine since it was last loaded (rules/cepheus/ammo.py).

@@ -72,6 +72,7 @@ from game.tactics.battlefield import Battlefield, EntitySheet, FieldConditions
 from game.tactics.ruleset import BattleRules, RoundRules
 from game.tactics.rulesets.common_battle import microgravity_move
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.improvised import CepheusImprovised
 
 #: Reason codes of an attack without a chance (the battle's refusals: battle/reasons.py).
 NO_LOS = "no_los"
@@ -97,6 +98,7 @@ BUDGET = TurnBudget(
             "use_object": "action",  # first aid, a Medico check (000:l.121, 398)
             "hide": "action",  # a check is a significant action (000:l.121); C-3 cover
             "search": "action",
+            "improvise": "action",  # something else as a significant action (000:l.121)
             "crouch": "interaction",
             "prone": "interaction",
             "stand": "interaction",
@@ -128,10 +130,12 @@ def sheet_of(entity: EntitySheet) -> Sheet:
 
 
 def state_of(sheet: Sheet) -> str:
-    """The wound state (C-5); a sheet without all three characteristics counts as uninjured."""
+    """The wound state (C-5); a sheet without all three characteristics counts as uninjured;
+    one knocked out stays unconscious until it dies (`Sheet.unconscious`, 000:l.380)."""
     if any(c not in sheet.chars for c in CHARS):
         return UNINJURED
-    return wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
+    state = wound_state(sheet.chars, {c: sheet.max_of(c) for c in CHARS})
+    return UNCONSCIOUS if sheet.unconscious and state != DEAD else state
 
 
 def grid_cover(bf: Battlefield, attacker: EntitySheet, target: EntitySheet) -> str:
@@ -250,7 +254,7 @@ def at_cell(bf: Battlefield, attacker: EntitySheet, at: Cell) -> Attack:
     return _attack_record(result, cells, ())
 
 
-class CepheusBattle(BattleRules):
+class CepheusBattle(CepheusImprovised, BattleRules):
     """The battle side of seed 000 (game.tactics.ruleset.BattleRules)."""
 
     #: No attacks of opportunity nor readied shots: the seed's reactions (dodge, parry) are
@@ -386,10 +390,10 @@ class CepheusBattle(BattleRules):
         after, result = hit_sheet(sheet, rolled, 0, data().tables)
         kept = rules_tempo.hit_while_aiming(after.tempo)  # 000:l.91: an aim to kill is lost
         after = after if kept is after.tempo else replace(after, tempo=kept)
-        before = state_of(sheet)
+        before, now = state_of(sheet), state_of(after)
         went = ", ".join(f"{n} {c.upper()}" for c, n in result.applied) or "-"
-        why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {result.state}",)
-        effects = (result.state,) if result.state != before else ()
+        why = (f"{rolled} - armour {sheet.armour} = {result.damage}: {went}; {now}",)
+        effects = (now,) if now != before else ()
         return Harm(result.damage, after, effects, result.rules, why)
 
     def condition_effects(self, health: Any) -> ConditionEffects:
@@ -684,6 +688,8 @@ class CepheusBattle(BattleRules):
         record = roller.roll(f"{tables.check_dice}d6", f"first aid {medic.id}")
         check = resolve_check(record.dice, dm, tables)
         after, points = restore(sheet_of(patient), restored_points(check.effect))
+        if state_of(sheet_of(patient)) == UNCONSCIOUS:  # the points back do not wake it (l.380)
+            after = replace(after, unconscious=True)
         logged = {
             "chance": exact.fraction_text(check_chance(dm, tables)),
             "total": check.total,

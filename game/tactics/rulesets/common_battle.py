@@ -40,6 +40,7 @@ MOVE_AND_ACTION = TurnBudget(
             "throw": "action",
             "help": "action",
             "end_turn": "",
+            "improvise": "action",  # the GM's ruling, each system's check (improvised.py)
         }
     ),
 )

@@ -67,6 +67,7 @@ from game.tactics.ruleset import BattleRules, GivesCoupDeGrace, TurnRules
 from game.tactics.rulesets import d20_geometry as d20
 from game.tactics.rulesets.common_battle import NotOffered, microgravity_move
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.improvised import D20Improvised
 from game.text import explain
 
 #: D-2: a standard and a move action, or one full-round action; mapped onto the battle's slots
@@ -90,6 +91,7 @@ BUDGET = TurnBudget(
             # 004:l.114: a full-round action; the battle's action, refused after a move and
             # refusing one after it (a 5-foot step may go with it, D-2).
             "coup_de_grace": "action",
+            "improvise": "action",  # the GM's ruling, a d20 check (improvised.py)
         }
     ),
 )
@@ -159,7 +161,7 @@ class Detail:
     crit_immune: bool
 
 
-class D20Battle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
+class D20Battle(NotOffered, D20Improvised, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 004 (game.tactics.ruleset.BattleRules)."""
 
     #: D-2: attacks of opportunity only (no readied attack in the seed or D-2's base).

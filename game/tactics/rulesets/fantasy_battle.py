@@ -54,6 +54,7 @@ from game.tactics.rulesets.common_battle import (
     order_keeper,
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.improvised import FantasyImprovised
 from game.text import explain
 from game.text.names import weapon_name
 
@@ -150,7 +151,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
+class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
     #: 003:l.67: leaving an enemy's melee reach gives it a free attack from behind (the

@@ -63,6 +63,7 @@ from game.tactics.rulesets.common_battle import (
     order_keeper,
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
+from game.tactics.rulesets.improvised import MystImprovised
 from game.tactics.rulesets.myst_round import ROUND
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
@@ -281,7 +282,7 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class MystBattle(NotOffered, BattleRules):  # no throws in its seed (issue 15)
+class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its seed (issue 15)
     """The battle side of seed 002 (game.tactics.ruleset.BattleRules)."""
 
     #: No reactions: an exchange is the whole of Myst's melee (M-2).

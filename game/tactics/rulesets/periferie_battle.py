@@ -498,6 +498,27 @@ class PeriferieBattle(BattleRules):
         """P-HEAL-1, P-DEATH-1: a dying ally's mortal wound (the computer leaves the others)."""
         return "mortal" if is_dying(patient.health) else None
 
+    # ---------------------------------------------------------------- shared cell, improvising
+    # What the engine and the GM's ruling rolled before the interface (issue 15), the same
+    # d20s with the same purposes.
+
+    def shared_cell_save(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, other: EntitySheet, purpose: str
+    ) -> RollRecord:
+        """P-MOV-8: acrobatics, DC 10 + 2 x (the other's size - its own) (P-CHK-1)."""
+        dc = 10 + 2 * (int(other.size) - int(unit.size))
+        bonus = checknames.bonus(unit.checks, checknames.ACROBATICS)
+        return roller.d20(purpose, bonus, dc=dc)
+
+    def improvised_checks(self) -> tuple[str, ...]:
+        return checknames.ALL  # P-CHK-1's checks
+
+    def roll_improvised(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, check: str, dc: int, purpose: str
+    ) -> RollRecord:
+        """P-CHK-1: d20 + the check's bonus against the GM's DC."""
+        return roller.d20(purpose, checknames.bonus(unit.checks, check), dc=dc)
+
 
 BATTLE = PeriferieBattle()
 #: mypy checks here that the object implements the whole protocol.

@@ -104,7 +104,7 @@ class Prompts:
                 ),
                 [(_("Accept"), "accept"), (_("Reject"), "reject"), (_("Roll the check"), "check")],
                 entry=True,
-                choices=checks(),
+                choices=checks(s.battle.ruleset.improvised_checks()),
             )
             return
         if self.prompt is None and self.my_reaction() and not s.animator.busy:

@@ -140,10 +140,11 @@ def test_c4_the_turn_offers_movement_an_attack_a_dash_and_stances_and_no_reactio
     assert budget.commands == {
         "move", "attack", "dash", "throw", "use_object", "hide", "search", "crouch", "prone",
         "stand", "end_turn", "help", *round_commands,  # help: only greyed (issue 15)
+        "improvise",  # "fare qualcosa d'altro come azione significativa" (000:l.121)
     }  # fmt: skip
     assert all(budget.costs[kind] == "" for kind in round_commands)  # the round rules count
     assert budget.spending("action") == {
-        "attack", "dash", "throw", "use_object", "hide", "search", "help",
+        "attack", "dash", "throw", "use_object", "hide", "search", "help", "improvise",
     }  # fmt: skip
     assert BATTLE.reactions == frozenset()
 

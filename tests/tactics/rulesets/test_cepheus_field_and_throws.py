@@ -20,7 +20,7 @@ from game.rules.dice import Advantage, Roller
 from game.rules.ruleset_answers import NOT_OFFERED
 from game.tactics.battlefield import Battlefield
 from game.tactics.ruleset import battle_rules
-from game.tactics.rulesets.cepheus_battle import BATTLE, NO_THROWN_WEAPON
+from game.tactics.rulesets.cepheus_battle import BATTLE, NO_THROWN_WEAPON, state_of
 from tests.tactics.rulesets.cepheus_fields import plain_field
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -267,6 +267,24 @@ def test_first_aid_points_go_one_at_a_time_to_the_lowest_characteristic() -> Non
     aid = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("p"), "x", Advantage.NONE)
     assert dict(aid.after.chars) == {"end": 5, "str": 5, "dex": 5}
     assert aid.logged["restored"] == 10
+
+
+def test_000_l380_first_aid_gives_an_unconscious_patient_points_but_does_not_wake_it() -> None:
+    # END 0, STR 0 (unconscious, 000:l.367): 12 + 1 = 13, Effect 5, 10 points -> 5/5/5, which
+    # alone would leave it merely seriously wounded; but only "una Prova di Resistenza dopo
+    # ogni minuto di incoscienza" wakes it (l.380): it stays unconscious, out of the fight.
+    bf = _patient({"end": 0, "str": 0, "dex": 5})
+    roller = Roller(1)
+    roller.supply(6, 6)
+    aid = BATTLE.use_medkit(roller, bf, bf.entity("m"), bf.entity("p"), "x", Advantage.NONE)
+    assert aid.after.unconscious and state_of(aid.after) == "unconscious"
+    assert BATTLE.condition_effects(aid.after).out_of_combat
+    # A seriously wounded patient (l.366) is not marked: its 10 points (END 1 -> 5, then one
+    # each in turn) bring it back to 7/7/7, uninjured.
+    hurt = _patient({"end": 1, "str": 5, "dex": 5})
+    roller.supply(6, 6)
+    aid = BATTLE.use_medkit(roller, hurt, hurt.entity("m"), hurt.entity("p"), "x", Advantage.NONE)
+    assert not aid.after.unconscious and state_of(aid.after) == "uninjured"
 
 
 def test_first_aid_needs_the_patient_beside_alive_and_hurt_else_the_kit_is_kept() -> None:

@@ -221,8 +221,16 @@ def test_the_turn_budget_is_a_standard_and_a_move_action_on_the_battles_slots() 
     assert budget.costs["move"] == "movement" and budget.costs["attack"] == "action"
     assert budget.costs["dash"] == "action"  # the double move
     # throw and help: greyed, not offered (no aid another in seed 004 nor D-2, issue 15); the
-    # coup de grâce, a full-round action (004:l.114), spends the action and forbids a move
-    assert budget.spending("action") == {"attack", "dash", "throw", "help", "coup_de_grace"}
+    # coup de grâce, a full-round action (004:l.114), spends the action and forbids a move;
+    # improvise: the GM's ruling, a d20 check (issue 15)
+    assert budget.spending("action") == {
+        "attack",
+        "dash",
+        "throw",
+        "help",
+        "coup_de_grace",
+        "improvise",
+    }
     # No readied attack, hide or medkit under d20; the throw and help are listed only to be
     # greyed.
     assert not {"ready", "hide", "use_object"} & budget.commands

@@ -46,7 +46,7 @@ def test_f2_the_fantasy_object_is_playable_and_implements_battle_rules() -> None
     # "throw" and "help" only to be greyed on the action bar: not offered (issue 15);
     # "reload" for CAD
     assert BATTLE.turn_budget().commands == frozenset(
-        {"move", "attack", "throw", "help", "end_turn", "reload"}
+        {"move", "attack", "throw", "help", "end_turn", "reload", "improvise"}  # issue 15
     )
     # 003:l.67: fleeing (leaving an enemy's reach) gives the enemy a free attack.
     assert BATTLE.reactions == frozenset({"opportunity_attack"})

@@ -42,9 +42,10 @@ def test_m2_a_turn_is_a_move_and_one_exchange_and_nothing_else_exists() -> None:
     budget = BATTLE.turn_budget()
     # "throw" and "help" only to be greyed on the action bar: not offered (issue 15). Standing
     # up from the ground costs the action (002:l.101 "al costo di un'Azione"); breaking a grab
-    # is the grabbed fighter's action, spent by the battle, letting go is free (002:l.109, 116).
+    # is the grabbed fighter's action, spent by the battle, letting go is free (002:l.109, 116);
+    # improvise: the GM's ruling with 3d10 + a total (issue 15).
     assert budget.commands == frozenset(
-        {"move", "attack", "throw", "help", "end_turn", "stand", "break_grab"}
+        {"move", "attack", "throw", "help", "end_turn", "stand", "break_grab", "improvise"}
     )
     assert budget.costs["attack"] == "action" and budget.costs["move"] == "movement"
     assert budget.costs["stand"] == "action" and budget.costs["break_grab"] == ""
