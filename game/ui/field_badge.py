@@ -24,6 +24,8 @@ from game.ui.hud import esc, fit_text
 WIDTH = 250
 HEIGHT = 28
 MARGIN = 6
+#: Room each side of the words.
+PADDING = 12
 
 
 def badge_text(conditions: FieldConditions) -> str:
@@ -84,6 +86,14 @@ class FieldBadge:
             object_id=ObjectID(object_id="#field_badge"),
             tool_tip_text=tip,
         )
+        font = getattr(self.button, "font", None)
+        if font is not None:
+            # As narrow as its words: it covers fewer cells, and the turn banner (centred at
+            # the board's top) stays clear of it.
+            width = min(WIDTH, font.size(text)[0] + 2 * PADDING)
+            if width < WIDTH:
+                self.button.set_dimensions((width, HEIGHT))
+                self.button.set_relative_position((self.rect.right - width, self.rect.y))
         fit_text(self.button)  # a long list ends with an ellipsis; the tooltip has it whole
 
     def owns(self, element: object) -> bool:
