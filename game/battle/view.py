@@ -16,7 +16,9 @@ from game.battle.engine import GM, Battle
 from game.battle.events import UNSEEN, Event, Withheld
 from game.ecs.components import RulesetSheet, Sheet, Turn
 from game.grid.model import Cell
-from game.rules.ruleset_answers import WeaponShown
+from game.rules.ruleset_answers import Modifier, WeaponShown
+from game.tactics.battlefield import FieldConditions
+from game.tactics.ruleset import field_reader
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,10 @@ class PlayerView:
     pending: ReactionView | None = None
     over: bool = False
     winner: str | None = None
+    #: The battlefield's light, smoke and weather now (issue 15: every seat knows them), and what
+    #: they do to an attack under the battle's ruleset (None: its seed has no such rule).
+    conditions: FieldConditions = field(default_factory=FieldConditions)
+    field_effects: tuple[Modifier, ...] | None = None
 
     def unit(self, unit_id: str) -> UnitView | None:
         return next((u for u in self.units if u.id == unit_id), None)
@@ -191,6 +197,9 @@ def view_for(battle: Battle, player: str) -> PlayerView:
     named = {u.id for u in units} | placed | {unit for unit, _total in order}
     sides = {u: battle.faction_of(u) for u in sorted(named) if u in battle.world}
     log = tuple(told(e, factions) for e in battle.log if e.visible_to(factions))
+    conditions = battle.conditions
+    reader = field_reader(battle.ruleset)
+    effects = None if reader is None else reader.field_effects(conditions)
     return PlayerView(
         player,
         factions,
@@ -206,6 +215,8 @@ def view_for(battle: Battle, player: str) -> PlayerView:
         pending,
         battle.over,
         battle.winner,
+        conditions,
+        effects,
     )
 
 

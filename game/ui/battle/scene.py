@@ -36,6 +36,7 @@ from game.ui.battle.prompts import Prompts
 from game.ui.battle.state import Pointer
 from game.ui.battle.worker import Worker
 from game.ui.board import FRAME_CHUNKS, NEUTRAL_COLOUR, Board, Overlay, Token, faction_colours
+from game.ui.field_badge import FieldBadge
 from game.ui.gm_panel import GmAct, GmPanel
 from game.ui.guide import Guide
 from game.ui.keys import KeyMap
@@ -227,6 +228,8 @@ class BattleScene:
             ),
             gm=self.session.setup.gm,
         )
+        #: The battlefield's conditions at the board's top edge, for every seat (issue 15).
+        self.field_badge = FieldBadge(self.ui, pygame.Rect(self._viewport(size)))
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
@@ -350,6 +353,7 @@ class BattleScene:
                 )
             )
         self.tracker.show(self.view.round, chips, self.budget_text())
+        self.field_badge.show(self.view.conditions, self.view.field_effects)
         acting = self.acting()
         actions = []
         self.orders.options = (
