@@ -111,7 +111,7 @@ def test_the_values_are_said_in_italian(make_window: MakeWindow) -> None:
         w.key(pygame.K_b)
         w.frames(3)
         assert _label(w, "fire_mode") == "Raffiche: sì"
-        assert _label(w, "react_stance") == "Schiva: dopo turno"
+        assert _label(w, "react_stance") == "Schiva: dopo"
 
 
 @pytest.mark.parametrize("language", ["en", "it"])
