@@ -18,37 +18,12 @@ from game.battle.engine import GM, Battle
 from game.battle.options import options_for
 from game.battle.preview import reach
 from game.battle.setup import UnitSpec
-from game.ecs.components import RulesetSheet
 from game.rules.d20.sheet import Sheet
 from game.rules.dice import Roller
 from game.tactics.battlefield import EntitySheet
 from game.tactics.rulesets.d20_battle import BATTLE, D20Battle
 from tests.battle.conftest import MakeBattle
-
-
-def d20_battle(
-    make_battle: MakeBattle,
-    units: list[UnitSpec],
-    initiative: tuple[int, ...],
-    *,
-    computer: frozenset[str] = frozenset(),
-) -> Battle:
-    """A battle on the open test field under the d20 ruleset, each unit with the d20 sample
-    sheet of its template."""
-    plain = make_battle(units, initiative=initiative)
-    setup = replace(plain.setup, ruleset="d20", computer=tuple(sorted(computer)))
-    return Battle(setup, plain.grid, plain.rules)
-
-
-def hp(b: Battle, unit: str) -> int:
-    sheet = b.world.get(unit, RulesetSheet).sheet
-    assert isinstance(sheet, Sheet)
-    return sheet.hit_points
-
-
-def kinds(events: object) -> list[str]:
-    return [e.kind for e in events]  # type: ignore[attr-defined]
-
+from tests.battle.d20_fields import d20_battle, hp, kinds
 
 # ---------------------------------------------------------------- the dying creature's d%
 
