@@ -55,3 +55,12 @@ def make_battle() -> Iterator[MakeBattle]:
     yield make
     for battle in made:
         battle.close()
+
+
+@pytest.fixture
+def made() -> Iterator[list[Battle]]:
+    """Battles a test builds (tests/battle/cepheus_fields.py), closed after it."""
+    battles: list[Battle] = []
+    yield battles
+    for battle in battles:
+        battle.close()

@@ -5,39 +5,13 @@ sample sheets (game/data/cepheus/sheets.toml)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
-
-import pytest
 
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle
-from game.battle.setup import BattleSetup, UnitSpec
+from game.battle.setup import UnitSpec
 from game.ecs.components import Visibility
-from game.rules.data import load_rules
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
-
-
-@pytest.fixture
-def made() -> Iterator[list[Battle]]:
-    battles: list[Battle] = []
-    yield battles
-    for battle in battles:
-        battle.close()
-
-
-def _battle(made: list[Battle], units: list[UnitSpec], faces: tuple[int, ...]) -> Battle:
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=5,
-        units=tuple(units),
-        initiative_dice=faces,
-        ruleset="cepheus",
-    )
-    battle = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
-    made.append(battle)
-    return battle
+from tests.battle.cepheus_fields import cepheus_battle
 
 
 def _dms(battle: Battle, attacker: str, target: str) -> dict[str, object]:
@@ -48,7 +22,7 @@ def _dms(battle: Battle, attacker: str, target: str) -> dict[str, object]:
 def _guard_and_civilian(made: list[Battle], *, hidden: bool) -> Battle:
     # A guard (pistol: Armi da Fuoco 1, DEX DM +1) 7 cells (10.5 m, Breve: a pistol is Media,
     # DM 0, 000:l.52) from a civilian; initiative guard 6+6+1 = 13, civilian 1+1+0 = 2.
-    return _battle(
+    return cepheus_battle(
         made,
         [
             UnitSpec(
@@ -88,7 +62,7 @@ def test_000_l162_a_hidden_attacker_is_not_dodged_and_the_shot_reveals_it_after(
 def test_000_l162_an_attacker_its_own_ally_hides_from_the_defender_is_not_dodged(made) -> None:
     # P-LOS-3: the guard's ally is transparent to the guard but blocks the civilian's line
     # back (an enemy to it): the guard shoots, unseen, past the ally; no dodge.
-    battle = _battle(
+    battle = cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="pistol"),

@@ -5,7 +5,6 @@ the sample sheets (game/data/cepheus/sheets.toml)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
@@ -13,35 +12,10 @@ import pytest
 from game.battle import commands as cmd
 from game.battle import options as opts
 from game.battle.engine import GM, Battle
-from game.battle.setup import BattleSetup, UnitSpec
+from game.battle.setup import UnitSpec
 from game.ecs.components import RulesetSheet
 from game.rules.cepheus.sheet import Sheet
-from game.rules.data import load_rules
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
-
-
-@pytest.fixture
-def made() -> Iterator[list[Battle]]:
-    battles: list[Battle] = []
-    yield battles
-    for battle in battles:
-        battle.close()
-
-
-def _battle(made: list[Battle], units: list[UnitSpec], faces: tuple[int, ...]) -> Battle:
-    """A Cepheus battle on an open field; `faces` are the 2d6 initiative dice, two a unit in
-    the order listed."""
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=5,
-        units=tuple(units),
-        initiative_dice=faces,
-        ruleset="cepheus",
-    )
-    battle = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
-    made.append(battle)
-    return battle
+from tests.battle.cepheus_fields import cepheus_battle
 
 
 def _ok(battle: Battle, command: cmd.Command) -> None:
@@ -74,7 +48,7 @@ def _totals(battle: Battle) -> dict[str, int]:
 # where a pistol is Media (000:l.52, DM 0). Initiative 2d6 + DEX DM: guard 6+6+1 = 13,
 # civilian 1+1+0 = 2.
 def _guard_and_civilian(made: list[Battle]) -> Battle:
-    return _battle(
+    return cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="pistol"),
@@ -126,7 +100,7 @@ def test_c4_one_aim_leaves_the_attack_and_no_movement_and_moving_loses_the_aim(m
 def test_c1_the_reactions_score_and_own_dm_drop_this_round_and_come_back(made) -> None:
     # Two guards (13 and 12) shoot a civilian who acts last (2): each dodge -2 this round
     # (it has still to act, 000:l.77): 2 - 4 = -2; its own checks -1 each this round (C-4).
-    battle = _battle(
+    battle = cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="pistol"),
@@ -187,7 +161,7 @@ def test_l186_delay_acts_after_the_next_or_first_next_round(made) -> None:
 
 def test_l245_an_automatic_weapon_fires_bursts_plus_1_and_plus_1d6_damage(made) -> None:
     # 000:l.253: a 4-round burst, +1 to hit and +1d6 damage; the sample SMG fires 4 (sample).
-    battle = _battle(
+    battle = cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="smg"),
@@ -286,7 +260,7 @@ def test_the_bar_reads_each_standing_choices_value_from_the_battle_as_it_changes
     # Issue 15/17: the table sees the value now, not only the log line after a change. The
     # stance cycles always -> after acting -> never -> always (C-4, tempo.REACT_MODES); a
     # Tempo starts at "always" and single shots (000:l.245: bursts are the player's choice).
-    battle = _battle(
+    battle = cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="smg"),

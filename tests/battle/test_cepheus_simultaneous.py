@@ -6,39 +6,12 @@ worked out by hand from the sample sheets (game/data/cepheus/sheets.toml)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from game.battle import commands as cmd
 from game.battle.engine import GM, Battle
-from game.battle.setup import BattleSetup, UnitSpec
+from game.battle.setup import UnitSpec
 from game.ecs.components import RulesetSheet
 from game.rules.cepheus.sheet import Sheet
-from game.rules.data import load_rules
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
-
-
-@pytest.fixture
-def made() -> Iterator[list[Battle]]:
-    battles: list[Battle] = []
-    yield battles
-    for battle in battles:
-        battle.close()
-
-
-def _battle(made: list[Battle], units: list[UnitSpec], faces: tuple[int, ...]) -> Battle:
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=5,
-        units=tuple(units),
-        initiative_dice=faces,
-        ruleset="cepheus",
-    )
-    battle = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
-    made.append(battle)
-    return battle
+from tests.battle.cepheus_fields import cepheus_battle
 
 
 def _ok(battle: Battle, command: cmd.Command) -> None:
@@ -59,7 +32,7 @@ def _end_now(battle: Battle, sheet_of: str) -> int:
 def _two_guards(made: list[Battle]) -> Battle:
     # Two station guards (DEX 9, DEX DM +1) 7 cells apart: 3+4+1 = 8 and 4+3+1 = 8, the same
     # DEX: simultaneous (000:l.70).
-    return _battle(
+    return cepheus_battle(
         made,
         [
             UnitSpec("ada", "blue", (2, 5, 0), template="station_guard", weapon="pistol"),
@@ -78,7 +51,7 @@ def test_000_l70_equal_scores_and_dex_act_as_one_group_equal_scores_go_to_the_hi
     assert battle.ruleset.acts_with(order, "cat") == ("ada", "cat")
     # A guard (DEX 9, DM +1) rolling 7 and a civilian (DEX 7) rolling 8 both score 8: the
     # guard goes first, alone (the civilian is listed first).
-    other = _battle(
+    other = cepheus_battle(
         made,
         [
             UnitSpec("civ", "red", (9, 5, 0), template="human"),
