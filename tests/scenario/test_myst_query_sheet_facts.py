@@ -189,3 +189,12 @@ def test_m1_a_named_charge_with_a_short_run_up_is_still_refused() -> None:
     bf, _ = _field(JOSH)
     (a,) = _ask(bf, [{**WORKED, "situation": {"charge": True, "run_up": 3}}])
     assert a["chance"] is None and a["reason"] == "short_run_up"
+
+
+def test_m1_a_gallop_is_not_also_a_charge_on_foot() -> None:
+    # 002:l.142 "ha diritto a un bonus di Forza pari a +3" is the rider's charge (l.140 "In
+    # Carica / al Galoppo"); 002:l.187's charge is on foot. Run-up 4 cells with a gallop:
+    # cap 1 + 3 = 4, not 1 + 3 + 2 = 6.
+    bf, _ = _field(JOSH)
+    (damage,) = _ask(bf, [_damage({"strength": 3}, run_up=4, gallop=True)])
+    assert damage["strength_cap"] == 4 and damage["cap_parts"] == {"table": 1, "gallop": 3}

@@ -375,7 +375,9 @@ def _damage(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         # The grip and the charge the battle would count (the attack query's defaults), unless
         # the query names them; a stray hit spends no margin, so nothing raises its cap.
         # (The target's sheet decides only a second defence, which damage does not read.)
-        facts = sheet_facts(data, replace(a_sheet, weapon=weapon), a_sheet, run_up, None)
+        # A gallop is a rider's charge (002:l.140-145): no charge on foot on top of it.
+        riding = True if flags["gallop"] else None
+        facts = sheet_facts(data, replace(a_sheet, weapon=weapon), a_sheet, run_up, riding)
         for key in ("two_handed", "charge"):
             if key not in sit:
                 flags[key] = getattr(facts, key)
