@@ -305,6 +305,8 @@ def _area_at_cell(b: BattleContext, unit: str, weapon: Weapon, at: Cell) -> None
     weapon's own P against a cell, P-AREA-1), rolled as an attack; a hit goes off at the cell."""
     me = b.sheet(unit)
     answer = b.ruleset.area_attack(b.bf, me, weapon, at)
+    if answer.reason == NOT_OFFERED:  # worded with the ruleset, as the window's aim says it
+        raise Refusal("area_not_offered", ruleset=b.bf.ruleset)
     if answer.chance is None:
         raise Refusal(str(answer.reason), **answer.values)
     b.use_action(unit, "attack")

@@ -16,7 +16,7 @@ from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import reachable
 from game.rules.movement import MoveAllowance
-from game.rules.ruleset_answers import Attack, Throw
+from game.rules.ruleset_answers import NOT_OFFERED, Attack, Throw
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
 from game.tactics.ruleset import coup_de_grace_rules
@@ -277,14 +277,35 @@ def throw_size(battle: Battle, unit: str, size: str | None = None) -> str:
     return throw_size(held, size)
 
 
-def area(battle: Battle, unit: str, at: Cell) -> tuple[Cell, ...]:
-    """The cells an area weapon in `unit`'s hand would cover from `at` (P-AREA-1); empty for a
-    one-target weapon."""
-    from game.ecs.components import Armed
-    from game.grid.area import area_cells
+@dataclass(frozen=True)
+class AreaAim:
+    """An area attack aimed at a cell as the battle's ruleset has it: the cells a hit would
+    cover, or why the ruleset offers no area attack at a cell at all (`refusal`)."""
 
-    weapon_id = battle.world.get(unit, Armed).weapon
-    weapon = None if weapon_id is None else battle.rules.weapons[weapon_id]
-    if weapon is None or not weapon.area or not battle.grid.in_bounds(at):
-        return ()
-    return tuple(area_cells(battle.grid, at, weapon.area, not weapon.area_ignores_sight))
+    #: None: the weapon is a one-target one under the ruleset (no area to aim at a cell).
+    cells: tuple[Cell, ...] | None = None
+    #: `area_not_offered` with the ruleset's id (`ruleset`): its answer is NOT_OFFERED (Myst,
+    #: fantasy, d20 have no area attack at a cell), worded "not offered under <ruleset>".
+    refusal: Refusal | None = None
+
+
+def area(battle: Battle, player: str, unit: str, at: Cell) -> AreaAim | None:
+    """The cells the weapon `unit` fights with would cover from `at` under the battle's
+    ruleset (`area_cells`: periferie's map weapon pattern, P-AREA-1; Cepheus's sheet weapon's
+    blast), None for a one-target weapon; under a ruleset whose `area_attack` is not offered,
+    no cells and the refusal. None when the player does not know the unit or `at` is off the
+    map."""
+    from game.battle.handlers import armed_weapon
+
+    if not _knows(battle, player, unit) or not battle.grid.in_bounds(at):
+        return None
+    weapon = armed_weapon(battle, unit)
+    if weapon is None:
+        return AreaAim()
+    me = battle.sheet(unit)
+    known = battle.bf if player == GM else battle.known_field(me.faction)
+    # The battle's own answer decides whether there is such an attack (the handler's refusal).
+    answer = battle.ruleset.area_attack(known, me, weapon, at)
+    if answer.reason == NOT_OFFERED:
+        return AreaAim(None, Refusal("area_not_offered", ruleset=known.ruleset))
+    return AreaAim(battle.ruleset.area_cells(known, me, weapon, at))

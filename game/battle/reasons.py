@@ -80,6 +80,8 @@ class Why(StrEnum):
     UNKNOWN_TARGET = "unknown_target"
     NO_TARGET = "no_target"
     NEEDS_TARGET = "needs_target"
+    #: an area attack at a cell under a ruleset that has none (Myst, fantasy, d20): its `ruleset`
+    AREA_NOT_OFFERED = "area_not_offered"
     UNKNOWN_SIZE = "unknown_size"
     NEEDS_RANGED_WEAPON = "needs_ranged_weapon"
     UNKNOWN_TRIGGER = "unknown_trigger"

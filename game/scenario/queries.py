@@ -42,7 +42,12 @@ def answer(bf: Battlefield, raw: object, where: str) -> Json:
 
 
 def _los(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
-    result = tactics.sight(bf, point_arg(bf, spec, "from", where), point_arg(bf, spec, "to", where))
+    """The line of sight the ruleset's battle draws (its `sight`: who blocks it is the
+    ruleset's, Myst's M-1 and d20's D-3 terrain only), so the query, the window and the
+    attacks agree; periferie's and a ruleset without a battle side: P-LOS-1..3."""
+    frm, to = point_arg(bf, spec, "from", where), point_arg(bf, spec, "to", where)
+    battle = ruleset_for(bf.ruleset).battle
+    result = tactics.sight(bf, frm, to) if battle is None else battle.sight(bf, frm, to)
     out: Json = {"los": result.clear, "rules": list(result.rules)}
     why = tactics.sight_why(result)
     if why:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, Protocol, cast, runtime_checkable
 
+from game.grid.area import area_cells
 from game.grid.los import LosResult
 from game.grid.model import Cell
 from game.grid.movement import MoveRequest
@@ -286,6 +287,17 @@ class BattleRules(Protocol):
         """The entities a hit of an area weapon going off at `origin` reaches, in a fixed
         order; None for a weapon without an area (only the one aimed at is hurt)."""
         ...
+
+    def area_cells(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, origin: Cell
+    ) -> tuple[Cell, ...] | None:
+        """The cells a hit of the area weapon `attacker` fights with covers going off at
+        `origin` (the window's overlay when it aims at a cell), None for a weapon without an
+        area. By default periferie's `weapon` pattern (P-AREA-1: through sight unless the
+        weapon ignores it); a ruleset whose sheet has its own weapon reads that (Cepheus)."""
+        if not weapon.area:
+            return None
+        return tuple(area_cells(bf.grid, origin, weapon.area, not weapon.area_ignores_sight))
 
     # ---------------------------------------------------------------- medkits (first aid)
     def medkit_refusal(

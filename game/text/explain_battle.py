@@ -15,6 +15,7 @@ from typing import Any
 from game.battle.events import UNSEEN, Event
 from game.battle.outcome import Refusal
 from game.battle.reasons import Happened, Why
+from game.rules import registry
 from game.text.explain import (
     action_name,
     chance_text,
@@ -915,6 +916,9 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.UNKNOWN_TARGET: lambda: _("No such target in sight."),
     Why.NO_TARGET: lambda: _("Choose a target or a cell."),
     Why.NEEDS_TARGET: lambda: _("This weapon needs a target, not a cell."),
+    Why.AREA_NOT_OFFERED: lambda: _(
+        "Not offered under {ruleset}: its rules have no area attack at a cell."
+    ),
     Why.UNKNOWN_SIZE: lambda: _("No such object size."),
     Why.NEEDS_RANGED_WEAPON: lambda: _("Ready needs a ranged weapon (P-OA-2)."),
     Why.UNKNOWN_TRIGGER: lambda: _("No such trigger."),
@@ -995,6 +999,7 @@ _VALUE_WORDS: dict[str, Callable[[str], str]] = {
     "used": action_name,
     "stance": stance_name,
     "mode": mode_name,
+    "ruleset": lambda ruleset_id: registry.ruleset(ruleset_id).title,
 }
 
 

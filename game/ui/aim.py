@@ -111,10 +111,13 @@ class Aim:
         return Preview()
 
     def at_cell(self, unit: str, target: Cell, kind: str) -> Preview:
-        """An area weapon or a throw aimed at a cell (P-AREA-1, P-THR-1)."""
+        """An area weapon or a throw aimed at a cell (P-AREA-1, P-THR-1): the area the
+        ruleset's weapon covers (`preview.area`), none where the ruleset has no area attack at
+        a cell (an attack aimed there says so: "not offered under <ruleset>")."""
         here = self.view.unit(unit)
+        aimed = preview.area(self.battle, self.player, unit, target)
         overlay = Overlay(
-            area=preview.area(self.battle, unit, target),
+            area=() if aimed is None else aimed.cells or (),
             sight=None if here is None else (here.cell, target),
         )
         if kind == "throw":
@@ -128,6 +131,8 @@ class Aim:
                 [hud.esc(summary)],
                 [*answer.why, explain.rulings_line(answer.rules)],
             )
+        if aimed is not None and aimed.refusal is not None:  # nothing offered: nothing drawn
+            return Preview(lines=[_red(plain(refusal_text(aimed.refusal), self.alt))])
         text = (
             _("Fire at the cell {cell}").format(cell=cell_text(target))
             if self.alt

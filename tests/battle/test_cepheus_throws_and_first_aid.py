@@ -81,7 +81,9 @@ def test_a_ruleset_without_throws_refuses_them_as_not_offered(make_battle) -> No
             refusal = battle.apply(cmd.Throw("ada", at=(9, 5, 0)), GM).refusal
             assert refusal is not None and refusal.code == "not_offered", ruleset
             at_cell = battle.apply(cmd.Attack("ada", at=(9, 5, 0)), GM).refusal
-            assert at_cell is not None and at_cell.code == "not_offered", ruleset
+            # worded with the ruleset ("not offered under <ruleset>"), as the window's aim
+            assert at_cell is not None and at_cell.code == "area_not_offered", ruleset
+            assert at_cell.values == {"ruleset": ruleset}, ruleset
         finally:
             battle.close()
 

@@ -646,15 +646,25 @@ class CepheusBattle(CepheusImprovised, BattleRules):
     ) -> tuple[str, ...] | None:
         """000:l.273: everyone within the explosive's blast (G-4 cells) of where it goes off,
         by a clear line from there (the shared area rule, P-AREA-1); None without a blast."""
-        own = None if attacker is None else sheet_of(attacker).weapon
+        cells = None if attacker is None else self.area_cells(bf, attacker, weapon, origin)
+        if cells is None:
+            return None
+        return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
+
+    def area_cells(
+        self, bf: Battlefield, attacker: EntitySheet, weapon: Weapon, origin: Cell
+    ) -> tuple[Cell, ...] | None:
+        """000:l.273: the cells within the sheet weapon's blast (G-4 cells) of `origin` that
+        a clear line from there reaches (P-AREA-1), not the map's periferie weapon's pattern;
+        None without a blast."""
+        own = sheet_of(attacker).weapon
         if own is None or not own.blast:
             return None
         r = own.blast
         cube = [
             (x, y, z) for z in range(-r, r + 1) for y in range(-r, r + 1) for x in range(-r, r + 1)
         ]
-        cells = area_cells(bf.grid, origin, cube, True)
-        return tuple(o.id for c in cells for o in bf.occupancy.all_at(c))
+        return tuple(area_cells(bf.grid, origin, cube, True))
 
     # ---------------------------------------------------------------- first aid (000:l.398)
 

@@ -282,6 +282,9 @@ def _initiative(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json
     done = combat.initiative(fighters)
     return {
         "order": list(done.order),
+        # RULESETS.md section 4's `scores`: fantasy rolls nothing, its scores are the dice
+        # that order (AGI, then DES breaking ties: F-1).
+        "scores": {e: list(fighters[e]) for e in done.order},
         "simultaneous": [list(g) for g in done.simultaneous],
         "rules": ["F-1"],
         "why": "; ".join(f"{e}: AGI {fighters[e][0]}, DES {fighters[e][1]}" for e in done.order),

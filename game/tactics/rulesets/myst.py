@@ -18,6 +18,7 @@ from game.grid.model import CELL_METRES
 from game.rules.data import RulesData
 from game.rules.exact import fraction_text
 from game.rules.myst import combat
+from game.rules.myst import round as state
 from game.rules.myst.data import MystDataError, MystRules, Sheet, Weapon, load, parse_weapon
 from game.rules.reader import ScenarioError, as_bool, as_int, as_list, as_object, choice, fail
 from game.tactics.battlefield import Battlefield, EntitySheet
@@ -94,7 +95,17 @@ def _weapon(spec: Mapping[str, object], where: str, sheet: Sheet) -> Weapon:
         raise ScenarioError(str(exc)) from None
 
 
-def _situation(spec: Mapping[str, object], where: str) -> tuple[combat.Situation, int | None]:
+#: The situation keys whose default is a fact of the sheets, as the battle reads them
+#: (`game.rules.myst.round.situation`): the attacker's two-handed grip, a charge after the
+#: run-up walked, the target's second defence this round (docs/query.md, "Myst").
+SHEET_FACTS = ("charge", "two_handed", "second_defence")
+
+
+def _situation(
+    spec: Mapping[str, object], where: str
+) -> tuple[combat.Situation, int | None, frozenset[str]]:
+    """The query's situation as given (an absent flag False), its `run_up` and which of the
+    SHEET_FACTS it names itself (`with_sheet_facts` fills in the others)."""
     raw = as_object(spec.get("situation", {}), f"{where}.situation", SITUATION_KEYS)
     w = f"{where}.situation"
 
@@ -124,7 +135,41 @@ def _situation(spec: Mapping[str, object], where: str) -> tuple[combat.Situation
         two_handed=flag("two_handed"),
         second_defence=flag("second_defence"),
     )
-    return situation, run_up
+    return situation, run_up, frozenset(k for k in SHEET_FACTS if k in raw)
+
+
+def sheet_facts(
+    data: MystRules, attacker: Sheet, target: Sheet, run_up: int | None, mounted: bool | None
+) -> combat.Situation:
+    """What the battle would count from the two sheets (`game.rules.myst.round.situation`, the
+    one function both use): a charge after the run-up walked (the query's `run_up` cells, else
+    the sheet's own count, 0 outside a battle journal; not mounted: the query's `mounted` when
+    it names it), the attacker's two-handed grip (only when `attacker.weapon` can be held so: a
+    query's other weapon may not) and the target's second defence this round."""
+    walked = attacker.run_up if run_up is None else run_up
+    riding = attacker.mounted if mounted is None else mounted
+    sheet = replace(attacker, run_up=walked, mounted=riding)
+    facts = state.situation(data, sheet, target)
+    if facts.two_handed and not _grippable(attacker.weapon):
+        facts = replace(facts, two_handed=False)
+    return facts
+
+
+def _grippable(weapon: Weapon) -> bool:
+    try:
+        combat.check_two_handed(weapon)
+    except combat.MystInputError:
+        return False
+    return True
+
+
+def with_sheet_facts(
+    situation: combat.Situation, given: frozenset[str], facts: combat.Situation
+) -> combat.Situation:
+    """The query's situation with every SHEET_FACTS flag it does not name taken from `facts`:
+    a flag the query names is the GM's word and wins (RULESETS.md section 4 keeps them)."""
+    taken = {k: getattr(facts, k) for k in SHEET_FACTS if k not in given}
+    return replace(situation, **taken)
 
 
 def _no_attack(reason: str, rule_ids: list[str], why: str, **extra: object) -> Json:
@@ -146,12 +191,15 @@ def _attack(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     a_sheet, t_sheet = sheet_of(attacker), sheet_of(target)
     weapon = _weapon(spec, where, a_sheet)
     a_sheet = replace(a_sheet, weapon=weapon)
-    situation, run_up = _situation(spec, where)
+    situation, run_up, given = _situation(spec, where)
     if situation.two_handed:
         try:
             combat.check_two_handed(weapon)
         except combat.MystInputError as exc:
             fail(f"{where}.situation.two_handed", str(exc))
+    if situation.counter is None:  # a counter-move is a brawl: no grip, no charge (l.91-109)
+        facts = sheet_facts(data, a_sheet, t_sheet, run_up, situation.mounted)
+        situation = with_sheet_facts(situation, given, facts)
     if attacker.id == target.id:
         return _no_attack("self_target", [], "nobody attacks itself")
     if a_sheet.out:
@@ -199,17 +247,35 @@ def _attack(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         "stray": {name: fraction_text(p) for name, p in zip(line, strays.each, strict=True)},
         "stray_none": fraction_text(strays.none),
         "obstruction": situation.obstruction if line else "none",
+        "situation": {k: getattr(situation, k) for k in SHEET_FACTS},
         "rules": rule_ids,
-        "why": _attack_why(result, line, situation),
+        "why": _attack_why(data, result, line, situation, given),
     }
     if "dice" in spec:
         out["result"] = _result(spec, where, data, result, situation, melee, line)
     return out
 
 
-def _attack_why(result: combat.Exchange, line: list[str], situation: combat.Situation) -> str:
+def _attack_why(
+    data: MystRules,
+    result: combat.Exchange,
+    line: list[str],
+    situation: combat.Situation,
+    given: frozenset[str],
+) -> str:
     parts = [f"attack {result.attack} + 3d10 against defence {result.defence} + 3d10 (M-1)"]
     parts += [f"{m.code} {m.value:+d}" for m in result.modifiers]
+    source = {k: "as asked" if k in given else "from the sheets" for k in SHEET_FACTS}
+    if situation.charge:
+        parts.append(
+            f"charge ({source['charge']}): Strength cap +{data.cap_charge}, a won defence "
+            f"+{data.charge_defence_bonus} margin (002:l.193)"
+        )
+    if situation.two_handed:
+        parts.append(
+            f"two-handed grip ({source['two_handed']}): Strength cap +{data.cap_two_handed} "
+            "(002:l.234)"
+        )
     if line:
         parts.append(
             f"in the line of fire, nearest first: {', '.join(line)} "
@@ -293,16 +359,28 @@ def _damage(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     sit = as_object(
         spec.get("situation", {}),
         f"{where}.situation",
-        ("two_handed", "charge", "gallop", "stray", "counter"),
+        ("two_handed", "charge", "run_up", "gallop", "stray", "counter"),
     )
     flags = {
         k: as_bool(sit.get(k, False), f"{where}.situation.{k}")
         for k in ("two_handed", "charge", "gallop", "stray")
     }
+    w = f"{where}.situation.run_up"
+    run_up = as_int(sit["run_up"], w, low=0, high=1000) if "run_up" in sit else None
     if "counter" in sit:
         # 002:l.91: a punch or kick does 1, plus Strength by the normal rules.
         choice(sit["counter"], f"{where}.situation.counter", ("punch",))
         weapon = data.weapons["pugno"]
+    elif not flags["stray"]:
+        # The grip and the charge the battle would count (the attack query's defaults), unless
+        # the query names them; a stray hit spends no margin, so nothing raises its cap.
+        # (The target's sheet decides only a second defence, which damage does not read.)
+        # A gallop is a rider's charge (002:l.140-145): no charge on foot on top of it.
+        riding = True if flags["gallop"] else None
+        facts = sheet_facts(data, replace(a_sheet, weapon=weapon), a_sheet, run_up, riding)
+        for key in ("two_handed", "charge"):
+            if key not in sit:
+                flags[key] = getattr(facts, key)
     try:
         done = combat.spend_margin(data, margin, rolled, spend, a_sheet.strength, weapon, **flags)
     except combat.MystInputError as exc:
@@ -314,6 +392,8 @@ def _damage(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         "minimum": done.minimum,
         "die": done.die,
         "damage": done.damage,
+        # What makes the cap (the table's bonus, +1 two-handed, +2 charge, +3 gallop, M-1).
+        "cap_parts": {n.code: n.value for n in done.notes},
     }
     if "target" in spec:
         target = entity_arg(bf, spec, "target", where)

@@ -450,8 +450,15 @@ class Orders:
         else:
             add("move", _("Move here"), "move")
             add("five_foot_step", _("5-foot step here"), "five_foot_step")  # d20's (D-2)
+            # The ruleset's weapon decides (Cepheus: the sheet's blast); a map area weapon
+            # under a ruleset without area attacks at a cell is greyed with the reason.
             weapon = s.aim().weapon(unit)
-            if weapon is not None and weapon.area:
+            aimed = preview.area(s.battle, s.player, unit, cell)
+            if aimed is not None and aimed.refusal is not None:
+                if weapon is not None and weapon.area:
+                    why = refusal_text(aimed.refusal)
+                    items.append((_("Fire at this cell"), "attack_cell", False, why))
+            elif aimed is not None and aimed.cells is not None:
                 add("attack", _("Fire at this cell"), "attack_cell")
             add("throw", _("Throw at this cell"), "throw_cell")
             aside = opts.step_aside(s.battle, s.player, unit)
