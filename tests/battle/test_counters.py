@@ -15,18 +15,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from game.battle import commands as cmd
 from game.battle.ai import choose
 from game.battle.engine import GM, Battle
-from game.battle.setup import BattleSetup, UnitSpec
+from game.battle.session import Session
+from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
 from game.ecs.components import Grabbed, Position, Posture, StandingDefence, Unbalanced
+from game.maps import load_map
 from game.rules.data import load_rules
 from game.rules.stance import Stance
 from game.text.explain_battle import event_text
 from game.text.i18n import speaking
+from tests.battle import test_soak
 from tests.battle.conftest import OPEN_FIELD, ascii_grid
 
 #: Desmond's attack lost by 47 (33 against 80), then the counter's two 3d10.
@@ -420,3 +425,32 @@ def test_the_players_view_and_the_unit_card_tell_the_grab_and_the_penalty(duel: 
     ]
     with speaking("it"):
         assert counter_lines(("josh", False), 0) == ["Costretto nella presa di josh"]
+
+
+def test_the_computer_plans_grabs_and_trips_on_the_keep_and_the_battle_ends_and_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every side the computer's, Myst on the keep (seed 1): some of its fighters face a
+    # stronger arm and plan the grab, the others the trip; the battle still ends with a
+    # winner, and its journal replays to the same state (the choice draws on no dice).
+    monkeypatch.setattr(test_soak, "MAX_COMMANDS", 5000)
+    monkeypatch.setattr(test_soak, "MAX_ROUNDS", 400)
+    loaded = load_map(test_soak.MAPS / "keep_gate.tmx")
+    factions = tuple(sorted({u.faction for u in loaded.units}))
+    setup = replace(setup_from_map(loaded, seed=1, computer=factions), ruleset="myst")
+    journal = tmp_path / "keep.jsonl"
+    session = Session.new(setup, journal)
+    try:
+        test_soak.play_and_check(session)
+        b = session.battle
+        assert b.over and b.winner is not None
+        plans = {tuple(e.data["moves"]) for e in b.log if e.kind == "defence_plan"}
+        assert plans == {("grab",), ("trip",)}
+        final = b.state_hash()
+    finally:
+        session.close()
+    reopened = Session.open(journal, for_append=False)
+    try:
+        assert reopened.battle.over and reopened.battle.state_hash() == final
+    finally:
+        reopened.close()
