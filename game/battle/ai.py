@@ -387,26 +387,26 @@ def _aim_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
 
 def _counters_first(b: Battle, unit: str, me: EntitySheet) -> cmd.Command | None:
     """Myst's counters before anything else: its standing plan kept to the computer's choice
-    (the ruleset's `computer_plan`: Myst's trip); in a grab, the grabbed fighter tries to break
-    it with its action, the holder lets go when no ally of its stands by the held one to
-    strike it, else both wait; on the ground, it stands with its action (002:l.101)."""
+    for the situation (the ruleset's `computer_plan`, from the enemies its side sees: Myst's
+    grab of an enemy whose attack is worth more than its own, else the trip), chosen again
+    whenever the situation changes in its turn; in a grab, it keeps it as it is when the
+    ruleset says it pays (`keeps_grab`), else the holder lets go and the grabbed one tries to
+    break it with its action; on the ground, it stands with its action (002:l.101)."""
     counters = defence_counters(b.ruleset)
     if counters is None or "grab" not in counters.defence_moves:
         return None
+    plan = counters.computer_plan(b.bf, me, _enemies(b, me))
     standing = b.world.try_get(unit, StandingDefence)
-    if standing is None or standing.moves != counters.computer_plan:
-        return cmd.DefencePlan(unit, counters.computer_plan)
+    if standing is None or standing.moves != plan:
+        return cmd.DefencePlan(unit, plan)
     action_free = b.turn(unit).action is None
     held = b.world.try_get(unit, Grabbed)
     if held is not None:
+        other = b.bf.by_id.get(held.other)
+        keep = other is not None and counters.keeps_grab(b.bf, me, other)
         if held.holding:
-            victim = b.bf.by_id.get(held.other)
-            helped = victim is not None and any(
-                e.faction == me.faction and e.id != unit and chebyshev(e.cell, victim.cell) <= 1
-                for e in b.bf.entities
-            )
-            return cmd.EndTurn(unit) if helped else cmd.BreakGrab(unit)
-        return cmd.BreakGrab(unit) if action_free else cmd.EndTurn(unit)
+            return cmd.EndTurn(unit) if keep else cmd.BreakGrab(unit)
+        return cmd.BreakGrab(unit) if action_free and not keep else cmd.EndTurn(unit)
     if me.stance is Stance.PRONE and _offered(b, "stand"):
         return cmd.ChangeStance(unit, "standing") if action_free else cmd.EndTurn(unit)
     return None

@@ -229,6 +229,12 @@ class BattleContext(BattleState, Protocol):
         """D-2: one cell next to the unit, no attack of opportunity; refuses any other cell."""
         ...
 
+    def ambush(self, unit: str, to: Cell) -> bool:
+        """A step of `unit` into `to` where someone stands that its side did not know of (a
+        choice made on the field as its side knows it): stopped where it stands, that one
+        revealed to its side and told, as a move's step is; False when nobody is there."""
+        ...
+
     def coup_de_grace(self, unit: str, target: str, offered: tuple[str, ...] = ()) -> None:
         """004:l.114-120: the attacks of opportunity the blow provokes (those not yet
         `offered`), then the blow; the full-round action is already spent."""

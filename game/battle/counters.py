@@ -37,26 +37,30 @@ def after_defence(b: BattleContext, attacker: str, defender: str, won: DefenceWo
 def break_off(b: BattleContext, defender: str, attacker: str) -> None:
     """002:l.78 "Rompere la mischia": the defender leaves the melee at once, one step (no
     movement point of its own) to a free cell out of the attacker's reach; it cannot while on
-    the ground or in a grab, nor where no step leaves the reach (told all the same)."""
+    the ground or in a grab, nor where no step leaves the reach (told all the same).
+
+    The step is chosen on the field as the defender's side knows it (`five_foot_step_cells`:
+    its own units and those it sees), so where it goes tells nothing of a unit it cannot see;
+    one standing unseen in the chosen cell stops it where it stands, revealed, as a move's step
+    into it does (`ambush`), and the event says so (`stopped`)."""
     counters = defence_counters(b.ruleset)
     if counters is None:
         return
-    steps = [c for c in b.five_foot_step_cells(defender) if b.in_cell(c) is None]
+    steps = b.five_foot_step_cells(defender)
     start = b.sheet(defender).cell
     to = counters.break_off_cell(steps, b.sheet(attacker), b.sheet(defender))
-    if to is not None:
+    stopped = to is not None and b.ambush(defender, to)
+    if to is not None and not stopped:
         b.place(defender, to)
-    b.emit(
-        "broke_off",
-        {
-            "unit": defender,
-            "against": attacker,
-            "at": list(start),
-            "to": None if to is None else list(to),
-        },
-        about=[defender, attacker],
-        rules=("M-1",),
-    )
+    told: dict[str, object] = {
+        "unit": defender,
+        "against": attacker,
+        "at": list(start),
+        "to": None if to is None else list(to),
+    }
+    if stopped:
+        told["stopped"] = True
+    b.emit("broke_off", told, about=[defender, attacker], rules=("M-1",))
 
 
 def exchanged(b: BattleContext, attacker: str, target: str) -> None:

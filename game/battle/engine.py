@@ -1528,10 +1528,7 @@ class Battle:
                     continue  # passing through a known ally's or neutral's cell (P-MOV-4)
                 self._stop(unit, start, a, totals[k - 1])
                 self._stop_flight(unit)
-                self._reveal_to(blocker, {mover_faction})
-                self._emit(
-                    "ambushed", {"unit": unit, "by": blocker, "at": list(a)}, about=[unit, blocker]
-                )
+                self._ambush(unit, b)
                 return
             self._place(unit, b)
             self._run(unit, a, b)
@@ -1847,14 +1844,7 @@ class Battle:
     def _step_aside(self, unit: str, to: Cell) -> bool:
         """P-MOV-8: step from the shared cell to `to` (no movement points, no reaction). A unit
         its side did not know of in `to` stops it there, revealed, and it stays put (False)."""
-        hidden = self._in_cell(to)
-        if hidden is not None:
-            self._reveal_to(hidden, {self.faction_of(unit)})
-            self._emit(
-                "ambushed",
-                {"unit": unit, "by": hidden, "at": list(self.sheet(unit).cell)},
-                about=[unit, hidden],
-            )
+        if self._ambush(unit, to):
             return False
         start = self.sheet(unit).cell
         self._place(unit, to)
@@ -1897,14 +1887,7 @@ class Battle:
         sheet = self.sheet(unit)
         turn = self.turn(unit)
         turn.stepped = True
-        hidden = self._in_cell(to)
-        if hidden is not None and hidden != unit:
-            self._reveal_to(hidden, {self.faction_of(unit)})
-            self._emit(
-                "ambushed",
-                {"unit": unit, "by": hidden, "at": list(sheet.cell)},
-                about=[unit, hidden],
-            )
+        if self._ambush(unit, to):
             return
         self._place(unit, to)
         turn.movement_spent += 1
@@ -1992,6 +1975,21 @@ class Battle:
         self._emit(step.kind, step.data, about=[target, unit], rolls=step.rolls, rules=step.rules)
         if self.health(target).has("dead"):
             self._fall(target)
+
+    def _ambush(self, unit: str, to: Cell) -> bool:
+        """A step of `unit` into `to` (a move's, a step aside's, a 5-foot step's, a break-off's)
+        where someone stands that its side did not know of: that one stops it where it stands,
+        revealed to its side, which is told (`ambushed`). False when nobody else is there."""
+        hidden = self._in_cell(to)
+        if hidden is None or hidden == unit:
+            return False
+        self._reveal_to(hidden, {self.faction_of(unit)})
+        self._emit(
+            "ambushed",
+            {"unit": unit, "by": hidden, "at": list(self.sheet(unit).cell)},
+            about=[unit, hidden],
+        )
+        return True
 
     def _auto_step_aside(self, unit: str) -> bool:
         """The computer's choice for its unit: the first free cell around, north-west first
@@ -2467,6 +2465,9 @@ class _Context:
 
     def step_aside(self, unit: str, to: Cell) -> bool:
         return self._b._step_aside(unit, to)
+
+    def ambush(self, unit: str, to: Cell) -> bool:
+        return self._b._ambush(unit, to)
 
     def start_turn(self, unit: str) -> bool:
         return self._b._start_turn(unit)

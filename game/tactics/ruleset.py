@@ -594,9 +594,16 @@ class CountersDefence(Protocol):
         """The counter-moves a standing plan may name, in the ruleset's order."""
         ...
 
-    @property
-    def computer_plan(self) -> tuple[str, ...]:
-        """The standing plan the computer keeps for its units."""
+    def computer_plan(
+        self, bf: Battlefield, unit: EntitySheet, enemies: Sequence[EntitySheet]
+    ) -> tuple[str, ...]:
+        """The standing plan the computer keeps for `unit`, against `enemies` (the ones its
+        side sees), chosen again on each of its turns."""
+        ...
+
+    def keeps_grab(self, bf: Battlefield, unit: EntitySheet, other: EntitySheet) -> bool:
+        """The computer's `unit`, in a grab with `other`, leaves it as it is this turn: the
+        holder does not let go, the held one does not try to break it."""
         ...
 
     def defence_won(

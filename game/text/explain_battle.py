@@ -326,6 +326,10 @@ def _broke_off(d: Mapping[str, Any]) -> str:
         return _("{unit} breaks off from {other}, but no step leaves its reach.").format(
             unit=d["unit"], other=d["against"]
         )
+    if d.get("stopped"):  # someone its side did not see stood there (the "ambushed" event)
+        return _("{unit} breaks off from {other} towards {to}, but is stopped (M-1).").format(
+            unit=d["unit"], other=d["against"], to=cell_text(d["to"])
+        )
     return _("{unit} breaks off from {other}: a step to {to} (M-1).").format(
         unit=d["unit"], other=d["against"], to=cell_text(d["to"])
     )

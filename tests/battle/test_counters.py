@@ -15,18 +15,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from game.battle import commands as cmd
 from game.battle.ai import choose
 from game.battle.engine import GM, Battle
-from game.battle.setup import BattleSetup, UnitSpec
-from game.ecs.components import Grabbed, Position, Posture, Unbalanced
+from game.battle.session import Session
+from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
+from game.ecs.components import Grabbed, Position, Posture, StandingDefence, Unbalanced
+from game.maps import load_map
 from game.rules.data import load_rules
 from game.rules.stance import Stance
 from game.text.explain_battle import event_text
 from game.text.i18n import speaking
+from tests.battle import test_soak
 from tests.battle.conftest import OPEN_FIELD, ascii_grid
 
 #: Desmond's attack lost by 47 (33 against 80), then the counter's two 3d10.
@@ -239,21 +244,159 @@ def test_the_counters_components_are_saved_and_read_back_to_the_same_state(duel:
         again.close()
 
 
-def test_the_computer_breaks_a_grab_stands_up_and_plans_the_trip(duel: Battle) -> None:
+def test_the_computer_grabs_a_stronger_arm_and_trips_a_weaker_one(duel: Battle) -> None:
+    # docs/rules.md, "Myst counters in battle": Josh's sword (attack 45 against defence 32)
+    # is worth more to Desmond's Status Globale than Desmond's blade to Josh's (30 against
+    # 50): the grab would trade Josh's attack for Desmond's own (002:l.116), so Desmond plans
+    # it; Josh, the stronger, plans the trip.
     b = duel
-    # Desmond's plan is the computer's trip (docs/rules.md, "Myst counters in battle").
-    assert choose(b, "desmond") == cmd.DefencePlan("desmond", ("trip",))
+    assert choose(b, "desmond") == cmd.DefencePlan("desmond", ("grab",))
+    assert b.apply(cmd.DefencePlan("desmond", ("grab",)), GM).accepted
+    assert choose(b, "desmond") != cmd.DefencePlan("desmond", ("grab",))  # kept, not asked again
+    assert b.apply(cmd.EndTurn("desmond"), GM).accepted
+    assert choose(b, "josh") == cmd.DefencePlan("josh", ("trip",))
+
+
+def test_the_computer_lets_go_breaks_a_grab_and_stands_up(duel: Battle) -> None:
+    b = duel
     _plan_then_desmond_attacks(b, ("grab",), COUNTER_BY_15)
+    # In a grab a fighter grabs nobody else: the trip.
+    assert choose(b, "desmond") == cmd.DefencePlan("desmond", ("trip",))
     assert b.apply(cmd.DefencePlan("desmond", ("trip",)), GM).accepted
     assert choose(b, "desmond") == cmd.EndTurn("desmond")  # held, his action spent
     assert b.apply(cmd.EndTurn("desmond"), GM).accepted
     assert b.apply(cmd.DefencePlan("josh", ("trip",)), GM).accepted
-    # Josh holds with no ally by Desmond: he lets go, then fights.
+    # Josh holds a weaker arm with no ally by Desmond: he lets go, then fights.
     assert choose(b, "josh") == cmd.BreakGrab("josh")
     assert b.apply(cmd.BreakGrab("josh"), GM).accepted
     b.world.set("desmond", Posture(Stance.PRONE))
     assert b.apply(cmd.EndTurn("josh"), GM).accepted
+    # On the ground (-20, assumed) Desmond's counter cannot win: 30 - 20 + 3d10 is at most 40,
+    # Josh's 45 + 3d10 at least 48. The grab does not pay: his standing trip is kept.
+    assert b.world.get("desmond", StandingDefence).moves == ("trip",)
     assert choose(b, "desmond") == cmd.ChangeStance("desmond", "standing")
+
+
+@pytest.mark.parametrize(("eve_at", "expected"), [((1, 2, 0), "wait"), ((9, 9, 0), "break")])
+def test_the_computer_held_by_a_stronger_arm_waits_while_a_free_ally_strikes_the_holder(
+    eve_at: tuple[int, int, int], expected: str
+) -> None:
+    # 002:l.116: while the grab lasts neither acts. Josh (sword, 45) holds Desmond (30): his
+    # attack is worth more than Desmond's, so Desmond keeps him bound while Eve, a free ally
+    # beside Josh, strikes him; with nobody by Josh, Desmond tries to break it (l.109).
+    setup = BattleSetup(
+        map_path="<test>",
+        map_sha256="",
+        seed=7,
+        units=(
+            UnitSpec("josh", "a", (2, 2, 0), template="station_guard"),
+            UnitSpec("desmond", "b", (3, 2, 0), template="human", weapon="combat_knife"),
+            UnitSpec("eve", "b", eve_at, template="human", weapon="combat_knife"),
+        ),
+        initiative_dice=(1, 10, 1),  # josh 12 + 1, desmond 9 + 10, eve 9 + 1 (M-2)
+        ruleset="myst",
+    )
+    b = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
+    try:
+        assert b.active == "desmond"
+        assert b.apply(cmd.EndTurn("desmond"), GM).accepted
+        assert b.apply(cmd.DefencePlan("josh", ("grab",)), GM).accepted
+        assert b.apply(cmd.EndTurn("josh"), GM).accepted
+        assert b.apply(cmd.EndTurn("eve"), GM).accepted
+        assert b.apply(cmd.EnterRoll(LOST_BY_47 + COUNTER_BY_15), GM).accepted
+        assert b.apply(cmd.Attack("desmond", "josh"), GM).accepted  # Josh grabs him
+        assert b.apply(cmd.EndTurn("desmond"), GM).accepted
+        assert b.apply(cmd.EndTurn("josh"), GM).accepted
+        assert b.apply(cmd.EndTurn("eve"), GM).accepted
+        assert (b.active, b.round) == ("desmond", 3)
+        assert b.world.get("desmond", Grabbed) == Grabbed("josh", False)
+        assert choose(b, "desmond") == cmd.DefencePlan("desmond", ("trip",))
+        assert b.apply(cmd.DefencePlan("desmond", ("trip",)), GM).accepted
+        waits = cmd.EndTurn("desmond")
+        assert choose(b, "desmond") == (waits if expected == "wait" else cmd.BreakGrab("desmond"))
+    finally:
+        b.close()
+
+
+def _with_eve_at_1_1(hidden: bool) -> Battle:
+    """The duel with Eve, Desmond's side, at (1, 1, 0): the first cell of Josh's break-off;
+    hidden from Josh's side or not, and out of the fight until seen (so that no turn of hers
+    in the open gives her away, P-INIT-7). Desmond 9 + 10, Josh 12 + 1 (M-2)."""
+    setup = BattleSetup(
+        map_path="<test>",
+        map_sha256="",
+        seed=7,
+        units=(
+            UnitSpec("josh", "a", (2, 2, 0), template="station_guard"),
+            UnitSpec("desmond", "b", (3, 2, 0), template="human", weapon="combat_knife"),
+            UnitSpec("eve", "b", (1, 1, 0), template="human", hidden=hidden, outside_combat=True),
+        ),
+        initiative_dice=(1, 10, 1),
+        ruleset="myst",
+    )
+    battle = Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
+    assert battle.active == "desmond"
+    assert battle.sees("a", "eve") is not hidden
+    return battle
+
+
+def _josh_breaks_off(b: Battle) -> None:
+    assert b.apply(cmd.EndTurn("desmond"), GM).accepted
+    assert b.apply(cmd.DefencePlan("josh", ("break_off",)), GM).accepted
+    assert b.apply(cmd.EndTurn("josh"), GM).accepted
+    if b.active == "eve":  # seen, she is in the fight
+        assert b.apply(cmd.EndTurn("eve"), GM).accepted
+    assert b.apply(cmd.EnterRoll(LOST_BY_47), GM).accepted
+    assert b.apply(cmd.Attack("desmond", "josh"), GM).accepted
+    assert _won(b)["taken"] == ["break_off"]
+
+
+def test_m1_breaking_off_passes_over_a_seen_units_cell() -> None:
+    # 002:l.78: the step goes to a free cell; Eve, seen, stands in (1, 1, 0): the next of the
+    # x = 1 cells (2 from Desmond) in reading order is (1, 2, 0).
+    b = _with_eve_at_1_1(hidden=False)
+    try:
+        _josh_breaks_off(b)
+        assert b.world.get("josh", Position).cell == (1, 2, 0)
+    finally:
+        b.close()
+
+
+def test_m1_breaking_off_chooses_as_its_side_knows_and_an_unseen_unit_stops_it_as_a_move() -> None:
+    # The step is chosen as Josh's side knows the field: Eve unseen, (1, 1, 0) is chosen as in
+    # the duel without her (test_m1_breaking_off_steps_the_defender_out_of_the_attackers_reach)
+    # -- where it goes tells nothing of her. Stepping into her: stopped where he stands, Eve
+    # revealed to his side and the side told, exactly as a move into her cell (below).
+    b = _with_eve_at_1_1(hidden=True)
+    try:
+        _josh_breaks_off(b)
+        assert b.world.get("josh", Position).cell == (2, 2, 0)
+        assert b.sees("a", "eve")
+        off = next(e for e in reversed(b.log) if e.kind == "broke_off")
+        assert off.data == {
+            "unit": "josh",
+            "against": "desmond",
+            "at": [2, 2, 0],
+            "to": [1, 1, 0],
+            "stopped": True,
+        }
+        assert event_text(off) == (
+            "josh breaks off from desmond towards (1, 1, 0), but is stopped (M-1)."
+        )
+        stopped = [(e.kind, e.data) for e in b.log if e.kind in ("revealed", "ambushed")]
+    finally:
+        b.close()
+    moved = _with_eve_at_1_1(hidden=True)
+    try:
+        assert moved.apply(cmd.EndTurn("desmond"), GM).accepted
+        assert moved.apply(cmd.Move("josh", (1, 1, 0)), GM).accepted
+        assert moved.world.get("josh", Position).cell == (2, 2, 0)
+        assert moved.sees("a", "eve")
+        by_move = [(e.kind, e.data) for e in moved.log if e.kind in ("revealed", "ambushed")]
+    finally:
+        moved.close()
+    assert ("ambushed", {"unit": "josh", "by": "eve", "at": [2, 2, 0]}) in stopped
+    assert stopped == by_move
 
 
 def test_the_counters_events_read_in_both_languages(duel: Battle) -> None:
@@ -282,3 +425,32 @@ def test_the_players_view_and_the_unit_card_tell_the_grab_and_the_penalty(duel: 
     ]
     with speaking("it"):
         assert counter_lines(("josh", False), 0) == ["Costretto nella presa di josh"]
+
+
+def test_the_computer_plans_grabs_and_trips_on_the_keep_and_the_battle_ends_and_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every side the computer's, Myst on the keep (seed 1): some of its fighters face a
+    # stronger arm and plan the grab, the others the trip; the battle still ends with a
+    # winner, and its journal replays to the same state (the choice draws on no dice).
+    monkeypatch.setattr(test_soak, "MAX_COMMANDS", 5000)
+    monkeypatch.setattr(test_soak, "MAX_ROUNDS", 400)
+    loaded = load_map(test_soak.MAPS / "keep_gate.tmx")
+    factions = tuple(sorted({u.faction for u in loaded.units}))
+    setup = replace(setup_from_map(loaded, seed=1, computer=factions), ruleset="myst")
+    journal = tmp_path / "keep.jsonl"
+    session = Session.new(setup, journal)
+    try:
+        test_soak.play_and_check(session)
+        b = session.battle
+        assert b.over and b.winner is not None
+        plans = {tuple(e.data["moves"]) for e in b.log if e.kind == "defence_plan"}
+        assert plans == {("grab",), ("trip",)}
+        final = b.state_hash()
+    finally:
+        session.close()
+    reopened = Session.open(journal, for_append=False)
+    try:
+        assert reopened.battle.over and reopened.battle.state_hash() == final
+    finally:
+        reopened.close()

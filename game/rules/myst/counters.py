@@ -1,16 +1,20 @@
 """Myst's melee counters (seed 002, l.85-116; M-1) as pure functions: which counterattack a won
-defence takes, the push or trip's penalty or knock-down, the grab and breaking it, and the
-knocked-down fighter's modifiers (an assumption of M-2's base, game/data/myst/counters.toml)."""
+defence takes, the push or trip's penalty or knock-down, the grab and breaking it, the
+knocked-down fighter's modifiers (an assumption of M-2's base, game/data/myst/counters.toml),
+and the computer's choice among them (what each is expected to spare its fighter)."""
 
 from __future__ import annotations
 
 import functools
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final
 
+from game.rules import exact
 from game.rules.myst import combat
 from game.rules.myst.data import DIRECTORY, MystDataError, MystRules
 
@@ -187,8 +191,91 @@ def break_grab(
     return BreakResult(b, h, b > h)
 
 
-#: The standing plan the computer gives its fighters (docs/rules.md, "Myst counters in
-#: battle"): the trip, whose penalty or fall (002:l.101) costs the attacker more than a punch's
-#: point or two (002:l.91) and, unlike the grab, costs the defender nothing (a grab bars the
-#: holder's actions as much as the held one's, 002:l.116).
+#: The standing plan the computer gives its fighters when the grab does not pay (docs/rules.md,
+#: "Myst counters in battle"): the trip, whose penalty or fall (002:l.101) costs the attacker
+#: more than a punch's point or two (002:l.91) and, unlike the grab, costs the defender nothing
+#: (a grab bars the holder's actions as much as the held one's, 002:l.116). Push and trip are
+#: one rule (002:l.97-101: nobody is moved), so the computer names the trip.
 COMPUTER_PLAN: Final = ("trip",)
+#: A push or trip won by this much or more knocks down; below, the margin is the penalty
+#: (002:l.101 "tra 1 e 19", "di 20 o più").
+KNOCK_DOWN: Final = 20
+
+
+@dataclass(frozen=True)
+class Threat:
+    """An enemy that may strike the fighter in melee before its next turn, as the computer
+    weighs a counterattack against it: the counter's Corpo a Corpo totals, the fighter's
+    (`counter`) and the enemy's (`resists`) (002:l.99, 109); `harm[k]`, the Status Globale the
+    enemy's attack is expected to cost the fighter with its attack total lowered by k (a push's
+    penalty, 002:l.101), k = 0..19; and `returned`, what the fighter's own attack is expected
+    to cost the enemy."""
+
+    counter: int
+    resists: int
+    harm: tuple[Fraction, ...]
+    returned: Fraction
+
+    def __post_init__(self) -> None:
+        if len(self.harm) != KNOCK_DOWN:
+            raise combat.MystInputError(
+                f"a threat's harm lists penalties 0..{KNOCK_DOWN - 1}, not {len(self.harm)}"
+            )
+
+
+@functools.cache
+def _difference() -> Mapping[int, Fraction]:
+    return MappingProxyType(exact.distribution(exact.parse(f"{combat.DICE}-{combat.DICE}")))
+
+
+def margin_chances(counter: int, resists: int) -> dict[int, Fraction]:
+    """P(the counter wins by exactly m), for every m above 0: `counter` + 3d10 against
+    `resists` + 3d10 (M-1: a tie is nobody's)."""
+    lead = counter - resists
+    return {lead + d: p for d, p in _difference().items() if lead + d > 0}
+
+
+def trip_worth(threat: Threat) -> Fraction:
+    """The Status Globale a won push or trip is expected to spare the fighter (002:l.101): won
+    by 20 or more, the enemy is knocked down and spends its next action standing, its next
+    attack lost (`harm[0]`); by 1-19, its next attack is that much lower (`harm[0] - harm[m]`;
+    the penalty falls on its next exchange, an attack or a defence: the attack is what the
+    computer counts)."""
+    worth = Fraction(0)
+    for margin, p in margin_chances(threat.counter, threat.resists).items():
+        lost = threat.harm[0] if margin >= KNOCK_DOWN else threat.harm[0] - threat.harm[margin]
+        worth += p * lost
+    return worth
+
+
+def grab_worth(threat: Threat) -> Fraction:
+    """The Status Globale a won grab is expected to spare the fighter (002:l.107-116): won by
+    any margin, it binds both (l.116), so holding trades the enemy's next attack for the
+    fighter's own; the holder lets go for free when that does not pay, so it is worth the
+    difference when the enemy's attack is worth more, else nothing."""
+    won = sum(margin_chances(threat.counter, threat.resists).values(), Fraction(0))
+    return won * max(threat.harm[0] - threat.returned, Fraction(0))
+
+
+def computer_counter(threats: Sequence[Threat]) -> tuple[str, ...]:
+    """The computer's standing plan against the enemies that may strike its fighter before its
+    next turn (any of them may be the one it counters): the grab when, summed over them, it
+    is expected to spare more than the trip (an enemy whose attack is worth more than the
+    fighter's own: a stronger weapon, a stronger arm); else the trip (`COMPUTER_PLAN`)."""
+    grab = sum((grab_worth(t) for t in threats), Fraction(0))
+    trip = sum((trip_worth(t) for t in threats), Fraction(0))
+    return ("grab",) if grab > trip else COMPUTER_PLAN
+
+
+def keep_grab(holding: bool, their_harm: Fraction, my_harm: Fraction, ally_by: bool) -> bool:
+    """Whether the computer's fighter leaves the grab it is in as it is this turn (002:l.107-
+    116). While it lasts neither acts (l.116): it trades the fighter's attacks for the other's
+    (`their_harm`, the other's attack on it, against `my_harm`, its own on the other). The
+    holder, free to let go "in qualsiasi momento", keeps it when the other's attack is worth
+    more, or when a free ally of its stands by the held one to strike it. The grabbed one
+    tries to break it with its action (l.109: nothing else is open to it) unless the grab
+    binds an enemy whose attack is worth more than its own while a free ally of its stands by
+    that enemy to strike it."""
+    if holding:
+        return their_harm > my_harm or ally_by
+    return their_harm > my_harm and ally_by

@@ -465,8 +465,23 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
     #: The defence margin's counter-moves (002:l.76-79) and the counterattack's forms besides
     #: the punch (002:l.97, 107), a standing plan's vocabulary.
     defence_moves: tuple[str, ...] = counters.PLAN_MOVES
-    #: The computer's units keep the trip (docs/battle.md, "Myst's counters").
-    computer_plan: tuple[str, ...] = counters.COMPUTER_PLAN
+
+    def computer_plan(
+        self, bf: Battlefield, unit: EntitySheet, enemies: Sequence[EntitySheet]
+    ) -> tuple[str, ...]:
+        """The grab or the trip, whichever pays against the enemies that may strike `unit`
+        before its next turn (docs/rules.md, "Myst counters in battle")."""
+        return myst_counters.computer_plan(rules(), unit, enemies, self._harm)
+
+    def keeps_grab(self, bf: Battlefield, unit: EntitySheet, other: EntitySheet) -> bool:
+        """002:l.116: the grab trades both fighters' actions; kept while that pays."""
+        allies = [e for e in bf.entities if e.faction == unit.faction]
+        return myst_counters.keeps_grab(rules(), unit, other, allies, self._harm)
+
+    @staticmethod
+    def _harm(attack: int, defence: int, attacker: Sheet, situation: combat.Situation) -> Fraction:
+        raised = {"two_handed": situation.two_handed, "charge": situation.charge}
+        return mean_damage(attack, defence, attacker.strength, attacker.weapon, **raised)
 
     def break_off_cell(
         self, steps: Sequence[Cell], attacker: EntitySheet, defender: EntitySheet

@@ -5,13 +5,15 @@ grab and breaking off, over the pure rules of game/rules/myst/counters.py.
 Choices where the seed leaves the battle free are in docs/rules.md, "Myst counters in battle":
 a fighter on the ground takes -20 on attack and defence (assumed) and moves nowhere until it
 stands, which costs its action; a grab holds both where they stand and bars both from
-attacking; breaking off steps the defender one cell out of its attacker's reach at once.
+attacking; breaking off steps the defender one cell out of its attacker's reach at once; the
+computer grabs an enemy whose attack is worth more than its own and trips the others.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Final
 
@@ -149,4 +151,101 @@ def break_totals(data: MystRules, breaker: Sheet, holder: Sheet) -> tuple[int, i
     return (
         counters.grip_total(breaker.brawl_total, breaker.strength),
         counters.grip_total(holder.brawl_total, holder.strength),
+    )
+
+
+#: The expected Status Globale an exchange costs its target (M-1), from the attack and defence
+#: totals, the attacker's sheet and the exchange's situation: the battle side's `mean_damage`.
+Harm = Callable[[int, int, Sheet, combat.Situation], Fraction]
+
+
+def _sheet(data: MystRules, entity: EntitySheet) -> Sheet:
+    return entity.sheet if isinstance(entity.sheet, Sheet) else data.defaults
+
+
+def expected_harm(
+    data: MystRules, attacker: EntitySheet, target: EntitySheet, harm: Harm, penalty: int = 0
+) -> Fraction:
+    """What an attack of `attacker` on `target` is expected to cost it (M-1), its attack total
+    lowered by `penalty`, each on the ground or pushed as it is now; a charge is not foreseen
+    (its run-up is the next turn's)."""
+    a, t = _sheet(data, attacker), _sheet(data, target)
+    situation = combat.Situation(two_handed=a.two_handed)
+    done = counted(attacker, target, combat.exchange(data, a, t, situation))
+    return harm(done.attack - penalty, done.defence, a, situation)
+
+
+def threatens(data: MystRules, enemy: EntitySheet, unit: EntitySheet) -> bool:
+    """`enemy` may strike `unit` in melee before `unit`'s next turn (each fighter acts once in
+    between, M-2): a melee weapon, in the fight, standing (002:l.101: standing up is its
+    action), not held in a grab (l.109), and `unit` within its speed in cells and its reach."""
+    sheet = _sheet(data, enemy)
+    if sheet.out or not sheet.weapon.melee or down(enemy):
+        return False
+    if enemy.hold is not None and not enemy.hold[1]:
+        return False
+    return chebyshev(enemy.cell, unit.cell) <= sheet.speed + data.melee_cells
+
+
+def threat(data: MystRules, enemy: EntitySheet, unit: EntitySheet, harm: Harm) -> counters.Threat:
+    """How the computer weighs a counterattack of `unit` against `enemy` (counters.Threat):
+    the counter's Corpo a Corpo totals with each side's fall counted (002:l.99, 109), the
+    enemy's attack on `unit` at each push penalty 0..19 (l.101), `unit`'s own attack on it."""
+    counter = counted(
+        unit,
+        enemy,
+        combat.exchange(
+            data, _sheet(data, unit), _sheet(data, enemy), combat.Situation(counter="grab")
+        ),
+        counter=True,
+    )
+    return counters.Threat(
+        counter.attack,
+        counter.defence,
+        tuple(expected_harm(data, enemy, unit, harm, k) for k in range(counters.KNOCK_DOWN)),
+        expected_harm(data, unit, enemy, harm),
+    )
+
+
+def computer_plan(
+    data: MystRules, unit: EntitySheet, enemies: Sequence[EntitySheet], harm: Harm
+) -> tuple[str, ...]:
+    """The standing plan the computer keeps for `unit` against `enemies` (those its side sees):
+    the grab or the trip, whichever the enemies that may strike it before its next turn make
+    pay more (counters.computer_counter); the trip for a fighter already in a grab (it holds
+    one fighter at a time) or with nobody to fear."""
+    if unit.hold is not None:
+        return counters.COMPUTER_PLAN
+    near = [e for e in enemies if threatens(data, e, unit)]
+    # The grab pays against none of them (their attack worth no more than the unit's): the
+    # trip, without weighing each push penalty (exact sums over 3d10 - 3d10, worth sparing).
+    if all(expected_harm(data, e, unit, harm) <= expected_harm(data, unit, e, harm) for e in near):
+        return counters.COMPUTER_PLAN
+    return counters.computer_counter([threat(data, e, unit, harm) for e in near])
+
+
+def keeps_grab(
+    data: MystRules,
+    unit: EntitySheet,
+    other: EntitySheet,
+    allies: Sequence[EntitySheet],
+    harm: Harm,
+) -> bool:
+    """The computer's `unit` leaves its grab with `other` as it is this turn (counters.
+    keep_grab): the two attacks it trades, and whether an ally of `unit` (among `allies`),
+    in the fight, standing and in no grab, stands within reach of `other` to strike it."""
+    assert unit.hold is not None, "only a fighter in a grab keeps it"
+    ally_by = any(
+        a.id != unit.id
+        and a.hold is None
+        and not down(a)
+        and not _sheet(data, a).out
+        and chebyshev(a.cell, other.cell) <= data.melee_cells
+        for a in allies
+    )
+    return counters.keep_grab(
+        unit.hold[1],
+        expected_harm(data, other, unit, harm),
+        expected_harm(data, unit, other, harm),
+        ally_by,
     )
