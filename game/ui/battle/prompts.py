@@ -262,14 +262,14 @@ class Prompts:
         # 002:l.137 "chiudersi in difesa rinunciando alla propria azione": the battle refuses
         # it (action_used) once the attack is spent, and says so on the status line.
         close = _("close into defence (gives up this turn's attack)")
-        answers.append((f"{len(plans) + 1}. {close}", "close"))
+        answers.append((f"{len(plans) + 1}. {close}", f"plan:{len(plans)}"))  # after the plans
         self.open("defence", hud.esc(text), answers, stacked=True)
 
     def _defence(self, key: str) -> None:
         plans = self.defence_plans()
         index = int(key.removeprefix("plan:")) if key.startswith("plan:") else -1
         self.close()
-        if key == "close" and self.defence_unit is not None:
+        if index == len(plans) and self.defence_unit is not None:
             self.scene.orders.submit(cmd.CloseDefence(self.defence_unit))
         if 0 <= index < len(plans) and self.defence_unit is not None:
             self.scene.orders.submit(cmd.DefencePlan(self.defence_unit, plans[index][1]))
