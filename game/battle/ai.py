@@ -493,6 +493,11 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         cell = _choose_cell(b, me, enemies, want_shot=False)
         if cell is not None:
             return cmd.Move(unit, cell, mode=_mode(b, me))
+    if action_free and enemies and defence_counters(b.ruleset) is not None:
+        # Myst's closed defence (002:l.81, 137) pays here: the turn ends with no attack made,
+        # so the action it gives up costs nothing, and its defences until its next turn are
+        # raised (docs/rules.md, "Myst in battle").
+        return cmd.CloseDefence(unit)
     if action_free and enemies and _offered(b, "dodge"):
         return cmd.Dodge(unit)
     if action_free and not armed and _offered(b, "hide"):

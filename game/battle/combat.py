@@ -262,6 +262,8 @@ def defence_won(
         return
     if won.after is not None and b.world.has(target.id, RulesetSheet):
         b.set(target.id, RulesetSheet(won.after))
+    if won.attacker_after is not None and b.world.has(attacker, RulesetSheet):
+        b.set(attacker, RulesetSheet(won.attacker_after))  # its answer to the counter (M-2)
     gained = {} if won.priority_over is None else _priority(b, target.id, won.priority_over)
     b.emit(
         "defence_margin",

@@ -244,6 +244,17 @@ class DefencePlan(Command):
 
 
 @dataclass(frozen=True)
+class CloseDefence(Command):
+    """Myst's closed defence (002:l.137 "chiudersi in difesa rinunciando alla propria azione"):
+    the unit gives up its turn's action; until its next turn begins its defences have the
+    base's bonus and a won one's margin only breaks off, for 0, when its standing plan names
+    breaking off (002:l.81-83). Given on its own turn, while its action is free."""
+
+    KIND: ClassVar[str] = "close_defence"
+    unit: str
+
+
+@dataclass(frozen=True)
 class BreakGrab(Command):
     """Out of a Myst grab (002:l.109-116): the holder lets go, free; the grabbed fighter
     spends its action trying to break it (an opposed roll)."""
@@ -460,7 +471,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
     DefencePlan, Aim, Hasty, Delay, ReactStance, FireMode,
-    BreakGrab, CoupDeGrace,
+    BreakGrab, CoupDeGrace, CloseDefence,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

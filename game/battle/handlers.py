@@ -165,6 +165,23 @@ def _defence_plan(b: BattleContext, c: cmd.DefencePlan) -> None:
     )
 
 
+def _close_defence_check(b: BattleState, c: cmd.CloseDefence) -> Refusal | None:
+    """Only where a won defence buys counter-moves (Myst, 002:l.81), and with the action it
+    gives up still free (002:l.137)."""
+    if defence_counters(b.ruleset) is None:
+        return Refusal("not_in_ruleset", command=c.KIND)
+    used = b.turn(c.unit).action
+    return None if used is None else Refusal("action_used", used=used)
+
+
+def _close_defence(b: BattleContext, c: cmd.CloseDefence) -> None:
+    """The unit's action given up (002:l.137); its round rules close its sheet into defence
+    until its next turn begins (RoundRules.after_command, game/tactics/rulesets/myst_round.py).
+    Told to every side that sees it: a fighter's guard is in sight."""
+    b.use_action(c.unit, c.KIND)
+    b.emit("closed_defence", {"unit": c.unit}, about=[c.unit], rules=("M-1", "M-2"))
+
+
 def step_aside_check(b: BattleState, unit: str) -> Refusal | None:
     """P-MOV-8: whether `unit` may step out of a cell it shares now, wherever to (the board's
     menu offers it while the unit shares a cell; the do checks the cell)."""
@@ -1066,6 +1083,7 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.React: Handler(_react),
     cmd.SpendMargin: Handler(_spend_margin),
     cmd.DefencePlan: Handler(_defence_plan, _defence_plan_check),
+    cmd.CloseDefence: Handler(_close_defence, _close_defence_check),
     cmd.StepAside: Handler(_step_aside, lambda b, c: step_aside_check(b, c.unit)),
     cmd.Dash: Handler(_dash, _checked("dash")),
     cmd.FiveFootStep: Handler(_five_foot_step, _checked("five_foot_step")),

@@ -170,6 +170,7 @@ class Happened(StrEnum):
     MARGIN_SPENT = "margin_spent"
     DEFENCE_MARGIN = "defence_margin"  # a won defence's counter-moves (M-1)
     DEFENCE_PLAN = "defence_plan"  # a unit's standing counter-moves, told to its own side
+    CLOSED_DEFENCE = "closed_defence"  # Myst: its action given up for defence (002:l.81, 137)
     BROKE_OFF = "broke_off"  # Myst: a won defence's step out of the melee (002:l.78)
     GRAB_BREAK = "grab_break"  # Myst: the grabbed fighter's roll to break free (002:l.113)
     GRAB_ENDED = "grab_ended"  # Myst: a grab broken, let go or ended by the fight (002:l.116)

@@ -228,6 +228,9 @@ class DefenceWon:
     #: and grab, 002:l.101-116): "knocked_down", "unbalanced" (by `penalty`), "grabbed".
     effects: tuple[str, ...] = ()
     penalty: int = 0
+    #: The attacker's ruleset sheet after answering a counterattack, itself a defence (Myst:
+    #: one more this round, 002:l.91, M-2), None when it leaves it as it is.
+    attacker_after: Any = None
 
 
 class RulesRefusal(ValueError):

@@ -176,6 +176,7 @@ def action_name(kind: str) -> str:
         "break_grab": _("break the grab"),
         "stand": _("stand up"),
         "coup_de_grace": _("coup de grâce"),
+        "close_defence": _("close into defence"),
     }
     return names.get(kind, kind)
 
@@ -416,6 +417,9 @@ def modifier_line(modifier: Modifier) -> str:
         ),
         "myst_second_defence": lambda: _("second defence this round: defence {penalty}").format(
             penalty=_signed(-value)
+        ),
+        "myst_closed_defence": lambda: _("closed into defence: defence {bonus}").format(
+            bonus=_signed(-value)
         ),
         "myst_penalty_cancelled": lambda: _(
             "second defence: its -20 cancelled by a defence margin"

@@ -169,6 +169,10 @@ def myst_situation_text(d: Mapping[str, Any]) -> str:
         "penalty_cancelled": lambda: _(
             "the target's second defence without its -20, cancelled by a defence margin (M-2)"
         ),
+        "closed_defence": lambda: _(
+            "the target is closed into defence: its defence raised, its margin only breaks "
+            "off (M-1, M-2)"
+        ),
     }
     words = [names[str(c)]() for c in d.get("situation", ()) if str(c) in names]
     return "(" + "; ".join(words) + ")"
@@ -297,6 +301,15 @@ def _defence_margin(d: Mapping[str, Any]) -> str:
         text += " " + _("Counterattack {a} against {d}: {result}.").format(
             a=d["counter_attack_total"], d=d["counter_defence_total"], result=_hit(d.get("hit"))
         )
+    answer = d.get("counter_situation", ())
+    if "second_defence" in answer:
+        text += " " + _("{against}'s answer is its second defence this round: -20 (M-2).").format(
+            against=d["against"]
+        )
+    elif "penalty_cancelled" in answer:
+        text += " " + _(
+            "{against}'s answer is its second defence this round, its -20 cancelled (M-2)."
+        ).format(against=d["against"])
     if d.get("initiative"):
         words = _("{unit} acts before {against} in round {round} (Priority +{change}).")
         text += " " + words.format(
@@ -575,6 +588,10 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
     Happened.MARGIN_SPENT: _margin_spent,
     Happened.DEFENCE_MARGIN: _defence_margin,
     Happened.DEFENCE_PLAN: _defence_plan,
+    Happened.CLOSED_DEFENCE: lambda d: _(
+        "{unit} closes into defence, giving up its attack: until its next turn its defences "
+        "are raised and a won one only breaks off (M-1)."
+    ).format(unit=d["unit"]),
     Happened.BROKE_OFF: _broke_off,
     Happened.GRAB_BREAK: _grab_break,
     Happened.GRAB_ENDED: _grab_ended,

@@ -91,11 +91,14 @@ def test_m1_a_trip_won_by_15_leaves_a_penalty_of_15_on_the_next_defence(duel: Ba
     assert not any(e.kind == "damage" for e in b.log)  # a trip does no damage
     assert b.apply(cmd.EndTurn("desmond"), GM).accepted
     assert b.world.has("desmond", Unbalanced)  # given this turn: it waits
-    # Josh strikes: Desmond defends with 32 - 15 = 17; 45 + 1+1+1 = 48 against 17 + 1+1+1 = 20.
+    # Josh strikes: Desmond's answer to the trip (002:l.99 "può rispondere con un tiro di Corpo
+    # a Corpo") was its first defence of round 2, so this is its second (M-2: -20): it defends
+    # with 32 - 15 - 20 = -3; 45 + 1+1+1 = 48 against -3 + 1+1+1 = 0.
     assert b.apply(cmd.EnterRoll((1, 1, 1, 1, 1, 1, 1)), GM).accepted
     assert b.apply(cmd.Attack("josh", "desmond", margin=None), GM).accepted
     attack = next(e for e in reversed(b.log) if e.kind == "attack")
-    assert (attack.data["attack_total"], attack.data["defence_total"]) == (48, 20)
+    assert (attack.data["attack_total"], attack.data["defence_total"]) == (48, 0)
+    assert attack.data["situation"] == ["second_defence"]
     assert "target_unbalanced +15" in attack.data["why"]
     assert not b.world.has("desmond", Unbalanced)  # spent by that exchange
 
@@ -113,11 +116,13 @@ def test_m1_a_trip_won_by_42_knocks_down_and_the_fall_costs_20_until_an_action_s
     assert b.world.get("desmond", Posture).stance is Stance.PRONE
     assert not b.world.has("desmond", Unbalanced)
     assert b.apply(cmd.EndTurn("desmond"), GM).accepted
-    # Josh: 45 + 1+1+1 = 48 against Desmond on the ground, 32 - 20 = 12, + 1+1+1 = 15.
+    # Josh: 45 + 1+1+1 = 48 against Desmond on the ground, 32 - 20 = 12, and his second
+    # defence of round 2 (his answer to the trip was the first, 002:l.99, M-2): 12 - 20 = -8,
+    # + 1+1+1 = -5.
     assert b.apply(cmd.EnterRoll((1, 1, 1, 1, 1, 1, 1)), GM).accepted
     assert b.apply(cmd.Attack("josh", "desmond", margin=None), GM).accepted
     attack = next(e for e in reversed(b.log) if e.kind == "attack")
-    assert (attack.data["attack_total"], attack.data["defence_total"]) == (48, 15)
+    assert (attack.data["attack_total"], attack.data["defence_total"]) == (48, -5)
     assert b.apply(cmd.EndTurn("josh"), GM).accepted
     # Round 3, Desmond on the ground: no move until he stands; his attack is 30 - 20 = 10.
     refused = b.apply(cmd.Move("desmond", (5, 2, 0)), GM).refusal

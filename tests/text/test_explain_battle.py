@@ -87,6 +87,7 @@ SAMPLES: dict[Happened, dict[str, object]] = {
         "hit": True,
     },
     Happened.DEFENCE_PLAN: {"unit": "Bo", "moves": ["counterattack", "priority"]},
+    Happened.CLOSED_DEFENCE: {"unit": "Bo"},
     Happened.BROKE_OFF: {"unit": "Bo", "against": "Ada", "at": [2, 2, 0], "to": [3, 3, 0]},
     Happened.GRAB_BREAK: {
         "unit": "Ada", "holder": "Bo", "total": 61, "holder_total": 58, "broken": True,

@@ -128,6 +128,10 @@ def exchange(
         mods.append(Modifier("obstruction", -penalty, ("M-1",)))  # 002:l.256
     if situation.second_defence:
         mods.append(Modifier("second_defence", rules.second_defence_penalty, ("M-2",)))
+    if situation.closed_defence and rules.closed_defence_bonus:
+        # 002:l.81, 137 "chiudersi in difesa rinunciando alla propria azione": the base
+        # chapter's defence bonus (M-2's base, assumed: game/data/myst/rules.toml).
+        mods.append(Modifier("closed_defence", -rules.closed_defence_bonus, ("M-1", "M-2")))
     # Positive values help the attacker: the defender's bonuses are listed negated.
     attack_total = attack + sum(m.value for m in mods if m.code in _ATTACK_SIDE)
     defence_total = defence - sum(m.value for m in mods if m.code not in _ATTACK_SIDE)
@@ -204,9 +208,10 @@ def defence_options(
 ) -> tuple[tuple[str, ...], int]:
     """What a won defence may buy (002:l.74-83): each counter-move costs 20, so a margin buys
     margin // 20 of them; after a closed defence only breaking off, for 0. Against a ranged
-    attack there is no melee to counter or break off."""
+    attack there is no melee to counter or break off (after a closed defence: nothing)."""
     if closed:
-        return (("break_off",), 0) if margin >= rules.closed_break_off_cost else ((), 0)
+        free = melee and margin >= rules.closed_break_off_cost
+        return (("break_off",), 0) if free else ((), 0)
     units = margin // rules.defence_cost
     if units == 0:
         return (), 0

@@ -196,6 +196,8 @@ class Sheet:
     defences: int = _later(0)
     #: A defence margin's "cancel the -20" (002:l.77) bought for the next defence this round.
     cancel_penalty: bool = _later(False)
+    #: Closed into defence (002:l.81, 137: its action given up) until its next turn begins.
+    closed_defence: bool = _later(False)
 
     @property
     def brawl_total(self) -> int:
@@ -227,6 +229,7 @@ class MystRules:
     aimed_limb: int
     run_up_metres: int
     second_defence_penalty: int
+    closed_defence_bonus: int
     melee_cells: int
     priority_die: int
     defaults: Sheet
@@ -421,6 +424,7 @@ def load(directory: Path = DIRECTORY) -> MystRules:
         aimed_limb=_int(fire, "aimed_limb", where, 0, 100),
         run_up_metres=_int(_section(data, "charge", where), "run_up_metres", where, 0, 100),
         second_defence_penalty=_int(base, "second_defence_penalty", where, 0, 100),
+        closed_defence_bonus=_int(base, "closed_defence_bonus", where, 0, 100),
         melee_cells=_int(base, "melee_cells", where, 1, 10),
         priority_die=_int(base, "priority_die", where, 2, 100),
         defaults=defaults,

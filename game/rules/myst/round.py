@@ -1,6 +1,8 @@
 """Myst's battle state within a turn and a round, as pure functions of the sheet: the charge's
-run-up (002:l.187-193), the second defence's -20 of M-2's base and the defence margin's
-"cancel the -20" (002:l.77). docs/rules.md, "Myst in battle", gives the choices."""
+run-up (002:l.187-193), the second defence's -20 of M-2's base, the defence margin's "cancel the
+-20" (002:l.77), a closed defence (002:l.81-83, 137) and a counterattack's exchange counted as
+the countered fighter's defence (002:l.91, 99, 109). docs/rules.md, "Myst in battle", gives the
+choices."""
 
 from __future__ import annotations
 
@@ -29,8 +31,22 @@ def walked(sheet: Sheet) -> Sheet:
 
 
 def turn_begins(sheet: Sheet) -> Sheet:
-    """Its own turn begins: no cell walked yet (the same sheet when there was none)."""
-    return sheet if sheet.run_up == 0 else replace(sheet, run_up=0)
+    """Its own turn begins: no cell walked yet, and a closed defence of its last turn is over
+    (it has its action again); the same sheet when there was neither."""
+    if sheet.run_up == 0 and not sheet.closed_defence:
+        return sheet
+    return replace(sheet, run_up=0, closed_defence=False)
+
+
+#: The battle's command that closes a fighter into defence (its action given up, 002:l.137).
+CLOSE_DEFENCE = "close_defence"
+
+
+def closed(sheet: Sheet) -> Sheet:
+    """It closes into defence (002:l.137 "chiudersi in difesa rinunciando alla propria
+    azione"): until its next turn begins, each defence has the base's bonus and its margin
+    buys only breaking off, for 0 (002:l.81-83)."""
+    return sheet if sheet.closed_defence else replace(sheet, closed_defence=True)
 
 
 def round_begins(sheet: Sheet) -> Sheet:
@@ -68,6 +84,7 @@ def situation(rules: MystRules, attacker: Sheet, target: Sheet) -> combat.Situat
         charge=charging(rules, attacker),
         two_handed=attacker.two_handed,
         second_defence=second_defence(target),
+        closed_defence=target.closed_defence,
     )
 
 
@@ -83,3 +100,21 @@ def after_counter_moves(target: Sheet, taken: Sequence[str]) -> Sheet | None:
     if "cancel_penalty" in taken and not target.cancel_penalty:
         return replace(target, cancel_penalty=True)
     return None
+
+
+def countered(attacker: Sheet) -> Sheet:
+    """The attacker after its target's counterattack: "che può rispondere con un tiro di Corpo
+    a Corpo a sua volta" (002:l.91, 99, 109) is its own Defence Manoeuvre, one more defence
+    this round (M-2), a cancelled -20 used by it (`defended`)."""
+    return defended(attacker)
+
+
+def counter_logged(attacker: Sheet) -> dict[str, object]:
+    """The counterattack's event fields for the attacker's answer as a defence: written only
+    when it is a second one (`counter_situation`: "second_defence", or "penalty_cancelled"
+    when a defence margin spared it), so a first answer logs as before."""
+    if second_defence(attacker):
+        return {"counter_situation": ["second_defence"]}
+    if penalty_cancelled(attacker):
+        return {"counter_situation": ["penalty_cancelled"]}
+    return {}

@@ -204,6 +204,7 @@ _NAMED = {
     "mounted": ("myst_mounted", ("M-1",)),  # 002:l.128
     "target_mounted": ("myst_target_mounted", ("M-1",)),  # 002:l.128
     "second_defence": ("myst_second_defence", ("M-2",)),  # M-2's base, 002:l.77
+    "closed_defence": ("myst_closed_defence", ("M-1", "M-2")),  # 002:l.81, 137; base assumed
 }
 
 
@@ -248,6 +249,11 @@ def situation_why(
         why.append(f"two-handed grip: Strength cap +{data.cap_two_handed} (002:l.234, M-1)")
     if state.penalty_cancelled(target):
         why.append("a defence margin cancelled this second defence's -20 (002:l.77, M-2)")
+    if situation.closed_defence:
+        why.append(
+            f"the target is closed into defence: defence +{data.closed_defence_bonus} "
+            "(assumed), a won defence only breaks off, for 0 (002:l.81-83, M-2)"
+        )
     return tuple(why)
 
 
@@ -263,6 +269,7 @@ def situation_logged(
             ("two_handed", situation.two_handed),
             ("second_defence", situation.second_defence),
             ("penalty_cancelled", state.penalty_cancelled(target)),
+            ("closed_defence", situation.closed_defence),
         )
         if held
     ]
@@ -519,15 +526,22 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         not counted (`myst_counters.roll_counter`). Breaking off steps the defender away (the
         battle's, `DefenceWon.taken`). "Cancel the -20" spares the defender's next defence this
         round the second defence's -20 (`after`); "Priority next round" puts it before the
-        attacker next round (`priority_over`; docs/rules.md, "Myst in battle")."""
+        attacker next round (`priority_over`; docs/rules.md, "Myst in battle"). A defender
+        closed into defence only breaks off, for 0, when its plan names it (002:l.81-83); the
+        attacker's answer to a counterattack is its own defence this round (`attacker_after`,
+        at -20 when a second one: M-2, 002:l.91)."""
         if roll.logged.get("winner") != "defence":
             return None
         detail: MystAttack = attack.detail
         data = rules()
         margin = int(str(roll.logged["margin"]))
-        options, units = combat.defence_options(data, margin, closed=False, melee=detail.melee)
+        closed = detail.situation.closed_defence
+        options, units = combat.defence_options(data, margin, closed=closed, melee=detail.melee)
         chosen = combat.DEFAULT_DEFENCE_PLAN if plan is None else tuple(plan)
-        taken = counters.counter_moves(options, units, chosen)
+        if closed:
+            taken = tuple(o for o in options if o in chosen)
+        else:
+            taken = counters.counter_moves(options, units, chosen)
         if not taken:
             return None
         # The target's sheet now (its defence counted), not the one it was attacked with.
@@ -537,21 +551,28 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         kind = counters.counter_kind(taken)
         if kind is None:
             return DefenceWon(margin, units, taken, rules=("M-1",), after=after, priority_over=over)
-        # The defender strikes back at the attacker: the exchange with the roles swapped.
+        # The defender strikes back at the attacker: the exchange with the roles swapped, the
+        # attacker's answer a defence of its own (002:l.91 "che può rispondere", M-2).
+        foe = sheet_of(bf.by_id.get(attacker.id, attacker))
+        second = state.second_defence(foe)
         done = myst_counters.roll_counter(
-            roller, data, kind, target, attacker, detail.target, detail.attacker
-        )
+            roller, data, kind, target, attacker, detail.target, detail.attacker,
+            second_defence=second,
+        )  # fmt: skip
+        logged = {**done.logged, **state.counter_logged(foe)}
+        answered = state.countered(foe)
         if kind != "punch":
             effects, penalty = myst_counters.effects_of(done)
             return DefenceWon(
-                margin, units, taken, done.logged, done.rolls, done.hit, 0, "", ("M-1",),
+                margin, units, taken, logged, done.rolls, done.hit, 0, "", ("M-1",),
                 after=after, priority_over=over, effects=effects, penalty=penalty,
+                attacker_after=answered,
             )  # fmt: skip
         damage = combat.punch_damage(data, done.margin, detail.target.strength) if done.hit else 0
         weapon = data.weapons["pugno"]
         return DefenceWon(
-            margin, units, taken, done.logged, done.rolls, done.hit, damage, weapon.type, ("M-1",),
-            after=after, priority_over=over,
+            margin, units, taken, logged, done.rolls, done.hit, damage, weapon.type,
+            ("M-1",), after=after, priority_over=over, attacker_after=answered,
         )  # fmt: skip
 
     def expected_harm(

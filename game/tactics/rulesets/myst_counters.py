@@ -91,11 +91,14 @@ def roll_counter(
     attacker: EntitySheet,
     defender_sheet: Sheet,
     attacker_sheet: Sheet,
+    *,
+    second_defence: bool = False,
 ) -> Counter:
     """The counterattack of `kind` ("punch", "push", "trip", "grab"): "un normale tiro di Corpo
     a Corpo" against the attacker's Corpo a Corpo, 3d10 each, shield not counted (002:l.91,
-    99, 109), with each side's knocked-down modifier."""
-    situation = combat.Situation(counter=kind)
+    99, 109), with each side's knocked-down modifier; the attacker's answer is a defence of
+    its own, at -20 when `second_defence` (M-2, game/rules/myst/round.py `countered`)."""
+    situation = combat.Situation(counter=kind, second_defence=second_defence)
     done = combat.exchange(data, defender_sheet, attacker_sheet, situation)
     done = counted(defender, attacker, done, counter=True)
     a = roller.roll(combat.DICE, f"counter {defender.id}")

@@ -1,5 +1,6 @@
 """Myst's round rules in battle (game.tactics.ruleset.RoundRules): a round's defences and a
-cancelled -20 end with the round (M-2, 002:l.77), a turn's run-up with the turn (002:l.189).
+cancelled -20 end with the round (M-2, 002:l.77), a turn's run-up and a closed defence with the
+turn (002:l.189, 137); the `close_defence` command closes the fighter into defence (002:l.81).
 Myst has none of the round commands (aim, hasty, delay, stances): its turn budget lists none,
 and each answers "not in this ruleset" if asked all the same."""
 
@@ -26,6 +27,8 @@ class MystRound:
         return myst_round.turn_begins(sheet) if isinstance(sheet, Sheet) else sheet
 
     def after_command(self, sheet: object, kind: str) -> object:
+        if kind == myst_round.CLOSE_DEFENCE and isinstance(sheet, Sheet):
+            return myst_round.closed(sheet)  # 002:l.137: until its next turn begins
         return sheet
 
     def aim(

@@ -251,18 +251,25 @@ class Prompts:
         """Ask the acting unit's player for its standing counter-moves (`defence_plan`): it is
         not at the screen when it is attacked."""
         self.defence_unit = unit
+        plans = self.defence_plans()
         text = _(
             "{unit}'s won defences buy counter-moves at 20 points of margin each (M-1), taken "
-            "in this order while they last. Choose: [1]-[{last}]."
-        ).format(unit=unit, last=len(self.defence_plans()))
-        answers = [
-            (f"{i + 1}. {words}", f"plan:{i}") for i, (words, _m) in enumerate(self.defence_plans())
-        ]
+            "in this order while they last. Or it closes into defence: this turn's attack given "
+            "up, until its next turn its defences are raised and a won one only breaks off, "
+            "free, if its plan names breaking off (002:l.81-83). Choose: [1]-[{last}]."
+        ).format(unit=unit, last=len(plans) + 1)
+        answers = [(f"{i + 1}. {words}", f"plan:{i}") for i, (words, _m) in enumerate(plans)]
+        # 002:l.137 "chiudersi in difesa rinunciando alla propria azione": the battle refuses
+        # it (action_used) once the attack is spent, and says so on the status line.
+        close = _("close into defence (gives up this turn's attack)")
+        answers.append((f"{len(plans) + 1}. {close}", f"plan:{len(plans)}"))  # after the plans
         self.open("defence", hud.esc(text), answers, stacked=True)
 
     def _defence(self, key: str) -> None:
         plans = self.defence_plans()
         index = int(key.removeprefix("plan:")) if key.startswith("plan:") else -1
         self.close()
+        if index == len(plans) and self.defence_unit is not None:
+            self.scene.orders.submit(cmd.CloseDefence(self.defence_unit))
         if 0 <= index < len(plans) and self.defence_unit is not None:
             self.scene.orders.submit(cmd.DefencePlan(self.defence_unit, plans[index][1]))

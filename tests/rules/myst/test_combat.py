@@ -150,6 +150,24 @@ def test_closed_defence_only_breaks_off_for_zero(rules: MystRules) -> None:
     assert combat.defence_options(rules, 40, closed=True) == (("break_off",), 0)
 
 
+def test_closed_defence_against_a_shot_buys_nothing(rules: MystRules) -> None:
+    # 002:l.78, 83 "Rompere la mischia": a ranged attacker is in no melee to break off from,
+    # and l.81 leaves a closed defence nothing else.
+    assert combat.defence_options(rules, 40, closed=True, melee=False) == ((), 0)
+
+
+def test_closed_defence_raises_the_defence_by_the_assumed_base_10(rules: MystRules) -> None:
+    # rules.toml [base] closed_defence_bonus = 10 (assumed, M-2's base): defence 45 + 10 = 55
+    # against attack 50, named in the exchange's modifiers as the defender's (negative).
+    sheet = rules.defaults
+    attacker, target = replace(sheet, attack=50), replace(sheet, defence=45)
+    done = combat.exchange(rules, attacker, target, Situation(closed_defence=True))
+    assert (done.attack, done.defence) == (50, 55)
+    assert [(m.code, m.value, m.rules) for m in done.modifiers] == [
+        ("closed_defence", -10, ("M-1", "M-2"))
+    ]
+
+
 def test_a_charge_parried_adds_10_to_the_defence_margin(rules: MystRules) -> None:
     # 002:l.193: "soltanto nel caso in cui riesca a parare o a schivare la carica con successo,
     # potrà aggiungere 10 punti allo Scarto di Difesa": attack 40+3+3+3 = 49, defence 40+7+7+7

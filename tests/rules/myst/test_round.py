@@ -1,6 +1,7 @@
 """Myst's battle state within a turn and a round (game/rules/myst/round.py): the charge's run-up
 (002:l.187-193), the second defence's -20 (M-2's base) and the defence margin's "cancel the
--20" (002:l.77); the sheet's two-handed grip (002:l.232-238). Numbers worked out by hand."""
+-20" (002:l.77); the sheet's two-handed grip (002:l.232-238); a closed defence (002:l.81-83,
+137) and the answer to a counterattack as a defence (002:l.91). Numbers worked out by hand."""
 
 from __future__ import annotations
 
@@ -117,7 +118,9 @@ def test_the_battle_state_of_a_sheet_is_written_only_when_it_is_not_at_its_defau
     # A sheet as the battle stored it before the charge and the round's defences existed
     # writes the same JSON (so older journals' state hashes stand until one of them changes).
     plain = sheet_to_json(_sheet())
-    assert not {"two_handed", "run_up", "defences", "cancel_penalty"} & set(plain["fields"])
+    assert not {"two_handed", "run_up", "defences", "cancel_penalty", "closed_defence"} & set(
+        plain["fields"]
+    )
     used = replace(_sheet(), run_up=4, defences=1, cancel_penalty=True)
     written = sheet_to_json(used)
     assert {k: written["fields"][k] for k in ("run_up", "defences", "cancel_penalty")} == {
@@ -126,3 +129,44 @@ def test_the_battle_state_of_a_sheet_is_written_only_when_it_is_not_at_its_defau
         "cancel_penalty": True,
     }
     assert sheet_from_json(written) == used and sheet_from_json(plain) == _sheet()
+
+
+def test_m1_closing_into_defence_lasts_until_the_fighters_next_turn_begins() -> None:
+    # 002:l.137 "chiudersi in difesa rinunciando alla propria azione": the action given up is
+    # this turn's, so the closed defence holds until the next one begins, across a new round.
+    fresh = _sheet()
+    closed = state.closed(fresh)
+    assert closed.closed_defence and state.closed(closed) is closed
+    assert state.round_begins(state.defended(closed)).closed_defence
+    assert not state.turn_begins(closed).closed_defence
+    assert state.situation(load(), _sheet(), closed).closed_defence
+    assert not state.situation(load(), _sheet(), fresh).closed_defence
+
+
+def test_m1_a_closed_defence_is_10_higher_and_a_second_one_still_takes_20() -> None:
+    # The base's +10 (assumed, rules.toml `closed_defence_bonus`): defence 40 + 10 = 50; as
+    # a second defence of the round (M-2) 40 + 10 - 20 = 30. Attack 40 against 50: 3d10 - 3d10
+    # must be at least 11.
+    data = load()
+    target = state.closed(_sheet(defence=40))
+    done = combat.exchange(data, _sheet(attack=40), target, state.situation(data, _sheet(), target))
+    assert (done.attack, done.defence) == (40, 50)
+    assert [(m.code, m.value) for m in done.modifiers] == [("closed_defence", -10)]
+    again = state.defended(target)
+    done = combat.exchange(data, _sheet(attack=40), again, state.situation(data, _sheet(), again))
+    assert (done.attack, done.defence) == (40, 30)
+
+
+def test_m2_the_answer_to_a_counterattack_is_one_more_defence_of_the_round() -> None:
+    # 002:l.91 "che può rispondere con un tiro di Corpo a Corpo a sua volta": the countered
+    # attacker's Defence Manoeuvre. Its first answer: nothing logged, one defence counted;
+    # a second: "second_defence" (-20); a second whose -20 a margin cancelled (002:l.77).
+    first = _sheet()
+    assert state.counter_logged(first) == {}
+    assert state.countered(first).defences == 1
+    once = state.countered(first)
+    assert state.counter_logged(once) == {"counter_situation": ["second_defence"]}
+    spared = replace(once, cancel_penalty=True)
+    assert state.counter_logged(spared) == {"counter_situation": ["penalty_cancelled"]}
+    after = state.countered(spared)
+    assert (after.defences, after.cancel_penalty) == (2, False)

@@ -133,6 +133,7 @@ def test_m1_the_acting_units_menu_sets_its_standing_counter_moves_into_the_journ
         "6. first: trip",
         "7. first: grab",
         "8. keep the margins",
+        "9. close into defence (gives up this turn's attack)",  # 002:l.81-83, 137
     ]
     w.key(pygame.K_4)
     w.frames(3)
