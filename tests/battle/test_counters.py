@@ -435,14 +435,15 @@ def test_the_players_view_and_the_unit_card_tell_the_grab_and_the_penalty(duel: 
 def test_the_computer_plans_grabs_and_trips_on_the_keep_and_the_battle_ends_and_replays(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Every side the computer's, Myst on the keep (seed 1): some of its fighters face a
-    # stronger arm and plan the grab, the others the trip; the battle still ends with a
-    # winner, and its journal replays to the same state (the choice draws on no dice).
+    # Every side the computer's, Myst on the keep (seed 7: since the closed defence, most seeds
+    # of this map see trips only): some of its fighters face a stronger arm and plan the
+    # grab, the others the trip; the battle still ends with a winner, and its journal replays
+    # to the same state (the choice draws on no dice).
     monkeypatch.setattr(test_soak, "MAX_COMMANDS", 5000)
     monkeypatch.setattr(test_soak, "MAX_ROUNDS", 400)
     loaded = load_map(test_soak.MAPS / "keep_gate.tmx")
     factions = tuple(sorted({u.faction for u in loaded.units}))
-    setup = replace(setup_from_map(loaded, seed=1, computer=factions), ruleset="myst")
+    setup = replace(setup_from_map(loaded, seed=7, computer=factions), ruleset="myst")
     journal = tmp_path / "keep.jsonl"
     session = Session.new(setup, journal)
     try:
