@@ -55,6 +55,7 @@ def test_m2_a_myst_fighter_without_a_shield_shows_no_protection() -> None:
     # the defaults' 30: it starts unhurt); M-2 keeps no armour on the sheet.
     (start,) = _hits("myst", "arciere")
     assert start.armour == () and start.rows == (("status", 26, 26),)
+    assert (start.state, start.pips) == ("unhurt", ())
 
 
 def test_003_l174_185_fantasy_body_sections_fill_from_lieve_down_and_armour_goes_first() -> None:
