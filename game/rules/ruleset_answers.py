@@ -332,7 +332,9 @@ class HealthShown:
     what anyone who sees the unit may know; `rows` and `armour` are its numbers, which the
     player's view keeps for the player's own units only (`public`)."""
 
-    ruleset: str
+    #: The shape of the numbers, which the wording follows: "status" (Myst's one pool),
+    #: "characteristics" (Cepheus), "hit_points" (d20), "body" (fantasy's sections).
+    kind: str
     state: str
     pips: tuple[str, ...] = ()
     #: (name, value, of): Myst ("status", now, max); Cepheus ("end", now, max) and STR, DEX;
@@ -346,10 +348,10 @@ class HealthShown:
 
     def public(self) -> HealthShown:
         """What a player who does not command the unit is shown: its state and pips."""
-        return HealthShown(self.ruleset, self.state, self.pips)
+        return HealthShown(self.kind, self.state, self.pips)
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"ruleset": self.ruleset, "state": self.state}
+        out: dict[str, object] = {"kind": self.kind, "state": self.state}
         out["pips"] = list(self.pips)
         if self.rows:
             out["rows"] = [list(r) for r in self.rows]

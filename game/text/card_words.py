@@ -50,27 +50,26 @@ def state_name(state: str) -> str:
 
 
 def health_lines(shown: HealthShown, own: bool) -> list[str]:
-    """The card's health lines: for the player's own unit its numbers in the ruleset's terms,
-    for another only the state anyone who sees it knows."""
-    if not own or not shown.rows:
-        return [_("Health: {state}").format(state=state_name(shown.state))]
+    """The card's health lines: for the player's own unit its numbers as their shape (`kind`)
+    has them, for another only the state anyone who sees it knows."""
     state = state_name(shown.state)
-    rows = {name: (now, most) for name, now, most in shown.rows}
-    if shown.ruleset == "myst":
-        now, most = rows.get("status", (0, 0))
+    if not own or not shown.rows:
+        return [_("Health: {state}").format(state=state)]
+    if shown.kind == "status":  # one pool of points (Myst's Status Globale, M-2)
+        _name, now, most = shown.rows[0]
         return [_("Status Globale: {now} of {most}").format(now=now, most=most)]
-    if shown.ruleset == "cepheus":
+    if shown.kind == "characteristics":  # damage to characteristics (Cepheus, C-5)
         chars = " · ".join(
             _("{char} {now}/{most}").format(char=_char(name), now=now, most=most)
             for name, now, most in shown.rows
         )
         return [_("{chars}: {state}").format(chars=chars, state=state)]
-    if shown.ruleset == "d20":
-        hp = rows.get("hp", (0, 0))[0]
+    if shown.kind == "hit_points":  # d20's, D-2: no maximum on the sheet
+        hp = shown.rows[0][1]
         if shown.state == "ok":
             return [_("Hit points: {hp}").format(hp=hp)]
         return [_("Hit points: {hp} ({state})").format(hp=hp, state=state)]
-    if shown.ruleset == "fantasy":
+    if shown.kind == "body":  # boxes lost per section (fantasy, 003:l.183)
         sections = " · ".join(_section(name, lost, boxes) for name, lost, boxes in shown.rows)
         lines = [_("Body points lost: {sections}").format(sections=sections)]
         if shown.penalty:
@@ -80,25 +79,28 @@ def health_lines(shown: HealthShown, own: bool) -> list[str]:
 
 
 def protection_text(shown: HealthShown) -> str:
-    """The armour part of the card's kit line, in the ruleset's terms: Myst's shield, fantasy's
-    points per location and DP, Cepheus's armour, d20's AC."""
-    points = dict(shown.armour)
-    if shown.ruleset == "myst":
-        shield = points.get("shield", 0)
-        return _("shield +{n} in defence").format(n=shield) if shield else _("no shield")
-    if shown.ruleset == "cepheus":
-        armour = points.get("armour", 0)
-        return _("armour {n}").format(n=armour) if armour else _("no armour")
-    if shown.ruleset == "d20":
-        return _("AC {ac}").format(ac=points.get("ac", 0))
-    if shown.ruleset == "fantasy":
-        places = [(p, n) for p, n in shown.armour if p != "dp"]
-        dp = _("DP {dp}").format(dp=points.get("dp", 0))
-        if not places:
-            return _("no armour, {dp}").format(dp=dp)
+    """The armour part of the card's kit line, each entry in its own words: a shield's bonus
+    in the defence (Myst), armour points (Cepheus) or per location (fantasy, with its DP), the
+    AC (d20); "no armour" before the rest when the unit has none."""
+    places = [(where, n) for where, n in shown.armour if where not in _PROTECTION]
+    parts = [_PROTECTION[where]().format(n=n) for where, n in shown.armour if where in _PROTECTION]
+    if places:
         where = ", ".join(f"{damage_type_name(p)} {n}" for p, n in places)
-        return _("armour {where}, {dp}").format(where=where, dp=dp)
-    return ", ".join(f"{p} {n}" for p, n in shown.armour) or _("no armour")
+        parts.insert(0, _("armour {where}").format(where=where))
+    elif not any(where in _WORN for where, _n in shown.armour):
+        parts.insert(0, _("no armour"))
+    return ", ".join(parts)
+
+
+#: The armour entries that are not a body location, worded with their number `n`.
+_PROTECTION: Mapping[str, Callable[[], str]] = {
+    "shield": lambda: _("shield +{n} in defence"),
+    "armour": lambda: _("armour {n}"),
+    "ac": lambda: _("AC {n}"),
+    "dp": lambda: _("DP {n}"),
+}
+#: The entries that are protection worn (else the card says "no armour" first).
+_WORN = ("shield", "armour", "ac")
 
 
 def _char(name: str) -> str:

@@ -338,13 +338,12 @@ class Aim:
             lines.append(hud.esc(saves))
         if seen.turn is not None:
             weapon = self.arms(seen)
-            armour = (
-                protection_text(seen.health)
-                if seen.health is not None
-                else names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
-                if seen.armour
-                else _("no armour")
-            )
+            if seen.health is not None:  # the ruleset's own armour (issue 16)
+                armour = protection_text(seen.health)
+            elif seen.armour:
+                armour = names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
+            else:
+                armour = _("no armour")
             lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))

@@ -48,9 +48,9 @@ def test_a_wounded_fantasy_guard_shows_its_sections_to_its_side_and_only_its_sta
         )
     theirs = view_for(b, "blue").unit("ada")
     assert theirs is not None and theirs.turn is None
-    assert theirs.health == HealthShown("fantasy", "lieve", ("light",))
+    assert theirs.health == HealthShown("body", "lieve", ("light",))
     shown = {u["id"]: u for u in player_view(b, "blue")["units"]}
-    assert shown["ada"]["health"] == {"ruleset": "fantasy", "state": "lieve", "pips": ["light"]}
+    assert shown["ada"]["health"] == {"kind": "body", "state": "lieve", "pips": ["light"]}
 
 
 def test_every_other_ruleset_gives_the_view_its_health_and_periferie_none(
@@ -59,15 +59,15 @@ def test_every_other_ruleset_gives_the_view_its_health_and_periferie_none(
     # The station_guard sample of each: Myst's soldato (Status Globale 30, shield 10), Cepheus's
     # guardia (END 8, STR 7, DEX 9, armour 5), d20's station_guard (13 hit points, AC 15).
     expected = {
-        "myst": HealthShown("myst", "unhurt", (), (("status", 30, 30),), (("shield", 10),)),
+        "myst": HealthShown("status", "unhurt", (), (("status", 30, 30),), (("shield", 10),)),
         "cepheus": HealthShown(
-            "cepheus",
+            "characteristics",
             "uninjured",
             (),
             (("end", 8, 8), ("str", 7, 7), ("dex", 9, 9)),
             (("armour", 5),),
         ),
-        "d20": HealthShown("d20", "ok", (), (("hp", 13, 0),), (("ac", 15),)),
+        "d20": HealthShown("hit_points", "ok", (), (("hp", 13, 0),), (("ac", 15),)),
     }
     for ruleset, health in expected.items():
         b = _battle(made, ruleset)

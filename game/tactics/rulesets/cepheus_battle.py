@@ -828,7 +828,8 @@ class CepheusBattle(CepheusImprovised, BattleRules):
         rows = tuple((c, sheet.chars[c], sheet.max_of(c)) for c in CHARS if c in sheet.chars)
         pip = {"wounded": "light", SERIOUSLY_WOUNDED: "grave", UNCONSCIOUS: "mortal"}.get(state)
         pips = () if pip is None else (pip,)
-        return HealthShown("cepheus", state, pips, rows, (("armour", sheet.armour),))
+        armour = (("armour", sheet.armour),) if sheet.armour else ()
+        return HealthShown("characteristics", state, pips, rows, armour)
 
 
 def sample_id(weapon: CepheusWeapon) -> str:

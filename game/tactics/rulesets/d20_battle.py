@@ -634,7 +634,9 @@ class D20Battle(NotOffered, D20Improvised, BattleRules):  # no throws in its see
         found = state_of(sheet)
         state = "stable" if found is HpState.DYING and sheet.stable else found.value
         pips = {HpState.DISABLED: ("grave",), HpState.DYING: ("mortal",)}.get(found, ())
-        return HealthShown("d20", state, pips, (("hp", sheet.hit_points, 0),), (("ac", sheet.ac),))
+        return HealthShown(
+            "hit_points", state, pips, (("hp", sheet.hit_points, 0),), (("ac", sheet.ac),)
+        )
 
 
 def field_concealment(conditions: FieldConditions, adjacent: bool) -> int:

@@ -536,7 +536,7 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
         armour = [(p, sheet.armour[p]) for p, _top in data.locations if sheet.armour.get(p)]
         armour.append(("dp", sheet.dp))
         penalty = combat.section_penalty(data, sheet.body, sheet.body_lost)
-        return HealthShown("fantasy", state, pips, tuple(rows), tuple(armour), penalty)
+        return HealthShown("body", state, pips, tuple(rows), tuple(armour), penalty)
 
 
 #: The token's pip for a body section reached (the window's three colours for five sections).

@@ -695,7 +695,7 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         state = "out" if sheet.out else "badly_hurt" if low else "hurt" if now < most else "unhurt"
         pips = {"out": ("mortal",), "badly_hurt": ("grave",), "hurt": ("light",)}.get(state, ())
         shield = (("shield", sheet.shield),) if sheet.shield else ()
-        return HealthShown("myst", state, pips, (("status", now, most),), shield)
+        return HealthShown("status", state, pips, (("status", now, most),), shield)
 
 
 def shown_weapon(weapon: Weapon) -> WeaponShown:

@@ -44,7 +44,7 @@ def test_m2_myst_status_globale_falls_with_each_hit_and_the_pips_band_it() -> No
     # Status Globale: 30 - 12 = 18 (hurt: a yellow pip); 18 - 3 = 15, half of 30 (orange);
     # 15 - 15 = 0, out of the fight (red).
     start, hurt, half, out = _hits("myst", "soldato", ("", 12), ("", 3), ("", 15))
-    assert start == HealthShown("myst", "unhurt", (), (("status", 30, 30),), (("shield", 10),))
+    assert start == HealthShown("status", "unhurt", (), (("status", 30, 30),), (("shield", 10),))
     assert (hurt.state, hurt.pips, hurt.rows) == ("hurt", ("light",), (("status", 18, 30),))
     assert (half.state, half.pips, half.rows) == ("badly_hurt", ("grave",), (("status", 15, 30),))
     assert (out.state, out.pips, out.rows) == ("out", ("mortal",), (("status", 0, 30),))
@@ -63,7 +63,7 @@ def test_003_l174_185_fantasy_body_sections_fill_from_lieve_down_and_armour_goes
     # body boxes 2/2/2/1/1 (assumed defaults, F-3).
     start, torso, head, arms = _hits("fantasy", "guerriero", ("torso", 5), ("head", 4), ("arms", 3))
     assert start == HealthShown(
-        "fantasy",
+        "body",
         "unhurt",
         (),
         (("lieve", 0, 2), ("serio", 0, 2), ("grave", 0, 2), ("critico", 0, 1), ("mortale", 0, 1)),
@@ -100,7 +100,11 @@ def test_c5_cepheus_end_first_then_str_or_dex_and_the_wound_state() -> None:
     sheet = {"chars": {"str": 7, "dex": 9, "end": 8}, "armour": 5}
     start, one, two, three = _hits("cepheus", sheet, ("", 9), ("", 12), ("", 6))
     assert start == HealthShown(
-        "cepheus", "uninjured", (), (("end", 8, 8), ("str", 7, 7), ("dex", 9, 9)), (("armour", 5),)
+        "characteristics",
+        "uninjured",
+        (),
+        (("end", 8, 8), ("str", 7, 7), ("dex", 9, 9)),
+        (("armour", 5),),
     )
     assert (one.state, one.pips, one.rows[0]) == ("wounded", ("light",), ("end", 4, 8))
     assert (two.state, two.rows) == ("wounded", (("end", 0, 8), ("str", 7, 7), ("dex", 6, 9)))
@@ -120,7 +124,7 @@ def test_d2_d20_hit_points_disabled_at_zero_then_dying_and_stable() -> None:
     # d20/sheets.toml station_guard: 13 hit points, AC 15. 13 off: 0, disabled (an orange
     # pip); 4 more: -4, dying (red); the 10 % that stabilises makes it "stable" (D-2).
     start, disabled, dying = _hits("d20", {"template": "station_guard"}, ("", 13), ("", 4))
-    assert start == HealthShown("d20", "ok", (), (("hp", 13, 0),), (("ac", 15),))
+    assert start == HealthShown("hit_points", "ok", (), (("hp", 13, 0),), (("ac", 15),))
     assert (disabled.state, disabled.pips, disabled.rows) == (
         "disabled",
         ("grave",),
@@ -138,4 +142,4 @@ def test_periferie_keeps_its_own_wound_ladder_no_health_shown() -> None:
 
 def test_what_another_side_is_shown_is_the_state_and_pips_only() -> None:
     (start,) = _hits("cepheus", {"chars": {"str": 7, "dex": 9, "end": 8}, "armour": 5})
-    assert start.public() == HealthShown("cepheus", "uninjured")
+    assert start.public() == HealthShown("characteristics", "uninjured")
