@@ -16,7 +16,7 @@ from game.battle.engine import GM, Battle
 from game.battle.events import UNSEEN, Event, Withheld
 from game.ecs.components import RulesetSheet, Sheet, Turn
 from game.grid.model import Cell
-from game.rules.ruleset_answers import Modifier, WeaponShown
+from game.rules.ruleset_answers import HealthShown, Modifier, WeaponShown
 from game.tactics.battlefield import FieldConditions
 from game.tactics.ruleset import field_reader
 
@@ -49,6 +49,10 @@ class UnitView:
     #: it holds) and a push's penalty on its next exchange (002:l.101-116).
     hold: tuple[str, bool] | None = None
     unbalanced: int = 0
+    #: Under a ruleset with its own health (Myst, fantasy, Cepheus, d20: BattleRules.
+    #: health_shown) its state and pips for anyone who sees the unit, its numbers and armour
+    #: for its own side only (HealthShown.public); None under periferie, whose `wounds` these are.
+    health: HealthShown | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -71,6 +75,8 @@ class UnitView:
             out["hold"] = {"other": self.hold[0], "holding": self.hold[1]}
         if self.unbalanced:
             out["unbalanced"] = self.unbalanced
+        if self.health is not None:
+            out["health"] = self.health.to_json()
         return out
 
 
@@ -144,6 +150,7 @@ def view_for(battle: Battle, player: str) -> PlayerView:
             continue
         sheet = battle.sheet(unit_id)
         own = factions is None or sheet.faction in factions
+        ruleset_sheet = battle.world.try_get(unit_id, RulesetSheet)
         kit: dict[str, Any] = {}
         if own:
             kit = {
@@ -152,9 +159,12 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 "medkits": battle.world.get(unit_id, Sheet).medkits,
                 "turn": battle.world.get(unit_id, Turn).state.to_dict(),
             }
-            own_sheet = battle.world.try_get(unit_id, RulesetSheet)
-            if own_sheet is not None:
-                kit["sheet_weapon"] = battle.ruleset.sheet_weapon(own_sheet.sheet)
+            if ruleset_sheet is not None:
+                kit["sheet_weapon"] = battle.ruleset.sheet_weapon(ruleset_sheet.sheet)
+        health = None
+        if ruleset_sheet is not None:
+            shown = battle.ruleset.health_shown(ruleset_sheet.sheet)
+            health = shown if own or shown is None else shown.public()
         units.append(
             UnitView(
                 unit_id,
@@ -168,6 +178,7 @@ def view_for(battle: Battle, player: str) -> PlayerView:
                 velocity=sheet.velocity,
                 hold=sheet.hold,
                 unbalanced=sheet.unbalanced,
+                health=health,
             )
         )
     ghosts: list[tuple[str, Cell]] = []

@@ -320,3 +320,46 @@ class WeaponShown:
 
     def to_json(self) -> dict[str, str]:
         return {"id": self.id, "name": self.name, "damage": self.damage}
+
+
+# ---------------------------------------------------------------- a unit's health and armour
+
+
+@dataclass(frozen=True)
+class HealthShown:
+    """A unit's health and protection as its ruleset keeps them (BattleRules.health_shown), for
+    the unit card and the token's pips; the window only words them (game/text/card_words.py).
+
+    `state` (a code of the ruleset's: Cepheus "wounded", d20 "dying", fantasy the deepest body
+    section reached...) and `pips` (one a mark, worst first: "mortal", "grave", "light") are
+    what anyone who sees the unit may know; `rows` and `armour` are its numbers, which the
+    player's view keeps for the player's own units only (`public`)."""
+
+    #: The shape of the numbers, which the wording follows: "status" (Myst's one pool),
+    #: "characteristics" (Cepheus), "hit_points" (d20), "body" (fantasy's sections).
+    kind: str
+    state: str
+    pips: tuple[str, ...] = ()
+    #: (name, value, of): Myst ("status", now, max); Cepheus ("end", now, max) and STR, DEX;
+    #: d20 ("hp", now, 0: the sheet keeps no maximum); fantasy (section, boxes lost, boxes).
+    rows: tuple[tuple[str, int, int], ...] = ()
+    #: (where, points): fantasy's locations; Cepheus ("armour", n); d20 ("ac", n), Myst
+    #: ("shield", bonus); fantasy also ("dp", n), its protection difficulty.
+    armour: tuple[tuple[str, int], ...] = ()
+    #: Fantasy: the deepest full section's penalty to every action (003:l.183); else 0.
+    penalty: int = 0
+
+    def public(self) -> HealthShown:
+        """What a player who does not command the unit is shown: its state and pips."""
+        return HealthShown(self.kind, self.state, self.pips)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind, "state": self.state}
+        out["pips"] = list(self.pips)
+        if self.rows:
+            out["rows"] = [list(r) for r in self.rows]
+        if self.armour:
+            out["armour"] = [list(a) for a in self.armour]
+        if self.penalty:
+            out["penalty"] = self.penalty
+        return out

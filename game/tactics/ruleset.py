@@ -38,6 +38,7 @@ from game.rules.ruleset_answers import (
     DefenceWon,
     GrabBreak,
     Harm,
+    HealthShown,
     Modifier,
     Throw,
     ThrowRoll,
@@ -501,6 +502,14 @@ class BattleRules(Protocol):
         """The GM's check on `unit`'s improvised action: `check` one of `improvised_checks`,
         `dc` the difficulty the GM typed; the record's outcome is "success" or "failure"."""
         raise ValueError(f"this ruleset has no improvised check {check!r}")
+
+    # ---------------------------------------------------------------- the unit card (issue 16)
+    def health_shown(self, sheet: Any) -> HealthShown | None:
+        """The health and armour of the unit with this ruleset sheet as the card and the
+        token's pips show them, in the ruleset's own terms (Myst's Status Globale, fantasy's
+        body sections and armour per location, Cepheus's END/STR/DEX, d20's hit points), or
+        None: periferie's wound ladder and armour are the ones (by default)."""
+        return None
 
 
 class TurnRules(Protocol):

@@ -195,6 +195,19 @@ _WEAPONS.update(
         "shuriken": lambda: _("Shuriken"),
     }
 )
+#: The other rulesets' sample sheets by their data ids (`tessera summary` names a fantasy
+#: sample by it): the seeds have no character lists, so these are Tessera's sample fighters.
+_SAMPLES: dict[str, Callable[[], str]] = {
+    # fantasy (game/data/fantasy/sheets.toml)
+    "guerriero": lambda: _("Warrior"),
+    "arciere": lambda: _("Archer"),
+    "duellante": lambda: _("Duellist"),
+    "bruto": lambda: _("Brute"),
+    "popolano": lambda: _("Commoner"),
+    # Myst (game/data/myst/sheets.toml) besides those
+    "soldato": lambda: _("Soldier"),
+    "cavaliere": lambda: _("Knight"),
+}
 #: The fantasy and Myst rolls' further words: "attack ada defence", "attack ada location".
 _PURPOSES.update(
     {
@@ -223,6 +236,11 @@ def armour_name(armour: str, fallback: str | None = None) -> str:
 
 def template_name(template: str, fallback: str | None = None) -> str:
     return _named(_TEMPLATES, template, fallback)
+
+
+def sample_name(sample: str) -> str:
+    """A ruleset's sample sheet by its id ("Warrior"; "Guerriero" in Italian)."""
+    return _named(_SAMPLES, sample)
 
 
 def damage_type_name(damage_type: str) -> str:

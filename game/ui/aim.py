@@ -21,6 +21,7 @@ from game.tactics.answers import HitAnswer
 from game.tactics.headline import headline
 from game.text import explain, names
 from game.text.bounds import clip
+from game.text.card_words import health_lines, protection_text
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
 from game.ui import hud
@@ -306,8 +307,9 @@ class Aim:
         return shown
 
     def card(self, unit: str, allowance: str = "") -> str:
-        """A unit as the player knows it: side, stance, cell, wounds, conditions; for an own
-        unit also its kit and, when acting, its movement points (`allowance`)."""
+        """A unit as the player knows it: side, stance, cell, wounds (its ruleset's own health:
+        numbers for an own unit, the state for another), conditions; for an own unit also its
+        kit (its ruleset's armour) and, when acting, its movement points (`allowance`)."""
         seen = self.view.unit(unit)
         if seen is None:
             return ""
@@ -321,12 +323,15 @@ class Aim:
         )
         lines.append(hud.esc(where))
         h = seen.wounds
-        wounds = [
-            f"{h[kind]} × {explain.effect_name(kind + '_wound')}"
-            for kind in ("light", "grave", "mortal")
-            if h.get(kind)
-        ]
-        lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
+        if seen.health is not None:  # the ruleset's own health (issue 16), own numbers only
+            lines += [hud.esc(line) for line in health_lines(seen.health, seen.turn is not None)]
+        else:
+            wounds = [
+                f"{h[kind]} × {explain.effect_name(kind + '_wound')}"
+                for kind in ("light", "grave", "mortal")
+                if h.get(kind)
+            ]
+            lines.append(hud.esc(_("Wounds: {w}").format(w=", ".join(wounds) or _("none"))))
         if h.get("conditions"):
             conditions = ", ".join(explain.condition_name(c) for c in h["conditions"])
             lines.append(hud.esc(_("Conditions: {c}").format(c=conditions)))
@@ -338,11 +343,12 @@ class Aim:
             lines.append(hud.esc(saves))
         if seen.turn is not None:
             weapon = self.arms(seen)
-            armour = (
-                names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
-                if seen.armour
-                else _("no armour")
-            )
+            if seen.health is not None:  # the ruleset's own armour (issue 16)
+                armour = protection_text(seen.health)
+            elif seen.armour:
+                armour = names.armour_name(seen.armour, self.rules.armour[seen.armour].name)
+            else:
+                armour = _("no armour")
             lines.append(hud.esc(_("{weapon}; {armour}").format(weapon=weapon, armour=armour)))
             if allowance:
                 lines.append(hud.esc(_("Movement points: {b}").format(b=allowance)))

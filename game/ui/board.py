@@ -122,6 +122,9 @@ class Token:
     selected: bool = False
     #: The side's place in the battle's factions (its base's shape); -1 neutral.
     side: int = -1
+    #: The pips of a ruleset with its own health (issue 16: UnitView.health, worst first,
+    #: "mortal", "grave", "light"), drawn instead of `wounds`' periferie counts; None: those.
+    pips: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -674,6 +677,7 @@ class Board:
             token.side,
             token.stance,
             repr(sorted(token.wounds.items())),
+            token.pips,
             token.own,
             token.ghost,
             token.active,
@@ -726,13 +730,16 @@ class Board:
         return image
 
     def _pips(self, image: pygame.Surface, token: Token, c: int, radius: int) -> None:
-        """Wounds as coloured pips down the token's left (worst first), conditions as letter
-        boxes along its bottom right."""
+        """Wounds as coloured pips down the token's left (worst first; a ruleset's own as it
+        gives them), conditions as letter boxes along its bottom right."""
         pips: list[RGB] = []
-        for kind in ("mortal", "grave", "light"):
-            count = token.wounds.get(kind, 0)
-            if isinstance(count, int):
-                pips += [WOUND_COLOURS[kind]] * count
+        if token.pips is not None:
+            pips = [WOUND_COLOURS[kind] for kind in token.pips if kind in WOUND_COLOURS]
+        else:
+            for kind in ("mortal", "grave", "light"):
+                count = token.wounds.get(kind, 0)
+                if isinstance(count, int):
+                    pips += [WOUND_COLOURS[kind]] * count
         pip = max(2, radius // 4)
         x = max(pip + 1, c - radius - 1)
         y = c - radius + pip

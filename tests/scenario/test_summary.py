@@ -126,10 +126,21 @@ def test_the_ruleset_option_summarises_the_station_under_fantasy_and_refuses_an_
     # fantasy object words it: PRE d10 + "uso balestre" d8 for its CAD 2 crossbow (003:l.82,
     # 140), DP 8 (VPB 8, no shield, 003:l.76), 8 body points (2/2/2/1/1, assumed).
     assert "  AGI d8 · DES d10  Wisp" in done.stdout
+    # Issue 16: the sample is named in the interface's language (names.sample_name), not by its
+    # Italian data id.
     assert (
-        "  arciere: AGI d8 · DES d10 · POT d6 · PRE d10; Crossbow d10+d8, damage 1d10, CAD 2; DP 8;"
+        "  Archer: AGI d8 · DES d10 · POT d6 · PRE d10; Crossbow d10+d8, damage 1d10, CAD 2; DP 8;"
         " 8 body points — Wisp"
     ) in done.stdout
+    assert "arciere" not in done.stdout
+    italian = subprocess.run(
+        [sys.executable, "-m", "game", "summary", "--ruleset", "fantasy"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TESSERA_LANG": "it"},
+        cwd=ROOT,
+    )
+    assert "  Arciere: AGI d8 · DES d10" in italian.stdout
     # Kask's pitchfork needs contact (F-2): the fantasy object's answer, not periferie's P.
     assert "a melee attack needs an adjacent cell; Okafor is 12 away" in done.stdout
     assert "P-HIT-2" not in done.stdout

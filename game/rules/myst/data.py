@@ -209,6 +209,18 @@ class Sheet:
         return self.status <= 0
 
 
+def _sample(
+    name: str, raw: object, where: str, defaults: Sheet, weapons: Mapping[str, Weapon]
+) -> Sheet:
+    """A sample sheet over the defaults: its own `status` is its whole Status Globale (the
+    defaults' maximum is no sample's: a scenario's lower `status` is a wounded unit's)."""
+    sheet = replace(read_sheet(raw, where, defaults, weapons), sample=name)
+    given = raw if isinstance(raw, dict) else {}
+    if "status" in given and "status_max" not in given:
+        sheet = replace(sheet, status_max=sheet.status)
+    return sheet
+
+
 @dataclass(frozen=True)
 class MystRules:
     """Every number of the Myst ruleset, from game/data/myst/."""
@@ -385,9 +397,7 @@ def load(directory: Path = DIRECTORY) -> MystRules:
     sheets_where = str(sheets_path)
     sample_raw = _section(sheets_data, "sheets", sheets_where)
     samples = {
-        name: replace(
-            read_sheet(raw, f"{sheets_where} [sheets.{name}]", defaults, weapons), sample=name
-        )
+        name: _sample(name, raw, f"{sheets_where} [sheets.{name}]", defaults, weapons)
         for name, raw in sorted(sample_raw.items())
     }
     templates_raw = _section(sheets_data, "templates", sheets_where)

@@ -60,6 +60,7 @@ from game.rules.ruleset_answers import (
     ConditionEffects,
     DamageRoll,
     Harm,
+    HealthShown,
     Modifier,
     RulesRefusal,
     Throw,
@@ -825,6 +826,20 @@ class CepheusBattle(CepheusImprovised, BattleRules):
             dm = m("weather_visibility") + m("weather_disturbance")
             found.append(Modifier("dm_weather", dm, ("C-1",)))
         return tuple(found)
+
+    # ---------------------------------------------------------------- the unit card (issue 16)
+    def health_shown(self, sheet: Any) -> HealthShown | None:
+        """C-5: END, STR and DEX now and at most, the wound state they make (000:l.357-368)
+        and the sheet's armour; a pip: wounded yellow, seriously wounded orange, unconscious
+        red (the dead leave the board)."""
+        if not isinstance(sheet, Sheet):
+            return None
+        state = state_of(sheet)
+        rows = tuple((c, sheet.chars[c], sheet.max_of(c)) for c in CHARS if c in sheet.chars)
+        pip = {"wounded": "light", SERIOUSLY_WOUNDED: "grave", UNCONSCIOUS: "mortal"}.get(state)
+        pips = () if pip is None else (pip,)
+        armour = (("armour", sheet.armour),) if sheet.armour else ()
+        return HealthShown("characteristics", state, pips, rows, armour)
 
 
 def sample_id(weapon: CepheusWeapon) -> str:

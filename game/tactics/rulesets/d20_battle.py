@@ -55,6 +55,7 @@ from game.rules.ruleset_answers import (
     ConditionEffects,
     DamageRoll,
     Harm,
+    HealthShown,
     Modifier,
     TurnBudget,
     TurnEffects,
@@ -622,6 +623,20 @@ class D20Battle(NotOffered, D20Improvised, BattleRules):  # no throws in its see
         detail: Detail = attack.detail
         dice = detail.answer.weapon.damage or UNARMED_DICE
         return mean_damage(d20_attack.critical_dice(d20.data(), dice))
+
+    # ---------------------------------------------------------------- the unit card (issue 16)
+    def health_shown(self, sheet: Any) -> HealthShown | None:
+        """D-2: the hit points (the sheet keeps no maximum) and their state, disabled at 0,
+        dying below (stable once the 10 % came up), dead at -10; the whole AC. A pip: disabled
+        orange, dying red."""
+        if not isinstance(sheet, Sheet):
+            return None
+        found = state_of(sheet)
+        state = "stable" if found is HpState.DYING and sheet.stable else found.value
+        pips = {HpState.DISABLED: ("grave",), HpState.DYING: ("mortal",)}.get(found, ())
+        return HealthShown(
+            "hit_points", state, pips, (("hp", sheet.hit_points, 0),), (("ac", sheet.ac),)
+        )
 
 
 def field_concealment(conditions: FieldConditions, adjacent: bool) -> int:

@@ -39,6 +39,7 @@ from game.rules.ruleset_answers import (
     ConditionEffects,
     DamageRoll,
     Harm,
+    HealthShown,
     Modifier,
     TurnBudget,
     WeaponShown,
@@ -56,7 +57,8 @@ from game.tactics.rulesets.common_battle import (
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.tactics.rulesets.improvised import FantasyImprovised
 from game.text import explain
-from game.text.names import weapon_name
+from game.text.i18n import speaking
+from game.text.names import sample_name, weapon_name
 
 #: 003:l.4, 55: one action a turn, and a fighter that closes in may attack in the same turn;
 #: reloading a CAD weapon is the action "Preparare l'Arma" (003:l.52, 140).
@@ -208,10 +210,12 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
         if t_sheet.dead:
             return _no_attack(TARGET_DEAD, ("F-2",), f"{target.id} is dead already", **values)
         if not arm.melee and a_sheet.reload:
+            with speaking("en"):  # the answer's `why` is English, its weapon too ("Crossbow")
+                named = weapon_name(arm.id, arm.name)
             return _no_attack(
                 RELOADING,
                 ("F-3",),
-                f"{arm.name} needs {a_sheet.reload} more turn(s) of reloading (003:l.140)",
+                f"{named} needs {a_sheet.reload} more turn(s) of reloading (003:l.140)",
                 turns=a_sheet.reload,
                 **values,
             )
@@ -498,7 +502,7 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
         skill = sheet.skills.get(arm.skill) if arm.skill else None
         first = sheet.pot if arm.melee else sheet.pre
         return explain.fantasy_sheet(
-            sheet.sample or "",
+            sample_name(sheet.sample) if sheet.sample else "",
             (sheet.agi, sheet.des, sheet.pot, sheet.pre),
             weapon_name(arm.id, arm.name),
             "+".join(d for d in (first, skill) if d),
@@ -512,6 +516,37 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
     def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
         """The sheet's own weapon (003:l.75; a sample sheet's, whatever the map gave)."""
         return shown_weapon(sheet.weapon) if isinstance(sheet, Sheet) else None
+
+    # ---------------------------------------------------------------- the unit card (issue 16)
+    def health_shown(self, sheet: Any) -> HealthShown | None:
+        """003:l.174-185: the body boxes lost per section, blackened from Lieve down, and the
+        deepest full section's penalty (F-3); the armour points left per location (a destroyed
+        protection is gone) and the DP (l.76). State: the deepest section reached; a pip per
+        section reached, Lieve and Serio yellow, Grave and Critico orange, Mortale red."""
+        if not isinstance(sheet, Sheet):
+            return None
+        data, left, rows = rules(), sheet.body_lost, []
+        for section in data.sections:
+            boxes = sheet.body.get(section, 0)
+            rows.append((section, min(left, boxes), boxes))
+            left -= min(left, boxes)
+        reached = [section for section, lost, _boxes in rows if lost]
+        state = "dead" if sheet.dead else reached[-1] if reached else "unhurt"
+        pips = tuple(SECTION_PIPS.get(s, "grave") for s in reversed(reached))
+        armour = [(p, sheet.armour[p]) for p, _top in data.locations if sheet.armour.get(p)]
+        armour.append(("dp", sheet.dp))
+        penalty = combat.section_penalty(data, sheet.body, sheet.body_lost)
+        return HealthShown("body", state, pips, tuple(rows), tuple(armour), penalty)
+
+
+#: The token's pip for a body section reached (the window's three colours for five sections).
+SECTION_PIPS = {
+    "lieve": "light",
+    "serio": "light",
+    "grave": "grave",
+    "critico": "grave",
+    "mortale": "mortal",
+}
 
 
 def shown_weapon(weapon: Weapon) -> WeaponShown:

@@ -48,6 +48,7 @@ from game.rules.ruleset_answers import (
     DefenceWon,
     GrabBreak,
     Harm,
+    HealthShown,
     Modifier,
     TurnBudget,
     WeaponShown,
@@ -717,6 +718,20 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         if not isinstance(sheet, Sheet) or not isinstance(attack.detail, MystAttack):
             return sheet
         return state.defended(sheet)
+
+    # ---------------------------------------------------------------- the unit card (issue 16)
+    def health_shown(self, sheet: Any) -> HealthShown | None:
+        """M-2: Status Globale now and at most (0 is out of the fight); the shield's bonus (in
+        the defence total) is the sheet's only protection: M-2 keeps no armour. The pips are a
+        display band, not a rule (the seed has none): hurt, then at half or less, then out."""
+        if not isinstance(sheet, Sheet):
+            return None
+        now, most = sheet.status, sheet.status_max
+        low = 2 * now <= most
+        state = "out" if sheet.out else "badly_hurt" if low else "hurt" if now < most else "unhurt"
+        pips = {"out": ("mortal",), "badly_hurt": ("grave",), "hurt": ("light",)}.get(state, ())
+        shield = (("shield", sheet.shield),) if sheet.shield else ()
+        return HealthShown("status", state, pips, (("status", now, most),), shield)
 
 
 def shown_weapon(weapon: Weapon) -> WeaponShown:

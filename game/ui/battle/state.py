@@ -171,6 +171,7 @@ class Pointer:
                     active=u.id == active,
                     selected=u.id == s.selected,
                     side=s.side_index.get(u.faction, -1),
+                    pips=None if u.health is None else u.health.pips,
                 )
             )
         for unit, cell in s.view.ghosts:

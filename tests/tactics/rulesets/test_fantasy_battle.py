@@ -3,6 +3,7 @@ numbers worked out by hand from seed 003 and the rulings."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from game.scenario.parse import parse_scenario
 from game.tactics.battlefield import Battlefield
 from game.tactics.ruleset import BattleRules, battle_rules, ruleset_for
 from game.tactics.rulesets.fantasy_battle import BATTLE, DEAD, ENGAGED, roll_exploding
+from game.text.i18n import speaking
 
 BOW = {"name": "Arco", "kind": "ranged", "damage": "1d6"}
 FIST = {"name": "Pugno", "kind": "melee", "damage": "1d3"}
@@ -194,3 +196,24 @@ def test_the_new_codes_are_worded_for_players() -> None:
     attack = BATTLE.attack(bf, bf.entity("archer"), bf.entity("thug"))
     assert attack_lines(attack) == ["archer is engaged in melee: no ranged attack"]
     assert modifier_line(Modifier("fantasy_dp", 8, ("F-2",))) == "protection difficulty 8 (F-2)"
+
+
+def test_003_l140_the_reloading_answer_names_the_samples_crossbow_in_english_in_any_language() -> (
+    None
+):
+    # Issue 16: the answer's `why` is English (the machine contract's explanation), so the
+    # arciere's balestra (sheets.toml, CAD 2) is the "Crossbow" there (names.weapon_name), also
+    # while the interface speaks Italian; 1 turn left after firing (CAD 2 - 1).
+    bf = _field(
+        [
+            {"id": "a", "faction": "x", "at": [0, 0, 0], "sheet": "arciere"},
+            _fighter("b", "y", 6),
+        ]
+    )
+    a, target = bf.entity("a"), bf.entity("b")
+    fired = replace(a, sheet=BATTLE.after_attack(a.sheet, BATTLE.attack(bf, a, target)))
+    for language in ("en", "it"):
+        with speaking(language):
+            answer = BATTLE.attack(bf, fired, target)
+        assert answer.reason == "reloading"
+        assert answer.why == ("Crossbow needs 1 more turn(s) of reloading (003:l.140)",)
