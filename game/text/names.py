@@ -69,6 +69,7 @@ _TEMPLATES: dict[str, Callable[[], str]] = {
     "void_marine": lambda: _("Void marine"),
     "scavenger": lambda: _("Scavenger"),
     "maintenance_drone": lambda: _("Maintenance drone"),
+    "knight": lambda: _("Knight"),
 }
 
 #: P-DMG-1's damage types: their ids are the seed's Italian names, which the Italian interface
