@@ -13,6 +13,9 @@ from game.ecs.components import RulesetSheet, Unbalanced
 from game.rules.ruleset_answers import RulesRefusal
 from game.tactics.ruleset import RidesHorses, horse_riders
 
+#: A rider's gaits, slowest first (002:l.130-145): the `gait` command's values.
+GAITS = ("walk", "canter", "gallop")
+
 if TYPE_CHECKING:
     from game.battle.context import BattleContext, BattleState
     from game.rules.ruleset_answers import Attack, AttackRoll, Saddle
