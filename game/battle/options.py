@@ -199,9 +199,10 @@ def riding(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
     who = who_may_order(battle, by, unit)
     found: list[Option] = []
     for gait in mounted.GAITS:
-        refusal = who or mounted.gait_check(battle, cmd.Gait(unit, gait))
+        refusal = mounted.gait_check(battle, cmd.Gait(unit, gait))
         if refusal is not None and refusal.code == "not_mounted":
             break
+        refusal = who or refusal
         found.append(Option("gait:" + gait, Needs.NOTHING, refusal))
     for aim in ("horse", "rider"):
         found.append(Option("strike_horse:" + aim, Needs.NOTHING, who))

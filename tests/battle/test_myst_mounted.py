@@ -291,3 +291,24 @@ def test_m1_a_rider_whose_horse_goes_down_falls_at_its_gait() -> None:
         "horse_down",
     )
     assert not fall.sheet.mounted
+
+
+def test_m1_the_boards_menu_offers_a_rider_one_gait_step_and_every_unit_whom_to_strike(
+    joust: Battle,
+) -> None:
+    # 002:l.153: one step at a time, the gait it rides at already refused; 002:l.150: a melee
+    # attacker names horse or rider. The options are the engine's own checks.
+    from game.battle import options as opts
+
+    b = joust
+    knight = {o.kind: o for o in opts.riding(b, GM, "osric")}
+    assert list(knight) == [
+        "gait:walk", "gait:canter", "gait:gallop", "strike_horse:horse", "strike_horse:rider",
+    ]  # fmt: skip
+    assert knight["gait:canter"].allowed
+    assert knight["gait:walk"].refusal is not None
+    assert knight["gait:walk"].refusal.code == "same_gait"
+    assert knight["gait:gallop"].refusal is not None
+    assert knight["gait:gallop"].refusal.code == "gait_too_far"
+    on_foot = [o.kind for o in opts.riding(b, GM, "desmond")]
+    assert on_foot == ["strike_horse:horse", "strike_horse:rider"]
