@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from game.battle import commands as cmd
+from game.battle import mounted
 from game.battle.engine import GM, Battle, Refusal
 from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
 from game.ecs.components import RulesetSheet
@@ -192,8 +193,6 @@ def riding(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
     letter key is left): a gait to declare for each of walk, canter and gallop (refused as the
     `gait` command is; none for a unit on foot), then whom its melee blows strike, riders'
     horses or riders; empty under a ruleset without riders."""
-    from game.battle import mounted
-
     if horse_riders(battle.ruleset) is None or not battle.on_map(unit):
         return ()
     who = who_may_order(battle, by, unit)

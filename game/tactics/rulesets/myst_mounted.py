@@ -211,6 +211,7 @@ def after_exchange(
     rules = mounted.load()
     margin = int(str(roll.logged.get("margin", 0)))
     if roll.hit and sheet.mounted and mounted.violent(rules, margin):
+        # A mounted sheet without its Cavalcare total rides with its defence total.
         riding = sheet.riding if sheet.riding is not None else sheet.defence
         dice = _check_roll(roller, "riding check")
         blow = int(str(roll.logged["attack_total"]))
