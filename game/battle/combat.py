@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from game.battle import counters as counter_effects
+from game.battle import mounted
 from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
     Crowded,
@@ -150,6 +151,7 @@ def resolve_attack(
         damage_area(b, attacker, weapon, target.cell, target.id, answer, rolled, margin=margin)
     else:
         defence_won(b, attacker, target, answer, rolled)
+    mounted.after_exchange(b, attacker, target.id, answer, rolled)  # Myst riders, 002:l.144-185
     other = None if mate is None or not both or weapon.area else mate.other
     if other is None or other == attacker or not b.on_map(other):
         return  # an area weapon has hit the whole cell already
@@ -331,3 +333,4 @@ def spend_margin(b: BattleContext, unit: str, uses: Mapping[str, int]) -> None:
     )
     if b.on_map(waiting.target):
         b.hurt(waiting.target, waiting.damage_type, done.damage, unit, None, waiting.on_hit)
+        mounted.horse_check(b, waiting.target)  # a Myst horse killed by the hit (002:l.156)

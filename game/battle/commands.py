@@ -328,6 +328,26 @@ class FireMode(Command):
     unit: str
 
 
+@dataclass(frozen=True)
+class Gait(Command):
+    """A Myst rider declares its change of gait, walk, canter or gallop, one step at a time
+    (002:l.153: "non può avvenire nel giro di un istante"): taken at its next turn. Free."""
+
+    KIND: ClassVar[str] = "gait"
+    unit: str
+    gait: str
+
+
+@dataclass(frozen=True)
+class StrikeHorse(Command):
+    """A Myst melee attacker names whom its blows strike (002:l.150): riders' horses (`horse`
+    true) or the riders themselves (false). It stands until changed; free."""
+
+    KIND: ClassVar[str] = "strike_horse"
+    unit: str
+    horse: bool = True
+
+
 # ---------------------------------------------------------------- the GM's commands
 
 
@@ -471,7 +491,7 @@ PLAYER_COMMANDS: tuple[type[Command], ...] = (
     Move, Dash, Attack, Throw, ChangeStance, Dodge, Disengage, Help, Ready, Hide, Search,
     UseObject, Improvise, React, StepAside, FiveFootStep, EndTurn, Reload, SpendMargin,
     DefencePlan, Aim, Hasty, Delay, ReactStance, FireMode,
-    BreakGrab, CoupDeGrace, CloseDefence,
+    BreakGrab, CoupDeGrace, CloseDefence, Gait, StrikeHorse,
 )  # fmt: skip
 GM_COMMANDS: tuple[type[Command], ...] = (
     Reveal, Conceal, PlaceReinforcement, MarkSurprised, OrderTie, EnterRoll, SetCondition,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from game.battle import combat, counters
+from game.battle import combat, counters, mounted
 from game.battle import commands as cmd
 from game.battle.outcome import Refusal, no_chance
 from game.ecs.components import (
@@ -1122,4 +1122,6 @@ HANDLERS: dict[type[cmd.Command], Handler] = {
     cmd.SetController: Handler(_controller),
     cmd.ChangeField: Handler(_field_conditions),
     cmd.CoupDeGrace: Handler(_coup_de_grace, _checked("coup_de_grace")),
+    cmd.Gait: Handler(mounted.gait, mounted.gait_check),
+    cmd.StrikeHorse: Handler(mounted.strike_horse),
 }

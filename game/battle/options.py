@@ -13,12 +13,13 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from game.battle import commands as cmd
+from game.battle import mounted
 from game.battle.engine import GM, Battle, Refusal
 from game.battle.handlers import READY_TRIGGERS, check, step_aside_check
 from game.ecs.components import RulesetSheet
 from game.rules.ruleset_answers import NOT_OFFERED, Modifier
 from game.tactics.battlefield import FieldConditions
-from game.tactics.ruleset import field_reader, round_rules
+from game.tactics.ruleset import field_reader, horse_riders, round_rules
 
 
 class Needs(StrEnum):
@@ -185,3 +186,23 @@ def gm_table(battle: Battle) -> GmTable:
     conditions = battle.bf.conditions
     effects = None if reader is None else reader.field_effects(conditions)
     return GmTable(waiting, ties, tuple(battle.improvising), controllers, conditions, effects)
+
+
+def riding(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:
+    """Myst's riders (002:l.150, 153), on the board's right-click menu over the acting unit (no
+    letter key is left): a gait to declare for each of walk, canter and gallop (refused as the
+    `gait` command is; none for a unit on foot), then whom its melee blows strike, riders'
+    horses or riders; empty under a ruleset without riders."""
+    if horse_riders(battle.ruleset) is None or not battle.on_map(unit):
+        return ()
+    who = who_may_order(battle, by, unit)
+    found: list[Option] = []
+    for gait in mounted.GAITS:
+        refusal = mounted.gait_check(battle, cmd.Gait(unit, gait))
+        if refusal is not None and refusal.code == "not_mounted":
+            break
+        refusal = who or refusal
+        found.append(Option("gait:" + gait, Needs.NOTHING, refusal))
+    for aim in ("horse", "rider"):
+        found.append(Option("strike_horse:" + aim, Needs.NOTHING, who))
+    return tuple(found)

@@ -103,6 +103,11 @@ class Why(StrEnum):
     UNKNOWN_COUNTER_MOVE = "unknown_counter_move"  # not a defence-margin move, or listed twice
     NOT_IN_GRAB = "not_in_grab"  # Myst: break_grab from a fighter nobody holds (002:l.109)
     IN_A_GRAB = "in_a_grab"  # Myst: a fighter in a grab moves nowhere (002:l.116)
+    # Myst's riders (002:l.118-185)
+    NOT_MOUNTED = "not_mounted"  # a gait of a fighter on foot
+    UNKNOWN_GAIT = "unknown_gait"
+    SAME_GAIT = "same_gait"  # it rides at that gait already, nothing declared to withdraw
+    GAIT_TOO_FAR = "gait_too_far"  # one step at a time (002:l.153)
     # help and objects (the medkit's own refusals are the rules' MedkitResult)
     NOT_AN_ALLY = "not_an_ally"
     NOT_ADJACENT = "not_adjacent"
@@ -221,3 +226,9 @@ class Happened(StrEnum):
     REACTED = "reacted"
     SUPPRESSION_FIRE = "suppression_fire"  # 000:l.317-321
     SUPPRESSED = "suppressed"
+    # Myst's riders (002:l.118-185)
+    GAIT_DECLARED = "gait_declared"  # a change of gait, taken at the rider's next turn (l.153)
+    STRIKE_HORSE = "strike_horse"  # a melee attacker's choice of horse or rider (l.150)
+    RIDING_CHECK = "riding_check"  # the extra Cavalcare roll after a violent blow (l.154)
+    UNHORSED = "unhorsed"  # a fall from the horse and its Atletica roll (l.156-185)
+    GALLOP_DEFENDED = "gallop_defended"  # no action after defending at a gallop (l.144)

@@ -363,3 +363,21 @@ class HealthShown:
         if self.penalty:
             out["penalty"] = self.penalty
         return out
+
+
+# ---------------------------------------------------------------- a rider's saddle (Myst)
+
+
+@dataclass(frozen=True)
+class Saddle:
+    """One step of what a mounted exchange leaves (Myst, 002:l.144-185): the unit's sheet
+    after it, the event that tells it (`kind`, `logged`), the rolls made, and what the battle
+    does besides: a penalty on its next exchange, a fall's damage to land as a hit."""
+
+    sheet: Any
+    kind: str
+    logged: Mapping[str, object]
+    rolls: tuple[RollRecord, ...] = ()
+    penalty: int = 0
+    fall_damage: int = 0
+    rules: tuple[str, ...] = ("M-1",)

@@ -40,6 +40,7 @@ from game.rules.ruleset_answers import (
     Harm,
     HealthShown,
     Modifier,
+    Saddle,
     Throw,
     ThrowRoll,
     TurnBudget,
@@ -879,3 +880,33 @@ class GivesCoupDeGrace(Protocol):
 def coup_de_grace_rules(rules: BattleRules) -> GivesCoupDeGrace | None:
     """The battle side's coup de grâce, when it has one."""
     return rules if isinstance(rules, GivesCoupDeGrace) else None
+
+
+@runtime_checkable
+class RidesHorses(Protocol):
+    """What a ruleset with mounted combat answers besides `BattleRules` (Myst, 002:l.118-185):
+    a rider's declared gait, a melee attacker's choice of the horse as its target, and what an
+    exchange leaves a rider (the extra Cavalcare roll, a fall from the horse)."""
+
+    def declare_gait(self, sheet: Any, gait: str) -> Any:
+        """The sheet with `gait` declared (taken at its next turn); RulesRefusal if not."""
+        ...
+
+    def strike_horse(self, sheet: Any, on: bool) -> Any:
+        """The attacker's sheet whose melee blows aim at riders' horses (`on`) or riders."""
+        ...
+
+    def after_exchange(
+        self, roller: Roller, sheet: Any, attack: Attack, roll: AttackRoll
+    ) -> tuple[Saddle, ...]:
+        """What an exchange leaves its target (`sheet`, now), rolled with the battle's roller."""
+        ...
+
+    def horse_fall(self, roller: Roller, sheet: Any) -> tuple[Saddle, ...]:
+        """A rider whose horse is down falls (empty: nothing to do)."""
+        ...
+
+
+def horse_riders(rules: BattleRules) -> RidesHorses | None:
+    """The battle side's mounted combat, when it has one."""
+    return rules if isinstance(rules, RidesHorses) else None

@@ -100,6 +100,9 @@ def condition_name(condition: str) -> str:
         "out_of_combat": _("out of combat"),
         "dead": _("dead"),
         "stabilised": _("stabilised"),
+        # a Myst rider's horse (002:l.150)
+        "horse_hit": _("the horse is hit"),
+        "horse_down": _("the horse is down"),
         # Cepheus's wound states (C-5)
         "wounded": _("wounded"),
         "seriously_wounded": _("seriously wounded"),
@@ -430,6 +433,25 @@ def modifier_line(modifier: Modifier) -> str:
         "myst_two_handed": lambda: _("two-handed grip: Strength cap {bonus}").format(
             bonus=_signed(value)
         ),
+        # Myst's riders (002:l.118-185)
+        "myst_gait_canter": lambda: _("at a canter: one round, the lower of skill and Cavalcare"),
+        "myst_gait_gallop": lambda: _(
+            "at a gallop: one round, the lower of skill and Cavalcare, no action after defending"
+        ),
+        "myst_riding_attack": lambda: _("Cavalcare lower than the skill: attack {bonus}").format(
+            bonus=_signed(value)
+        ),
+        "myst_riding_defence": lambda: _("Cavalcare lower than the skill: defence {bonus}").format(
+            bonus=_signed(-value)
+        ),
+        "myst_horse_no_shield": lambda: _(
+            "the horse defended from the ground: no shield, defence {bonus}"
+        ).format(bonus=_signed(-value)),
+        "myst_large_target": lambda: _("horse and rider, a large target: attack {bonus}").format(
+            bonus=_signed(value)
+        ),
+        "myst_gallop": lambda: _("gallop: Strength cap {bonus}").format(bonus=_signed(value)),
+        "myst_at_horse": lambda: _("the blow aims at the horse"),
         "fantasy_dp": lambda: _("protection difficulty {dp}").format(dp=value),
         "fantasy_attack_modifier": lambda: _("attack {points}").format(points=_signed(value)),
         "fantasy_defence_modifier": lambda: _("defence {points}").format(points=_signed(-value)),
@@ -475,6 +497,12 @@ _RULESET_NO_CHANCE: Mapping[str, Callable[[], str]] = {
     "target_out_of_combat": lambda: _("{target} is out of the fight already"),
     "held_in_grab": lambda: _("{attacker} is held in a grab: it must break it first"),
     "holding_grab": lambda: _("{attacker} holds a grab: it must let go first"),
+    "no_riding_pass": lambda: _(
+        "{attacker} rides fast: a melee blow only in passing, after riding this turn"
+    ),
+    "defended_at_gallop": lambda: _(
+        "{attacker} defended in a gallop's exchange: no action this round"
+    ),
     "target_dead": lambda: _("{target} is dead already"),
     "reloading": lambda: _("{attacker} is reloading ({turns} turns left)"),
     "out_of_ammo": lambda: _(

@@ -725,7 +725,47 @@ _EVENTS: dict[Happened, Callable[[Mapping[str, Any]], str]] = {
         "{unit} is suppressed by {by}: initiative {change} (round {round}), -1 to its checks "
         "this round and the next."
     ).format(unit=d["unit"], by=d["by"], change=d["initiative"], round=d["round"]),
+    Happened.GAIT_DECLARED: lambda d: _(
+        "{unit} declares its horse's gait: {gait} from its next turn (002:l.153)."
+    ).format(unit=d["unit"], gait=gait_name(str(d["gait"]))),
+    Happened.STRIKE_HORSE: lambda d: (
+        _("{unit} will strike at riders' horses (002:l.150).")
+        if d.get("horse")
+        else _("{unit} will strike at riders, not their horses (002:l.150).")
+    ).format(unit=d["unit"]),
+    Happened.RIDING_CHECK: lambda d: (
+        _("{unit} keeps its saddle: Cavalcare {total} against the blow's {difficulty}.")
+        if not d.get("failed_by")
+        else _(
+            "{unit} loses control of its horse: Cavalcare {total} against the blow's "
+            "{difficulty}, -{failed_by} (002:l.154)."
+        )
+    ).format(
+        unit=d["unit"],
+        total=d["total"],
+        difficulty=d["difficulty"],
+        failed_by=d.get("failed_by", 0),
+    ),
+    Happened.UNHORSED: lambda d: _(
+        "{unit} falls from its horse ({why}): Atletica {total} against {difficulty}, "
+        "{damage} damage; now on foot (002:l.156-185)."
+    ).format(
+        unit=d["unit"],
+        why=_("horse down") if d.get("why") == "horse_down" else _("thrown"),
+        total=d["total"],
+        difficulty=d["difficulty"],
+        damage=d["damage"],
+    ),
+    Happened.GALLOP_DEFENDED: lambda d: _(
+        "{unit} defended in a gallop's exchange: no action after it this round (002:l.144)."
+    ).format(unit=d["unit"]),
 }
+
+
+def gait_name(gait: str) -> str:
+    """A Myst rider's gait (002:l.130-145)."""
+    names = {"walk": _("at a walk"), "canter": _("at a canter"), "gallop": _("at a gallop")}
+    return names.get(gait, gait)
 
 
 #: The same events said without their cells, for the log as it reads by default (issue 17:
@@ -961,6 +1001,12 @@ _WHY: dict[Why, Callable[[], str]] = {
     Why.UNKNOWN_COUNTER_MOVE: lambda: _("No such counter-move, or named twice: {move}."),
     Why.NOT_IN_GRAB: lambda: _("{unit} is in no grab."),
     Why.IN_A_GRAB: lambda: _("{unit} is in a grab: it moves nowhere until the grab is broken."),
+    Why.NOT_MOUNTED: lambda: _("{unit} is not on horseback."),
+    Why.UNKNOWN_GAIT: lambda: _("No such gait: walk, canter or gallop."),
+    Why.SAME_GAIT: lambda: _("{unit} rides at that gait already."),
+    Why.GAIT_TOO_FAR: lambda: _(
+        "A gait changes one step at a time: walk, canter, gallop (002:l.153)."
+    ),
     Why.NOT_AN_ALLY: lambda: _("{ally} is not an ally."),
     Why.NOT_ADJACENT: lambda: _("Too far: only an adjacent ally."),
     Why.UNKNOWN_OBJECT: lambda: _("No such object."),

@@ -69,6 +69,7 @@ _TEMPLATES: dict[str, Callable[[], str]] = {
     "void_marine": lambda: _("Void marine"),
     "scavenger": lambda: _("Scavenger"),
     "maintenance_drone": lambda: _("Maintenance drone"),
+    "knight": lambda: _("Knight"),
 }
 
 #: P-DMG-1's damage types: their ids are the seed's Italian names, which the Italian interface
@@ -148,6 +149,8 @@ _DAMAGE_TYPES.update(
 )
 #: Myst's weapon types (game/data/myst/weapons.toml; impatto and taglio are P-DMG-1's words).
 _DAMAGE_TYPES["punta"] = lambda: _("thrusting")
+#: A hit on a Myst rider's horse lands as the horse's damage (002:l.150).
+_DAMAGE_TYPES["horse"] = lambda: _("horse")
 #: The other rulesets' weapons by their data ids (the TOML keeps its own Italian or English
 #: `name`; players read these): Myst's game/data/myst/weapons.toml, the fantasy sample sheets'
 #: `weapon.id` (game/data/fantasy), Cepheus's [weapons.<id>] and d20's weapons.toml (whose

@@ -33,7 +33,13 @@ SHEET_KEYS: Final = (
     "status_max",
     "speed",
     "two_handed",
+    # mounted combat (002:l.118-185; game/rules/myst/mounted.py)
+    "athletics",
+    "horse",
+    "gait",
 )
+#: A rider's gaits, slowest first (002:l.130-145: still or walking, canter, gallop).
+RIDING_GAITS: Final = ("walk", "canter", "gallop")
 WEAPON_KEYS: Final = (
     "name",
     "damage",
@@ -198,6 +204,19 @@ class Sheet:
     cancel_penalty: bool = _later(False)
     #: Closed into defence (002:l.81, 137: its action given up) until its next turn begins.
     closed_defence: bool = _later(False)
+    # ---- mounted combat (002:l.118-185, game/rules/myst/mounted.py), added later too.
+    #: The Atletica total (characteristic + skill) a fall from the horse rolls (002:l.158).
+    athletics: int | None = _later(None)
+    #: The horse's Status Globale left (None: mounted.toml's assumed `horse_status`).
+    horse: int | None = _later(None)
+    #: The rider's gait: walk (still or walking), canter or gallop (002:l.130-145).
+    gait: str = _later("walk")
+    #: A declared change of gait, taken at the rider's next turn (002:l.153).
+    gait_next: str | None = _later(None)
+    #: The attacker's melee blows aim at a rider's horse, not the rider (002:l.150).
+    at_horse: bool = _later(False)
+    #: Defended in a gallop's exchange this round: no action after it (002:l.144).
+    gallop_defended: bool = _later(False)
 
     @property
     def brawl_total(self) -> int:
@@ -306,9 +325,13 @@ def read_sheet(
         ("status", 0, 1000),
         ("status_max", 1, 1000),
         ("speed", 0, 100),
+        ("athletics", 0, 300),
+        ("horse", 0, 1000),
     ):
         if key in spec:
             changes[key] = _int(spec, key, where, low, high)
+    if "gait" in spec:
+        changes["gait"] = _str(spec, "gait", where, RIDING_GAITS)
     for key in ("mounted", "two_handed"):
         if key in spec:
             changes[key] = _bool(spec, key, where)
@@ -338,6 +361,8 @@ def read_sheet(
             raise _fail(f"{where}.two_handed", f"{arm.name} cannot be held in two hands")
         if sheet.shield:
             raise _fail(f"{where}.two_handed", f"both hands on {arm.name} leave none for a shield")
+    if sheet.gait != "walk" and not sheet.mounted:
+        raise _fail(f"{where}.gait", f"{sheet.gait!r} needs a mounted sheet (002:l.134, 140)")
     if sheet.shield > sheet.defence:
         raise _fail(
             f"{where}.shield",

@@ -50,12 +50,13 @@ from game.rules.ruleset_answers import (
     Harm,
     HealthShown,
     Modifier,
+    Saddle,
     TurnBudget,
     WeaponShown,
 )
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, CountersDefence, ShapesDamage
-from game.tactics.rulesets import myst_counters
+from game.tactics.ruleset import BattleRules, CountersDefence, RidesHorses, ShapesDamage
+from game.tactics.rulesets import myst_counters, myst_mounted
 from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
     NotOffered,
@@ -65,7 +66,6 @@ from game.tactics.rulesets.common_battle import (
 )
 from game.tactics.rulesets.cover_seeking import worst_cover
 from game.tactics.rulesets.improvised import MystImprovised
-from game.tactics.rulesets.myst_round import ROUND
 
 #: M-2: a move and one exchange (an attack) a turn; nothing else exists in Myst's battle.
 BUDGET = MOVE_AND_ACTION
@@ -96,6 +96,8 @@ class MystAttack:
     in_line: tuple[str, ...]
     #: The charge, the two-handed grip and the second defence of this exchange (the sheets').
     situation: combat.Situation = field(default_factory=combat.Situation)
+    #: What riding changes in it (002:l.118-185), None when neither side rides.
+    mount: myst_mounted.Mount | None = None
 
 
 def _weapon_roll(roller: Roller, weapon: Weapon) -> RollRecord:
@@ -338,14 +340,20 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         sight = los if los is not None else self.sight(bf, attacker, target)
         if not sight.clear:
             return _no_attack(NoChance.NO_LOS, sight.rules, "no line of sight", **values)
+        riding = myst_mounted.refused(a_sheet, t_sheet, melee=melee)
+        if riding is not None:  # 002:l.138, 144-145: the gallop's and the pass's limits
+            return _no_attack(riding[0], ("M-1",), riding[1], **values)
         line = () if melee else in_line(bf, attacker, target)
         situation = state.situation(data, a_sheet, t_sheet)
         done = combat.exchange(data, a_sheet, t_sheet, situation, in_line=len(line))
         done = myst_counters.counted(attacker, target, done)  # on the ground, pushed (l.101)
+        ride = myst_mounted.mount(a_sheet, t_sheet, melee=melee)  # 002:l.136-152
+        done = counters.with_modifiers(done, () if ride is None else ride.modifiers)
         notes = [
             Modifier("myst_attack", done.attack, ("M-1",)),
             Modifier("myst_defence", -done.defence, ("M-1",)),
             *situation_notes(data, done, a_sheet, t_sheet, situation),
+            *myst_mounted.notes(ride),
         ]
         why: tuple[str, ...] = ()
         if worded:
@@ -354,6 +362,7 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
                 *(f"{m.code} {m.value:+d}" for m in done.modifiers),
                 *((f"in the line of fire: {', '.join(line)}",) if line else ()),
                 *situation_why(data, a_sheet, t_sheet, situation),
+                *myst_mounted.why(ride),
             )
         return Attack(
             chance=done.chance,
@@ -362,7 +371,7 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
             rules=tuple(dict.fromkeys((*done.rules, "M-2"))),
             why=why,
             cover=None,
-            detail=MystAttack(done, a_sheet, t_sheet, melee, line, situation),
+            detail=MystAttack(done, a_sheet, t_sheet, melee, line, situation, ride),
             values=values,
         )
 
@@ -393,6 +402,8 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         }
         # Written only when one applies, so an exchange without them logs as it did.
         logged.update(situation_logged(detail.attacker, detail.target, detail.situation))
+        hit = result.winner == "attack"
+        logged.update(myst_mounted.struck(roller, detail.mount, hit, purpose))  # 002:l.150
         return AttackRoll(result.winner == "attack", a, MappingProxyType(logged))
 
     def roll_damage(
@@ -426,13 +437,15 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
             arm,
             two_handed=raised.two_handed,
             charge=raised.charge,
+            gallop=detail.mount is not None and detail.mount.gallop,  # 002:l.142
         )
         dealt = combat.spent(data, waiting, combat.most_damage(data, waiting))
         # A margin of a unit or more may be spent otherwise: the attacker's to choose (M-1).
         choice = waiting if combat.units_of(data, margin) > 0 else None
         # The sheet weapon's type (impatto/taglio/punta), not the map's weapon's, is the
         # damage the log names (M-2 counts no type).
-        return DamageRoll(record, dealt.damage, arm.type, choice=choice)
+        struck = myst_mounted.damage_type(roll, arm.type)  # the horse, 002:l.150
+        return DamageRoll(record, dealt.damage, struck, choice=choice)
 
     def damage_choice(self, choice: Any) -> DamageChoice:
         """The margin's units, the Strength cap and the die's maximum, and one plan for each
@@ -597,10 +610,34 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         """M-2: `rolled` (the damage the margin made of the die) lowers Status Globale; the
         health value after is the sheet itself; 0 is out of the fight."""
         sheet = sheet_of(target)
+        if damage_type == myst_mounted.HORSE:  # 002:l.150: the horse takes the hit
+            ridden, hurt, said = myst_mounted.horse_harm(sheet, rolled)
+            return Harm(rolled, ridden, hurt, ("M-1", "M-2"), (said,))
         after = combat.damaged(sheet, rolled)
         effects = (OUT,) if after.out and not sheet.out else ()
         why = (f"Status Globale {sheet.status} - {rolled} = {after.status}",)
         return Harm(rolled, after, effects, ("M-2",), why)
+
+    # ---------------------------------------------------------------- riding (002:l.118-185)
+    def declare_gait(self, sheet: Any, gait: str) -> Any:
+        """002:l.153: a change of gait declared, taken at the rider's next turn."""
+        return myst_mounted.declare_gait(sheet, gait)
+
+    def strike_horse(self, sheet: Any, on: bool) -> Any:
+        """002:l.150: a melee attacker names whom it strikes, the rider or the horse."""
+        return myst_mounted.strike_horse(sheet, on)
+
+    def after_exchange(
+        self, roller: Roller, sheet: Any, attack: Attack, roll: AttackRoll
+    ) -> tuple[Saddle, ...]:
+        """The gallop's defender, the extra Cavalcare roll and the fall (002:l.144-185)."""
+        if not isinstance(sheet, Sheet) or not isinstance(attack.detail, MystAttack):
+            return ()
+        return myst_mounted.after_exchange(roller, sheet, attack, roll)
+
+    def horse_fall(self, roller: Roller, sheet: Any) -> tuple[Saddle, ...]:
+        """A rider whose horse is down falls (002:l.156)."""
+        return myst_mounted.horse_fall(roller, sheet) if isinstance(sheet, Sheet) else ()
 
     def condition_effects(self, health: Any) -> ConditionEffects:
         sheet: Sheet = health
@@ -707,7 +744,7 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
 
     # ---------------------------------------------------------------- the turn's and round's state
     #: A round's defences and a turn's run-up end with them (game/tactics/rulesets/myst_round.py).
-    round_rules = ROUND
+    round_rules = myst_mounted.ROUND  # ROUND with the riders' gait and gallop (002:l.144, 153)
 
     def after_step(self, sheet: Any) -> Any:
         """One more cell walked this turn: a charge's run-up (002:l.189)."""
@@ -744,3 +781,4 @@ BATTLE = MystBattle()
 _CHECKED: BattleRules = BATTLE
 _SHAPES: ShapesDamage = BATTLE
 _COUNTERS: CountersDefence = BATTLE
+_RIDES: RidesHorses = BATTLE

@@ -439,6 +439,9 @@ class Orders:
                         add(kind, label_of(options[kind]), "self:" + kind)
                 if defence_counters(s.battle.ruleset) is not None:
                     items.append((_("Counter-moves…"), "defence_plan", True, ""))
+                for o in opts.riding(s.battle, s.player, unit):  # Myst (002:l.150, 153)
+                    why = "" if o.refusal is None else refusal_text(o.refusal)
+                    items.append((RIDING[o.kind](), o.kind, o.allowed, why))
             for wound in wounds(s.view, target):
                 add(
                     "use_object",
@@ -491,6 +494,10 @@ class Orders:
             self.action(key.split(":", 1)[1])
         elif key == "defence_plan":
             s.prompts.defence_plan(unit)
+        elif key.startswith("gait:"):
+            self.submit(cmd.Gait(unit, key.split(":", 1)[1]))
+        elif key.startswith("strike_horse:"):
+            self.submit(cmd.StrikeHorse(unit, horse=key == "strike_horse:horse"))
         elif key == "attack" and target is not None:
             self.submit(self.attack_at(unit, target))
         elif key == "throw" and target is not None:
@@ -528,3 +535,13 @@ def wounds(view: PlayerView, unit: str) -> list[str]:
 def worst_wound(view: PlayerView, unit: str) -> str:
     found = wounds(view, unit)
     return found[0] if found else "light"
+
+
+#: The right-click menu's words for a rider's choices (opts.riding; Myst, 002:l.150, 153).
+RIDING: dict[str, Callable[[], str]] = {
+    "gait:walk": lambda: _("Ride at a walk (from next turn)"),
+    "gait:canter": lambda: _("Ride at a canter (from next turn)"),
+    "gait:gallop": lambda: _("Ride at a gallop (from next turn)"),
+    "strike_horse:horse": lambda: _("Strike at riders' horses"),
+    "strike_horse:rider": lambda: _("Strike at riders"),
+}
