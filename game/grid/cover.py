@@ -353,6 +353,7 @@ _NOTES = (
 
 
 _OBSTACLE_NAMES = {int(o): o.name.lower() for o in Obstacle}
+_OBSTACLES = {int(o): o for o in Obstacle}
 _SCRATCH = (
     np.zeros((SAMPLES, 3), dtype=np.int64),
     np.zeros(SAMPLES, dtype=np.uint8),
@@ -378,6 +379,38 @@ def _reason(kind: Obstacle, counted: bool, attacker: Cell, cell: Cell, target: C
     return Note(CoverNote.HALF if counted else CoverNote.HALF_TOO_FAR, values)
 
 
+def _rules(why: int) -> tuple[str, ...]:
+    """The rulings a kernel's WHY_* bits name, in their order."""
+    rules = ["P-COV-2"]
+    for bit, rule in (
+        (WHY_HALF_DISTANCE, "P-COV-3"),
+        (WHY_LOW_STANCE | WHY_SHOCK, "P-COV-5"),
+        (WHY_EXPOSURE, "P-COV-4"),
+        (WHY_IN_FLIGHT | WHY_ADRIFT, "P-ZERO-1"),
+    ):
+        if why & bit:
+            rules.append(rule)
+    rules.append("P-COV-1")
+    return tuple(rules)
+
+
+def _notes(why: int, grade: str) -> tuple[Note, ...]:
+    """What changed the grade besides the samples, from the kernel's WHY_* bits."""
+    notes = [Note(code) for bit, code in _NOTES if why & bit]
+    if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
+        exposed = grade == "high_exposure"
+        notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
+    return tuple(notes)
+
+
+#: `_rules` and `_notes` of every (WHY_* bits, grade code): a hover asks for them each time.
+_WORDED = {
+    (why, code): (_rules(why), _notes(why, GRADES[code]))
+    for why in range(2 * WHY_ADRIFT)
+    for code in range(len(GRADES))
+}
+
+
 def cover(
     grid: Grid,
     attacker: Cell,
@@ -397,7 +430,10 @@ def cover(
     and its percent are worked out (hidden, rules and notes stay empty), stopping as soon as the
     grade is decided: for callers that never show why.
     """
-    if detail or (in_flight and adrift) or not in_map(grid.obstacle.shape, attacker, target):
+    if in_map(grid.obstacle.shape, attacker, target) and not (in_flight and adrift):
+        a = (int(attacker[0]), int(attacker[1]), int(attacker[2]))  # checked once
+        t = (int(target[0]), int(target[1]), int(target[2]))
+    else:
         a = require_in_map(grid.shape, attacker, "cover attacker cell")
         t = require_in_map(grid.shape, target, "cover target cell")
         if in_flight and adrift:
@@ -430,37 +466,36 @@ def cover(
         hid_kind,
         hid_counted,
     )
-    hidden = []
-    reasons: dict[tuple[Cell, int, bool], Note] = {}  # one reason per hiding cell, not per sample
-    cells, counted = hid_cells.tolist(), hid_counted.tolist()
-    for s, kind in enumerate(hid_kind.tolist()):
-        if kind == OBSTACLE_NONE:
-            continue
-        cell = (cells[s][0], cells[s][1], cells[s][2])
-        key = (cell, kind, counted[s])
-        if key not in reasons:
-            reasons[key] = _reason(Obstacle(kind), counted[s], a, cell, t)
-        hidden.append(
-            HiddenSample(
-                _SAMPLE_FRACTIONS[s], cell, _OBSTACLE_NAMES[kind], counted[s], reasons[key]
-            )
-        )
-    rules = ["P-COV-2"]
-    for bit, rule in (
-        (WHY_HALF_DISTANCE, "P-COV-3"),
-        (WHY_LOW_STANCE | WHY_SHOCK, "P-COV-5"),
-        (WHY_EXPOSURE, "P-COV-4"),
-        (WHY_IN_FLIGHT | WHY_ADRIFT, "P-ZERO-1"),
-    ):
-        if why & bit:
-            rules.append(rule)
-    rules.append("P-COV-1")
+    hidden: list[HiddenSample] = []
+    kinds = hid_kind.tolist()
+    if any(kinds):  # (OBSTACLE_NONE is 0: nothing hides any sample)
+        cells, counted = hid_cells.tolist(), hid_counted.tolist()
+        # A hiding cell's part of the sample (cell, obstacle, counted, reason) is made once and
+        # shared by the samples it hides, which mostly come in runs (s = 9 ix + 3 iy + iz); each
+        # sample is made as a NamedTuple's `_make` makes it: a hover makes 27 of them.
+        tails: dict[tuple[int, int, int, int, bool], tuple[Cell, str, bool, Note]] = {}
+        last: list[int] = []
+        last_kind, last_counted = OBSTACLE_NONE, False
+        tail: tuple[Cell, str, bool, Note] | None = None
+        new = tuple.__new__
+        for s in range(SAMPLES):
+            kind = kinds[s]
+            if kind == OBSTACLE_NONE:
+                continue
+            here, count = cells[s], counted[s]
+            if tail is None or here != last or kind != last_kind or count != last_counted:
+                x, y, z = last = here
+                last_kind, last_counted = kind, count
+                key = (x, y, z, kind, count)
+                tail = tails.get(key)
+                if tail is None:
+                    cell = (x, y, z)
+                    reason = _reason(_OBSTACLES[kind], count, a, cell, t)
+                    tail = tails[key] = (cell, _OBSTACLE_NAMES[kind], count, reason)
+            hidden.append(new(HiddenSample, (_SAMPLE_FRACTIONS[s], *tail)))
     grade = GRADES[code]
-    notes = [Note(code) for bit, code in _NOTES if why & bit]
-    if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
-        exposed = grade == "high_exposure"
-        notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
-    return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules), tuple(notes))
+    rules, notes = _WORDED[why, code]
+    return CoverResult(grade, PERCENT[grade], tuple(hidden), rules, notes)
 
 
 def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
