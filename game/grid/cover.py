@@ -11,6 +11,7 @@ interior the segment to it enters; touching an edge hides nothing. Entities neve
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -507,11 +508,13 @@ def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
     kind of obstacle (RULINGS C-3). Stance, shock and microgravity play no part; line of sight is
     the caller's to check first, as for `cover`.
     """
-    a = require_in_map(grid.shape, attacker, "cover attacker cell")
-    t = require_in_map(grid.shape, target, "cover target cell")
-    hid_cells = np.zeros((SAMPLES, 3), dtype=np.int64)
-    hid_kind = np.zeros(SAMPLES, dtype=np.uint8)
-    hid_counted = np.zeros(SAMPLES, dtype=np.bool_)
+    if in_map(grid.obstacle.shape, attacker, target):
+        a = (int(attacker[0]), int(attacker[1]), int(attacker[2]))  # checked once
+        t = (int(target[0]), int(target[1]), int(target[2]))
+    else:
+        a = require_in_map(grid.shape, attacker, "cover attacker cell")
+        t = require_in_map(grid.shape, target, "cover target cell")
+    hid_cells, hid_kind, hid_counted = _SCRATCH  # (as in `cover`)
     kinds: set[str] = set()
     cover_kernel(
         grid.obstacle, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
@@ -519,11 +522,27 @@ def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
     for kind in hid_kind.tolist():
         if kind in (OBSTACLE_FULL, OBSTACLE_THIN):
             kinds.add(_OBSTACLE_NAMES[kind])
-    # Half obstacles alone: the kernel then sees a counting half wherever one hides a sample.
-    halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
-    code, _ = cover_kernel(
-        halves, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
-    )
-    if code == GRADE_LIGHT:
+    # Half obstacles alone: the grade is then light exactly where a counting half hides a
+    # sample, which the grade's kernel finds without naming every sample's cell.
+    halves = half_obstacles(grid)
+    if halves is not None and (
+        cover_grade_kernel(halves, *a, *t, False, False, False, False) == GRADE_LIGHT
+    ):
         kinds.add("half")
     return frozenset(kinds)
+
+
+_HALVES: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8] | None] = weakref.WeakKeyDictionary()
+
+
+def half_obstacles(grid: Grid) -> NDArray[np.uint8] | None:
+    """The grid's obstacles with only its half ones kept (None: it has none), made once per
+    grid (a grid never changes; Cepheus asks for them on every hover)."""
+    if grid in _HALVES:
+        return _HALVES[grid]
+    halves: NDArray[np.uint8] | None = None
+    if (grid.obstacle == OBSTACLE_HALF).any():
+        halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
+        halves.setflags(write=False)
+    _HALVES[grid] = halves
+    return halves

@@ -28,6 +28,7 @@ from game.grid.cover import (
     HiddenSample,
     cover,
     cover_kernel,
+    hiding_kinds,
 )
 from game.grid.geometry import chebyshev
 from game.grid.model import (
@@ -137,11 +138,49 @@ def test_cover_detail_is_the_kernel_read_sample_by_sample(seed: int, kernel_mode
     assert len(seen_grades) >= 3  # the maps give more than one answer
 
 
+def _hiding_kinds_reference(grid: Grid, a: Cell, t: Cell) -> frozenset[str]:
+    """C-3's kinds sample by sample: the strongest full or thin cell of each sample, and a
+    half obstacle where, the others taken away, a counting half one hides a sample (P-COV-3)."""
+    cells = np.zeros((SAMPLES, 3), dtype=np.int64)
+    kinds = np.zeros(SAMPLES, dtype=np.uint8)
+    counted = np.zeros(SAMPLES, dtype=np.bool_)
+    out: set[str] = set()
+    cover_kernel(grid.obstacle, *a, *t, False, False, False, False, cells, kinds, counted)
+    out |= {Obstacle(k).name.lower() for k in kinds.tolist() if k in (OBSTACLE_FULL, OBSTACLE_THIN)}
+    halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
+    cover_kernel(halves, *a, *t, False, False, False, False, cells, kinds, counted)
+    if counted.any():
+        out.add("half")
+    return frozenset(out)
+
+
+@both_modes
+@pytest.mark.parametrize("seed", [5, 6])
+def test_hiding_kinds_are_the_kernel_read_sample_by_sample(seed: int, kernel_mode: str) -> None:
+    gen = np.random.default_rng(seed)
+    shape = (10, 9, 3)
+    kinds = np.array([0, OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN], dtype=np.uint8)
+    grids = [
+        Grid.build(kinds[gen.choice(4, size=shape, p=[0.7, 0.1, 0.14, 0.06])]),
+        Grid.build(kinds[gen.choice(4, size=shape, p=[0.8, 0.15, 0.0, 0.05])]),  # no halves
+    ]
+    named: set[str] = set()
+    for grid in grids:
+        for _ in range(50 if kernel_mode == "compiled" else 10):
+            a, t = _random_cell(gen, shape), _random_cell(gen, shape)
+            got = hiding_kinds(grid, a, t)
+            assert got == _hiding_kinds_reference(grid, a, t)
+            named |= got
+    assert named == {"full", "half", "thin"}
+
+
 def test_cover_refuses_off_map_cells_and_flight_with_drift_as_before() -> None:
     grid = Grid.empty(4, 4, 1)
     with pytest.raises(ValueError, match="cover target cell"):
         cover(grid, (0, 0, 0), (4, 0, 0))
     with pytest.raises(ValueError, match="cover attacker cell"):
         cover(grid, (0, -1, 0), (1, 0, 0), detail=False)
+    with pytest.raises(ValueError, match="cover target cell"):
+        hiding_kinds(grid, (0, 0, 0), (0, 4, 0))
     with pytest.raises(ValueError, match="both in flight and adrift"):
         cover(grid, (0, 0, 0), (1, 0, 0), in_flight=True, adrift=True)
