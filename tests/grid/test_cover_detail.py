@@ -28,6 +28,7 @@ from game.grid.cover import (
     HiddenSample,
     cover,
     cover_kernel,
+    cover_samples_kernel,
     hiding_kinds,
 )
 from game.grid.geometry import chebyshev
@@ -136,6 +137,40 @@ def test_cover_detail_is_the_kernel_read_sample_by_sample(seed: int, kernel_mode
             assert got == _reference(grid, a, t, low, shock, flight, adrift)
             seen_grades.add(got.grade)
     assert len(seen_grades) >= 3  # the maps give more than one answer
+
+
+@both_modes
+@pytest.mark.parametrize(("seed", "largest"), [(7, 6), (8, 12), (9, 30)])
+def test_cover_samples_kernel_answers_as_the_walk_per_sample(
+    seed: int, largest: int, kernel_mode: str
+) -> None:
+    # Every output of cover_kernel (a walk per sample): the grade, the reasons, and per sample
+    # the hiding cell (the strongest, the first met between equals), its kind and whether it
+    # counts; random maps of every shape and density, every status.
+    gen = np.random.default_rng(seed)
+    kinds = np.array([0, OBSTACLE_FULL, OBSTACLE_HALF, OBSTACLE_THIN], dtype=np.uint8)
+    maps, pairs = (12, 150) if kernel_mode == "compiled" else (3, 25)
+    for _ in range(maps):
+        x, y, z = gen.integers(2, largest, size=3).tolist()
+        shape = (x, y, z)
+        density = gen.dirichlet([6.0, 1.0, 1.0, 0.5])
+        grid = Grid.build(kinds[gen.choice(4, size=shape, p=density)])
+        for _ in range(pairs):
+            a, t = _random_cell(gen, shape), _random_cell(gen, shape)
+            low, shock, flight, adrift = gen.integers(0, 2, size=4).astype(bool).tolist()
+            adrift = adrift and not flight
+            w_cells, w_kind = np.zeros((SAMPLES, 3), np.int64), np.zeros(SAMPLES, np.uint8)
+            w_counted = np.zeros(SAMPLES, np.bool_)
+            c_cells, c_kind = np.ones((SAMPLES, 3), np.int64), np.ones(SAMPLES, np.uint8)
+            c_counted = np.ones(SAMPLES, np.bool_)
+            args = (grid.obstacle, *a, *t, low, shock, flight, adrift)
+            assert cover_samples_kernel(*args, c_cells, c_kind, c_counted) == cover_kernel(
+                *args, w_cells, w_kind, w_counted
+            )
+            hidden = w_kind != OBSTACLE_NONE
+            assert (c_kind == w_kind).all()
+            assert (c_counted == w_counted).all()
+            assert (c_cells[hidden] == w_cells[hidden]).all()
 
 
 def _hiding_kinds_reference(grid: Grid, a: Cell, t: Cell) -> frozenset[str]:
