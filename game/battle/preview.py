@@ -77,7 +77,11 @@ def _factions(battle: Battle, player: str) -> frozenset[str] | None:
 
 
 def _knows(battle: Battle, player: str, unit: str) -> bool:
-    factions = _factions(battle, player)
+    return _known_to(battle, _factions(battle, player), unit)
+
+
+def _known_to(battle: Battle, factions: frozenset[str] | None, unit: str) -> bool:
+    """Whether a unit is on the map and seen by one of `factions` (None: the GM's, all)."""
     if unit not in battle.world or not battle.on_map(unit):
         return False
     if factions is None:
@@ -214,13 +218,14 @@ def attack(battle: Battle, player: str, unit: str, target: str) -> AttackPreview
     """Line of sight, cover and hit chance of `unit` at `target`. The chance's breakdown in
     words is left to the caller (explain.hit_lines(answer.hit)): it is asked for on every
     hover, and read only when the player holds Alt."""
-    if not _knows(battle, player, unit) or not _knows(battle, player, target):
+    factions = _factions(battle, player)
+    if not _known_to(battle, factions, unit) or not _known_to(battle, factions, target):
         return None
     me = battle.sheet(unit)
     known = battle.bf if player == GM else battle.known_field(me.faction)
-    if target not in known.by_id:
+    other = known.by_id.get(target)
+    if other is None:
         return None
-    other = known.entity(target)
     los = battle.ruleset.sight(known, me, other)
     attack = battle.ruleset.attack(known, me, other, los=los, worded=False)
     return AttackPreview(target, los, attack.detail, attack)

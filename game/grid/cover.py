@@ -11,6 +11,7 @@ interior the segment to it enters; touching an edge hides nothing. Entities neve
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import NamedTuple
@@ -298,6 +299,151 @@ def cover_kernel(
     return grade, why
 
 
+@njit
+def cover_samples_kernel(
+    obstacle: NDArray[np.uint8],
+    ax: int,
+    ay: int,
+    az: int,
+    tx: int,
+    ty: int,
+    tz: int,
+    low_stance: bool,
+    shock: bool,
+    in_flight: bool,
+    adrift: bool,
+    hid_cells: NDArray[np.int64],
+    hid_kind: NDArray[np.uint8],
+    hid_counted: NDArray[np.bool_],
+) -> tuple[int, int]:
+    """`cover_kernel`'s answer, the same in every output, without a walk per sample.
+
+    As in `cover_grade_kernel`, one pass over the cone from the attacker's centre to the target
+    cell finds every obstacle any sample's segment can enter; each is tested against each
+    sample. A sample keeps its strongest hiding cell and, between equals, the one the sample's
+    own walk meets first (`walk`: slab by slab along its dominant axis from the attacker, then
+    by the two other coordinates in increasing order), as `cover_kernel` keeps it.
+    """
+    why = 0
+    has_half = False
+    best = np.zeros(SAMPLES, dtype=np.int64)
+    first = np.zeros((SAMPLES, 3), dtype=np.int64)  # the kept cell's place in its walk
+    for s in range(SAMPLES):
+        hid_kind[s] = OBSTACLE_NONE
+        hid_counted[s] = False
+    if chebyshev3(ax, ay, az, tx, ty, tz) > 0:  # the own cells never hide (P-COV-2)
+        sizes = obstacle.shape
+        p = (10 * ax + 5, 10 * ay + 5, 10 * az + 5)
+        a_cell = (ax, ay, az)
+        t_cell = (tx, ty, tz)
+        m = 0
+        for i in (1, 2):
+            if abs(t_cell[i] - a_cell[i]) > abs(t_cell[m] - a_cell[m]):
+                m = i
+        o1, o2 = (m + 1) % 3, (m + 2) % 3
+        lo_s1, hi_s1, lo_s2, hi_s2 = np.inf, -np.inf, np.inf, -np.inf
+        for cm in (1, 9):
+            run = 10 * t_cell[m] + cm - p[m]
+            for c in (1, 9):
+                s1 = (10 * t_cell[o1] + c - p[o1]) / run
+                s2 = (10 * t_cell[o2] + c - p[o2]) / run
+                lo_s1, hi_s1 = min(lo_s1, s1), max(hi_s1, s1)
+                lo_s2, hi_s2 = min(lo_s2, s2), max(hi_s2, s2)
+        step = 1 if t_cell[m] > a_cell[m] else -1
+        cell = [0, 0, 0]
+        for cm in range(a_cell[m], t_cell[m] + step, step):
+            e0, e1 = 10 * cm - p[m], 10 * cm + 10 - p[m]
+            if cm == a_cell[m]:
+                e0, e1 = (0, e1) if step > 0 else (e0, 0)
+            lo1 = min(e0 * lo_s1, e0 * hi_s1, e1 * lo_s1, e1 * hi_s1) + p[o1]
+            hi1 = max(e0 * lo_s1, e0 * hi_s1, e1 * lo_s1, e1 * hi_s1) + p[o1]
+            lo2 = min(e0 * lo_s2, e0 * hi_s2, e1 * lo_s2, e1 * hi_s2) + p[o2]
+            hi2 = max(e0 * lo_s2, e0 * hi_s2, e1 * lo_s2, e1 * hi_s2) + p[o2]
+            first1 = max(int(np.floor((lo1 - 1e-6) / 10)), 0)
+            last1 = min(int(np.floor((hi1 + 1e-6) / 10)), sizes[o1] - 1)
+            first2 = max(int(np.floor((lo2 - 1e-6) / 10)), 0)
+            last2 = min(int(np.floor((hi2 + 1e-6) / 10)), sizes[o2] - 1)
+            cell[m] = cm
+            for c1 in range(first1, last1 + 1):
+                cell[o1] = c1
+                for c2 in range(first2, last2 + 1):
+                    cell[o2] = c2
+                    x, y, z = cell[0], cell[1], cell[2]
+                    kind = obstacle[x, y, z]
+                    if kind == OBSTACLE_NONE:
+                        continue
+                    if (x == ax and y == ay and z == az) or (x == tx and y == ty and z == tz):
+                        continue
+                    counts = kind == OBSTACLE_HALF and half_counts(
+                        ax, ay, az, x, y, z, tx, ty, tz
+                    )  # P-COV-3
+                    if kind == OBSTACLE_FULL:
+                        rank = _RANK_FULL
+                    elif kind == OBSTACLE_THIN:
+                        rank = _RANK_THIN
+                    else:
+                        rank = _RANK_HALF if counts else _RANK_HALF_IGNORED
+                    for s in range(SAMPLES):
+                        qx = 10 * tx + SAMPLE_OFFSETS[s // 9]
+                        qy = 10 * ty + SAMPLE_OFFSETS[(s // 3) % 3]
+                        qz = 10 * tz + SAMPLE_OFFSETS[s % 3]
+                        dx, dy, dz = qx - p[0], qy - p[1], qz - p[2]
+                        if (
+                            segment_contact(10, x, y, z, p[0], p[1], p[2], dx, dy, dz)
+                            != CONTACT_INTERIOR
+                        ):
+                            continue
+                        if kind == OBSTACLE_HALF:
+                            why |= WHY_HALF_DISTANCE
+                            has_half |= counts
+                        # The sample's walk: its dominant axis, slabs from the attacker's.
+                        d = (dx, dy, dz)
+                        w = 0
+                        if abs(dy) > abs(dx):
+                            w = 1
+                        if abs(dz) > abs(d[w]):
+                            w = 2
+                        w1, w2 = (w + 1) % 3, (w + 2) % 3
+                        along = cell[w] - a_cell[w] if d[w] > 0 else a_cell[w] - cell[w]
+                        if rank > best[s] or (
+                            rank == best[s]
+                            and (along, cell[w1], cell[w2])
+                            < (first[s, 0], first[s, 1], first[s, 2])
+                        ):
+                            best[s] = rank
+                            first[s, 0], first[s, 1], first[s, 2] = along, cell[w1], cell[w2]
+                            hid_kind[s] = kind
+                            hid_counted[s] = rank >= _RANK_HALF
+                            hid_cells[s, 0] = x
+                            hid_cells[s, 1] = y
+                            hid_cells[s, 2] = z
+    has_full = False
+    has_thin = False
+    for s in range(SAMPLES):
+        has_full |= best[s] == _RANK_FULL
+        has_thin |= best[s] == _RANK_THIN
+    if in_flight:  # P-ZERO-1
+        return GRADE_NONE, WHY_IN_FLIGHT
+    if adrift:  # P-ZERO-1
+        return GRADE_HIGH_EXPOSURE, WHY_ADRIFT
+    grade = GRADE_NONE
+    if has_full:
+        grade = GRADE_HEAVY
+    elif has_half and low_stance:  # P-COV-5
+        grade = GRADE_HEAVY
+        why |= WHY_LOW_STANCE
+    elif has_half or has_thin:
+        grade = GRADE_LIGHT
+    if shock:  # P-COV-5: no cover, P-COV-4 still applies
+        grade = GRADE_NONE
+        why |= WHY_SHOCK
+    if grade == GRADE_NONE:
+        why |= WHY_EXPOSURE
+        if open_around(obstacle, tx, ty, tz):  # P-COV-4
+            grade = GRADE_HIGH_EXPOSURE
+    return grade, why
+
+
 class CoverNote(StrEnum):
     """Why a sample is hidden, and what else decided the grade."""
 
@@ -353,6 +499,7 @@ _NOTES = (
 
 
 _OBSTACLE_NAMES = {int(o): o.name.lower() for o in Obstacle}
+_OBSTACLES = {int(o): o for o in Obstacle}
 _SCRATCH = (
     np.zeros((SAMPLES, 3), dtype=np.int64),
     np.zeros(SAMPLES, dtype=np.uint8),
@@ -378,6 +525,38 @@ def _reason(kind: Obstacle, counted: bool, attacker: Cell, cell: Cell, target: C
     return Note(CoverNote.HALF if counted else CoverNote.HALF_TOO_FAR, values)
 
 
+def _rules(why: int) -> tuple[str, ...]:
+    """The rulings a kernel's WHY_* bits name, in their order."""
+    rules = ["P-COV-2"]
+    for bit, rule in (
+        (WHY_HALF_DISTANCE, "P-COV-3"),
+        (WHY_LOW_STANCE | WHY_SHOCK, "P-COV-5"),
+        (WHY_EXPOSURE, "P-COV-4"),
+        (WHY_IN_FLIGHT | WHY_ADRIFT, "P-ZERO-1"),
+    ):
+        if why & bit:
+            rules.append(rule)
+    rules.append("P-COV-1")
+    return tuple(rules)
+
+
+def _notes(why: int, grade: str) -> tuple[Note, ...]:
+    """What changed the grade besides the samples, from the kernel's WHY_* bits."""
+    notes = [Note(code) for bit, code in _NOTES if why & bit]
+    if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
+        exposed = grade == "high_exposure"
+        notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
+    return tuple(notes)
+
+
+#: `_rules` and `_notes` of every (WHY_* bits, grade code): a hover asks for them each time.
+_WORDED = {
+    (why, code): (_rules(why), _notes(why, GRADES[code]))
+    for why in range(2 * WHY_ADRIFT)
+    for code in range(len(GRADES))
+}
+
+
 def cover(
     grid: Grid,
     attacker: Cell,
@@ -397,7 +576,10 @@ def cover(
     and its percent are worked out (hidden, rules and notes stay empty), stopping as soon as the
     grade is decided: for callers that never show why.
     """
-    if detail or (in_flight and adrift) or not in_map(grid.obstacle.shape, attacker, target):
+    if in_map(grid.obstacle.shape, attacker, target) and not (in_flight and adrift):
+        a = (int(attacker[0]), int(attacker[1]), int(attacker[2]))  # checked once
+        t = (int(target[0]), int(target[1]), int(target[2]))
+    else:
         a = require_in_map(grid.shape, attacker, "cover attacker cell")
         t = require_in_map(grid.shape, target, "cover target cell")
         if in_flight and adrift:
@@ -418,7 +600,7 @@ def cover(
     # The kernel fills every row of these: one set, reused, spares three allocations a call
     # (a hover asks for cover on every new target).
     hid_cells, hid_kind, hid_counted = _SCRATCH
-    code, why = cover_kernel(
+    code, why = cover_samples_kernel(
         grid.obstacle,
         *a,
         *t,
@@ -430,37 +612,36 @@ def cover(
         hid_kind,
         hid_counted,
     )
-    hidden = []
-    reasons: dict[tuple[Cell, int, bool], Note] = {}  # one reason per hiding cell, not per sample
-    cells, counted = hid_cells.tolist(), hid_counted.tolist()
-    for s, kind in enumerate(hid_kind.tolist()):
-        if kind == OBSTACLE_NONE:
-            continue
-        cell = (cells[s][0], cells[s][1], cells[s][2])
-        key = (cell, kind, counted[s])
-        if key not in reasons:
-            reasons[key] = _reason(Obstacle(kind), counted[s], a, cell, t)
-        hidden.append(
-            HiddenSample(
-                _SAMPLE_FRACTIONS[s], cell, _OBSTACLE_NAMES[kind], counted[s], reasons[key]
-            )
-        )
-    rules = ["P-COV-2"]
-    for bit, rule in (
-        (WHY_HALF_DISTANCE, "P-COV-3"),
-        (WHY_LOW_STANCE | WHY_SHOCK, "P-COV-5"),
-        (WHY_EXPOSURE, "P-COV-4"),
-        (WHY_IN_FLIGHT | WHY_ADRIFT, "P-ZERO-1"),
-    ):
-        if why & bit:
-            rules.append(rule)
-    rules.append("P-COV-1")
+    hidden: list[HiddenSample] = []
+    kinds = hid_kind.tolist()
+    if any(kinds):  # (OBSTACLE_NONE is 0: nothing hides any sample)
+        cells, counted = hid_cells.tolist(), hid_counted.tolist()
+        # A hiding cell's part of the sample (cell, obstacle, counted, reason) is made once and
+        # shared by the samples it hides, which mostly come in runs (s = 9 ix + 3 iy + iz); each
+        # sample is made as a NamedTuple's `_make` makes it: a hover makes 27 of them.
+        tails: dict[tuple[int, int, int, int, bool], tuple[Cell, str, bool, Note]] = {}
+        last: list[int] = []
+        last_kind, last_counted = OBSTACLE_NONE, False
+        tail: tuple[Cell, str, bool, Note] | None = None
+        new = tuple.__new__
+        for s in range(SAMPLES):
+            kind = kinds[s]
+            if kind == OBSTACLE_NONE:
+                continue
+            here, count = cells[s], counted[s]
+            if tail is None or here != last or kind != last_kind or count != last_counted:
+                x, y, z = last = here
+                last_kind, last_counted = kind, count
+                key = (x, y, z, kind, count)
+                tail = tails.get(key)
+                if tail is None:
+                    cell = (x, y, z)
+                    reason = _reason(_OBSTACLES[kind], count, a, cell, t)
+                    tail = tails[key] = (cell, _OBSTACLE_NAMES[kind], count, reason)
+            hidden.append(new(HiddenSample, (_SAMPLE_FRACTIONS[s], *tail)))
     grade = GRADES[code]
-    notes = [Note(code) for bit, code in _NOTES if why & bit]
-    if why & WHY_EXPOSURE and not why & (WHY_IN_FLIGHT | WHY_ADRIFT):
-        exposed = grade == "high_exposure"
-        notes.append(Note(CoverNote.HIGH_EXPOSURE if exposed else CoverNote.NOT_EXPOSED))
-    return CoverResult(grade, PERCENT[grade], tuple(hidden), tuple(rules), tuple(notes))
+    rules, notes = _WORDED[why, code]
+    return CoverResult(grade, PERCENT[grade], tuple(hidden), rules, notes)
 
 
 def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
@@ -472,23 +653,41 @@ def hiding_kinds(grid: Grid, attacker: Cell, target: Cell) -> frozenset[str]:
     kind of obstacle (RULINGS C-3). Stance, shock and microgravity play no part; line of sight is
     the caller's to check first, as for `cover`.
     """
-    a = require_in_map(grid.shape, attacker, "cover attacker cell")
-    t = require_in_map(grid.shape, target, "cover target cell")
-    hid_cells = np.zeros((SAMPLES, 3), dtype=np.int64)
-    hid_kind = np.zeros(SAMPLES, dtype=np.uint8)
-    hid_counted = np.zeros(SAMPLES, dtype=np.bool_)
+    if in_map(grid.obstacle.shape, attacker, target):
+        a = (int(attacker[0]), int(attacker[1]), int(attacker[2]))  # checked once
+        t = (int(target[0]), int(target[1]), int(target[2]))
+    else:
+        a = require_in_map(grid.shape, attacker, "cover attacker cell")
+        t = require_in_map(grid.shape, target, "cover target cell")
+    hid_cells, hid_kind, hid_counted = _SCRATCH  # (as in `cover`)
     kinds: set[str] = set()
-    cover_kernel(
+    cover_samples_kernel(
         grid.obstacle, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
     )
     for kind in hid_kind.tolist():
         if kind in (OBSTACLE_FULL, OBSTACLE_THIN):
             kinds.add(_OBSTACLE_NAMES[kind])
-    # Half obstacles alone: the kernel then sees a counting half wherever one hides a sample.
-    halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
-    code, _ = cover_kernel(
-        halves, *a, *t, False, False, False, False, hid_cells, hid_kind, hid_counted
-    )
-    if code == GRADE_LIGHT:
+    # Half obstacles alone: the grade is then light exactly where a counting half hides a
+    # sample, which the grade's kernel finds without naming every sample's cell.
+    halves = half_obstacles(grid)
+    if halves is not None and (
+        cover_grade_kernel(halves, *a, *t, False, False, False, False) == GRADE_LIGHT
+    ):
         kinds.add("half")
     return frozenset(kinds)
+
+
+_HALVES: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8] | None] = weakref.WeakKeyDictionary()
+
+
+def half_obstacles(grid: Grid) -> NDArray[np.uint8] | None:
+    """The grid's obstacles with only its half ones kept (None: it has none), made once per
+    grid (a grid never changes; Cepheus asks for them on every hover)."""
+    if grid in _HALVES:
+        return _HALVES[grid]
+    halves: NDArray[np.uint8] | None = None
+    if (grid.obstacle == OBSTACLE_HALF).any():
+        halves = np.where(grid.obstacle == OBSTACLE_HALF, grid.obstacle, np.uint8(OBSTACLE_NONE))
+        halves.setflags(write=False)
+    _HALVES[grid] = halves
+    return halves

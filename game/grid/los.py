@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from game.grid.geometry import OffMapError, chebyshev, require_in_map
+from game.grid.geometry import OffMapError, chebyshev, in_map, require_in_map
 from game.grid.jit import njit, njit_inline, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
 from game.grid.occupants import Occupancy, Occupant
@@ -1617,48 +1617,91 @@ def explain_line_of_sight(
     viewer: Occupant | None = None,
 ) -> LosResult:
     """`line_of_sight` with its reasons: the blocking cell, the grazed ones, the rulings used."""
-    start = require_in_map(grid.shape, a, "line of sight viewer cell")
-    end = require_in_map(grid.shape, b, "line of sight target cell")
+    if in_map(grid.shape, a, b):  # the one bounds check of a hover; the errors are worded below
+        start, end = (int(a[0]), int(a[1]), int(a[2])), (int(b[0]), int(b[1]), int(b[2]))
+    else:
+        start = require_in_map(grid.shape, a, "line of sight viewer cell")
+        end = require_in_map(grid.shape, b, "line of sight target cell")
     occ_index, occ_blocks, _ = _occupancy_arrays(grid, occupancy, viewer)
     out = np.empty((walk_rows(chebyshev(start, end)), 4), dtype=np.int64)
-    px, py, pz = (2 * c + 1 for c in start)
-    ends = np.array([[2 * c + 1 for c in end]], dtype=np.int64)
-    code, x, y, z, n = walk(
+    # One kernel call walks the line and looks for entities on it (P-LOS-3): each call from
+    # Python costs more in passing its arguments than the work on a hover's line.
+    code, x, y, z, n, entities = explain_kernel(
         grid.sight_block,
+        occ_index,
+        occ_blocks,
+        NO_CELLS if occupancy is None else occupancy.cells,
+        *start,
+        *end,
+        out,
+    )
+    grazed = tuple((r[0], r[1], r[2]) for r in out[:n].tolist() if r[3] == CONTACT_TOUCH)
+    rules = ["P-LOS-1"]
+    if code in (LOS_CLEAR_GRAZED, LOS_BLOCKED_GRAZED):
+        rules.append("P-LOS-2")
+    if entities:
+        rules.append("P-LOS-3")
+    blocked_by = None if code < LOS_BLOCKED else (int(x), int(y), int(z))
+    return LosResult(code < LOS_BLOCKED, blocked_by, grazed, tuple(rules))
+
+
+@njit
+def explain_kernel(
+    solid: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    occ_blocks: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    ax: int,
+    ay: int,
+    az: int,
+    bx: int,
+    by: int,
+    bz: int,
+    out: NDArray[np.int64],
+) -> tuple[int, int, int, int, int, bool]:
+    """`explain_line_of_sight`'s walk from cell a to cell b (`walk` with `sight`, its rows in
+    `out`) and whether an entity of `occ_cells` stands where the line passes, blocking it or
+    ignored (P-LOS-3): (code, x, y, z, rows, entities)."""
+    ends = np.empty((1, 3), dtype=np.int64)
+    ends[0, 0], ends[0, 1], ends[0, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
+    code, x, y, z, n = walk(
+        solid,
         occ_index,
         occ_blocks,
         NO_CLEARANCE,
         NO_CELLS,
         2,
-        px,
-        py,
-        pz,
+        2 * ax + 1,
+        2 * ay + 1,
+        2 * az + 1,
         ends,
         True,
         False,
         out,
         np.empty(1, dtype=np.int8),
     )
-    grazed = tuple((int(r[0]), int(r[1]), int(r[2])) for r in out[:n] if r[3] == CONTACT_TOUCH)
-    rules = ["P-LOS-1"]
-    if code in (LOS_CLEAR_GRAZED, LOS_BLOCKED_GRAZED):
-        rules.append("P-LOS-2")
-    if occupancy is not None and _entities_on_line(occupancy, start, end):
-        rules.append("P-LOS-3")
-    blocked_by = None if code < LOS_BLOCKED else (int(x), int(y), int(z))
-    return LosResult(code < LOS_BLOCKED, blocked_by, grazed, tuple(rules))
+    return code, x, y, z, n, entities_on_line(occ_cells, ax, ay, az, bx, by, bz)
 
 
-def _entities_on_line(occupancy: Occupancy, a: Cell, b: Cell) -> bool:
-    """Whether an entity stands where the line passes, blocking it or ignored (P-LOS-3)."""
-    p = (2 * a[0] + 1, 2 * a[1] + 1, 2 * a[2] + 1)
-    d = (2 * (b[0] - a[0]), 2 * (b[1] - a[1]), 2 * (b[2] - a[2]))
-    # The segment lies in the box of cells between a and b: only occupants there can touch it.
-    (x0, x1), (y0, y1), (z0, z1) = (sorted(pair) for pair in zip(a, b, strict=True))
-    box = occupancy.index[x0 : x1 + 1, y0 : y1 + 1, z0 : z1 + 1]
-    for i in box[box >= 0].tolist():
-        cell: Cell = occupancy.occupants[int(i)].cell
-        if cell not in (a, b) and segment_contact(2, *cell, *p, *d) != CONTACT_NONE:
+@njit
+def entities_on_line(
+    occ_cells: NDArray[np.int64], ax: int, ay: int, az: int, bx: int, by: int, bz: int
+) -> bool:
+    """Whether an entity stands where the line from cell a to cell b passes, blocking it or
+    ignored (P-LOS-3): an occupant's cell, neither end's, that the segment between the centres
+    touches. Only cells in the box between a and b can."""
+    px, py, pz = 2 * ax + 1, 2 * ay + 1, 2 * az + 1
+    dx, dy, dz = 2 * (bx - ax), 2 * (by - ay), 2 * (bz - az)
+    x0, x1 = min(ax, bx), max(ax, bx)
+    y0, y1 = min(ay, by), max(ay, by)
+    z0, z1 = min(az, bz), max(az, bz)
+    for i in range(occ_cells.shape[0]):
+        cx, cy, cz = occ_cells[i, 0], occ_cells[i, 1], occ_cells[i, 2]
+        if not (x0 <= cx <= x1 and y0 <= cy <= y1 and z0 <= cz <= z1):
+            continue
+        if (cx == ax and cy == ay and cz == az) or (cx == bx and cy == by and cz == bz):
+            continue
+        if segment_contact(2, cx, cy, cz, px, py, pz, dx, dy, dz) != CONTACT_NONE:
             return True
     return False
 

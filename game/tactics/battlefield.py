@@ -47,8 +47,10 @@ class EntitySheet:
     #: of them is not aware of its attacks (Cepheus's dodge, 000:l.162).
     hidden_from: frozenset[str] = frozenset()
 
-    @property
+    @cached_property
     def occupant(self) -> Occupant:
+        # Made once per sheet (frozen): the occupancy holds this very one, so the sight and
+        # move kernels' per-viewer flags are found again by identity on every hover.
         return Occupant(self.id, self.cell, self.faction, self.size, self.neutral)
 
     def has(self, condition: str) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -85,17 +86,33 @@ COVER_SCORE = {"heavy": 3, "light": 2, "none": 0, "high_exposure": -1}
 def modifiers(hit: HitChance) -> tuple[Modifier, ...]:
     """P-HIT-2's terms as notes: the weapon's P, the attack and defence bonuses (x5 points),
     the armour's share (P-HIT-3) and the cover (P-COV-1), in percentage points."""
+    return _modifiers(
+        hit.p_weapon, hit.b_att, hit.b_def, hit.armour_pct, hit.armour_efficacy < 1, hit.cover_pct
+    )
+
+
+# A few numbers make the terms, and a hover asks for them each time: kept (they are frozen).
+@lru_cache(maxsize=4096, typed=True)
+def _modifiers(
+    p_weapon: int, b_att: int, b_def: int, armour_pct: Fraction, reduced: bool, cover_pct: int
+) -> tuple[Modifier, ...]:
     notes = [
-        Modifier("weapon_p", hit.p_weapon, ("P-HIT-2",)),
-        Modifier("attack_bonus", hit.b_att, ("P-HIT-2",)),
-        Modifier("defence_bonus", -hit.b_def, ("P-HIT-2",)),
+        Modifier("weapon_p", p_weapon, ("P-HIT-2",)),
+        Modifier("attack_bonus", b_att, ("P-HIT-2",)),
+        Modifier("defence_bonus", -b_def, ("P-HIT-2",)),
     ]
-    if hit.armour_pct:
-        rules = ("P-HIT-2", "P-HIT-3") if hit.armour_efficacy < 1 else ("P-HIT-2",)
-        notes.append(Modifier("armour", -hit.armour_pct, rules))
-    if hit.cover_pct:
-        notes.append(Modifier("cover", -hit.cover_pct, ("P-COV-1",)))
+    if armour_pct:
+        rules = ("P-HIT-2", "P-HIT-3") if reduced else ("P-HIT-2",)
+        notes.append(Modifier("armour", -armour_pct, rules))
+    if cover_pct:
+        notes.append(Modifier("cover", -cover_pct, ("P-COV-1",)))
     return tuple(notes)
+
+
+@lru_cache(maxsize=256, typed=True)
+def _percent(p: int) -> Fraction:
+    """P% as a Fraction of 1 (a hover's chance: made once per P)."""
+    return Fraction(p, 100)
 
 
 def clamp(cell: Cell, shape: tuple[int, int, int]) -> Cell:
@@ -134,7 +151,7 @@ class PeriferieBattle(BattleRules):
         answer = tactics.attack_chance(bf, attacker, target, weapon, los, worded=worded)
         hit = answer.hit
         return Attack(
-            chance=None if hit is None else Fraction(hit.p, 100),
+            chance=None if hit is None else _percent(hit.p),
             reason=None if answer.reason is None else str(answer.reason),
             modifiers=() if hit is None else modifiers(hit),
             rules=answer.rules,
