@@ -1757,10 +1757,21 @@ def _entities_on_line(occupancy: Occupancy, a: Cell, b: Cell) -> bool:
 
 def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j (P-LOS-1..3), occupants in `occupancy` order."""
-    sight_block, clear, levels, memo, rows = _visibility_tables(grid)
-    cells = _occupant_cells(grid, occupancy)
-    blocks = _blockers_by_viewer(occupancy)
-    return visibility_kernel(sight_block, occupancy.index, blocks, cells, clear, levels, memo, rows)
+    # Asked after every command: the grid's tables and the blockers of the occupancy last
+    # asked about are taken without a call each (as `_visibility_tables` and
+    # `_blockers_by_viewer` would give them).
+    last = _last_tables
+    tables = last[1] if last is not None and last[0]() is grid else _visibility_tables(grid)
+    index = occupancy.index
+    if index.shape != tables[0].shape:
+        _occupant_cells(grid, occupancy)  # words the error
+    seen_last = _last_blockers
+    if seen_last is not None and seen_last[0]() is occupancy:
+        blocks = seen_last[1]
+    else:
+        blocks = _blockers_by_viewer(occupancy)
+    sight_block, clear, levels, memo, rows = tables
+    return visibility_kernel(sight_block, index, blocks, occupancy.cells, clear, levels, memo, rows)
 
 
 _MEMO_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.int64]] = weakref.WeakKeyDictionary()
