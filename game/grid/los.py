@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 from game.grid.geometry import OffMapError, chebyshev, in_map, require_in_map
 from game.grid.jit import njit, njit_inline, njit_nogil, njit_parallel, prange
 from game.grid.model import Cell, Grid
-from game.grid.occupants import Occupancy, Occupant
+from game.grid.occupants import Occupancy, Occupant, Size
 
 # Outcome codes of `walk` along a sight line.
 LOS_CLEAR = 0
@@ -1112,16 +1112,83 @@ def _blocking_cells(occ_cells: NDArray[np.int64], blocks: NDArray[np.uint8]) -> 
 #: Slots of a grid's kept terrain answers between cells (`visibility_kernel`'s `memo`, plus
 #: one for the count): emptied when half full, 4,096 pairs.
 MEMO_SLOTS = 2**13
+#: After those and the count, the memo keeps each answer of the last call by the pair's place
+#: in it as well (pairs i < j of the first 64 occupants, in the kernel's order): a call after
+#: one move reads the 105 unmoved pairs in a row instead of at 105 scattered slots.
+MEMO_PLACES = 64 * 63 // 2
 
 
 @njit
 def _memo_slot(memo: NDArray[np.int64], key: int) -> int:
     """Where `key` is kept in `memo` (open addressing), or the empty slot where it would go."""
-    mask = memo.shape[0] - 2  # the last slot is the count
+    mask = memo.shape[0] - MEMO_PLACES - 2  # then the count, then the places
     s = (key ^ (key >> 13) ^ (key >> 29)) & mask
     while memo[s] != 0 and memo[s] >> 2 != key:
         s = (s + 1) & mask
     return int(s)
+
+
+@njit_inline
+def _memo_keep(memo: NDArray[np.int64], key: int, answer: int) -> None:
+    """Keep `answer` (1 clear, 2 blocked) for `key` in `memo`, emptied first when half full
+    (the next answers refill it); one whole int64 written (see `visibility_kernel`)."""
+    count_at = memo.shape[0] - MEMO_PLACES - 1
+    if memo[count_at] * 2 >= count_at:
+        memo[: count_at + 1] = 0
+    s = _memo_slot(memo, key)
+    if memo[s] == 0:
+        memo[count_at] += 1
+    memo[s] = (key << 2) | answer
+
+
+@njit_inline
+def slab_centres_blocked(
+    flat: NDArray[np.uint8], h: int, d: int, ax: int, ay: int, az: int, bx: int, by: int, bz: int
+) -> bool:
+    """True when the line between the centres of cells a and b passes through the interior of a
+    terrain blocker at the centre of a slab of its dominant axis (P-LOS-1: then it is blocked
+    whatever else it meets); False says nothing (`walk` decides).
+
+    `flat` is the grid's `sight_block` flattened, h and d its height and levels. With L cells
+    from a to b along the dominant axis, the line's point at step s (0 < s < L) is, on a minor
+    axis o, a_o + 1/2 + (b_o - a_o) s / L in cell units: a_o plus the floor of
+    (L + 2 (b_o - a_o) s) / 2L, inside a cell unless that division is exact. Floor and
+    remainder are carried from step to step (the walk's way, no division); the end cells are
+    never sampled (they are at s = 0 and s = L).
+    """
+    dx, dy, dz = bx - ax, by - ay, bz - az
+    adx, ady, adz = abs(dx), abs(dy), abs(dz)
+    if adx >= ady and adx >= adz:
+        span, s_major, step = adx, h * d, 1 if dx > 0 else -1
+        d1, s1, d2, s2 = dy, d, dz, 1
+    elif ady >= adz:
+        span, s_major, step = ady, d, 1 if dy > 0 else -1
+        d1, s1, d2, s2 = dx, h * d, dz, 1
+    else:
+        span, s_major, step = adz, 1, 1 if dz > 0 else -1
+        d1, s1, d2, s2 = dx, h * d, dy, d
+    whole = 2 * span
+    r1, r2 = span, span
+    cell = (ax * h + ay) * d + az
+    for _ in range(1, span):
+        cell += step * s_major
+        r1 += 2 * d1
+        if r1 >= whole:
+            r1 -= whole
+            cell += s1
+        elif r1 < 0:
+            r1 += whole
+            cell -= s1
+        r2 += 2 * d2
+        if r2 >= whole:
+            r2 -= whole
+            cell += s2
+        elif r2 < 0:
+            r2 += whole
+            cell -= s2
+        if r1 != 0 and r2 != 0 and flat[cell] != 0:
+            return True
+    return False
 
 
 @njit_nogil
@@ -1139,45 +1206,66 @@ def visibility_kernel(
 
     Terrain first, once per unordered pair: terrain sight is symmetric, and a pair that terrain
     alone blocks stays blocked whatever stands between (adding blockers never clears a line,
-    P-LOS-1/2). A pair terrain leaves clear is walked again with a viewer's blocking occupants
-    only when one of them meets the segment at all; otherwise nothing else is on it.
+    P-LOS-1/2). A pair terrain leaves clear is looked at again for each viewer's blocking
+    occupants, and walked again with them only when one of them meets the segment at all;
+    otherwise nothing else is on it.
 
     `memo` keeps the grid's terrain answers between two cells from call to call (a grid never
-    changes; `MEMO_SLOTS` zeros for a new one): after a move only the mover's pairs are walked,
-    those on one level by the grid's bit `rows` (`level_rows`) when given.
+    changes; `MEMO_SLOTS + 1 + MEMO_PLACES` zeros for a new one): after a move only the mover's
+    pairs are new. Each is first tried at its dominant axis's slab centres
+    (`slab_centres_blocked`: most lines between units are blocked, and most of those found so);
+    the rest are walked in one call, those on one level by the grid's bit `rows`
+    (`level_rows`) when given.
     Each slot is one int64, (pair key << 2) | (1 clear, 2 blocked), written whole, so a search
-    beside another on the same grid (threads) reads a whole answer or none.
+    beside another on the same grid (threads) reads a whole answer or none; a slot of the
+    places is believed only when its key is the pair's.
     """
     n = occ_cells.shape[0]
-    seen = np.ones((n, n), dtype=np.bool_)
-    ends = 2 * occ_cells + 1
+    seen = np.ones((n, n), dtype=np.bool_)  # terrain-blocked pairs are set False first
     w, h, d = sight_block.shape
     total = w * h * d
-    out = np.empty((0, 4), dtype=np.int64)  # only the codes are read: no rows kept
-    one = np.empty(1, dtype=np.int8)
+    flat = sight_block.reshape(total)
+    places = memo.shape[0] - MEMO_PLACES
     pairs = n * (n - 1) // 2
-    starts = np.empty((pairs, 3), dtype=np.int64)
-    todo = np.empty((pairs, 3), dtype=np.int64)
-    todo_of = np.empty(pairs, dtype=np.int64)
-    keys = np.empty(pairs, dtype=np.int64)
-    codes = np.empty(pairs, dtype=np.int8)
-    blocked = np.empty((n, n), dtype=np.bool_)
-    # The pairs not kept yet, walked in one call (`starts`: one start per line).
+    todo = np.empty((2 * pairs, 3), dtype=np.int64)  # the ends, then the starts, of the walks
+    todo_of = np.empty((pairs, 3), dtype=np.int64)  # each walk's pair i, j and key
+    # The pairs not kept yet and not settled at a slab centre, walked in one call.
     m = 0
+    place = 0
     for i in range(n - 1):
-        a = (occ_cells[i, 0] * h + occ_cells[i, 1]) * d + occ_cells[i, 2]
+        ax, ay, az = occ_cells[i, 0], occ_cells[i, 1], occ_cells[i, 2]
+        a = (ax * h + ay) * d + az
         for j in range(i + 1, n):
-            b = (occ_cells[j, 0] * h + occ_cells[j, 1]) * d + occ_cells[j, 2]
+            bx, by, bz = occ_cells[j, 0], occ_cells[j, 1], occ_cells[j, 2]
+            b = (bx * h + by) * d + bz
             key = min(a, b) * total + max(a, b)
-            kept = memo[_memo_slot(memo, key)]
-            if kept != 0 and a != b:
-                blocked[i, j] = (kept & 3) == 2
-                continue
-            starts[m, 0], starts[m, 1], starts[m, 2] = ends[i, 0], ends[i, 1], ends[i, 2]
-            todo[m, 0], todo[m, 1], todo[m, 2] = ends[j, 0], ends[j, 1], ends[j, 2]
-            todo_of[m] = i * n + j
-            keys[m] = key
+            at = places + place if place < MEMO_PLACES else -1
+            place += 1
+            if a != b:  # two sharing a cell (P-MOV-8) see each other: walked, never kept
+                kept = memo[at] if at >= 0 else 0
+                if kept >> 2 != key or kept == 0:
+                    kept = memo[_memo_slot(memo, key)]
+                    if kept != 0 and at >= 0:
+                        memo[at] = kept
+                if kept != 0:
+                    if (kept & 3) == 2:
+                        seen[i, j] = False
+                        seen[j, i] = False
+                    continue
+                if slab_centres_blocked(flat, h, d, ax, ay, az, bx, by, bz):
+                    seen[i, j] = False
+                    seen[j, i] = False
+                    _memo_keep(memo, key, 2)
+                    if at >= 0:
+                        memo[at] = (key << 2) | 2
+                    continue
+            todo[pairs + m, 0], todo[pairs + m, 1] = 2 * ax + 1, 2 * ay + 1
+            todo[pairs + m, 2] = 2 * az + 1
+            todo[m, 0], todo[m, 1], todo[m, 2] = 2 * bx + 1, 2 * by + 1, 2 * bz + 1
+            todo_of[m, 0], todo_of[m, 1], todo_of[m, 2] = i, j, key
             m += 1
+    out = np.empty((0, 4), dtype=np.int64)  # only the codes are read: no rows kept
+    codes = np.empty(max(1, m), dtype=np.int8)  # the walked lines' codes, then one walk's
     if m > 0:
         walk_shadowed(
             sight_block,
@@ -1190,64 +1278,68 @@ def visibility_kernel(
             None,
             None,
             2,
-            starts[0, 0],
-            starts[0, 1],
-            starts[0, 2],
+            todo[pairs, 0],
+            todo[pairs, 1],
+            todo[pairs, 2],
             todo[:m],
             True,
             True,
             out,
             codes[:m],
-            starts[:m],
+            todo[pairs : pairs + m],
             True,
             rows,
         )
-    count_at = memo.shape[0] - 1
     for t in range(m):
-        i, j = todo_of[t] // n, todo_of[t] % n
-        blocked[i, j] = codes[t] >= LOS_BLOCKED
-        if memo[count_at] * 2 >= count_at:
-            memo[:] = 0  # half full: start again (the next answers refill it)
-        s = _memo_slot(memo, keys[t])
-        if memo[s] == 0:
-            memo[count_at] += 1
-        memo[s] = (keys[t] << 2) | (2 if blocked[i, j] else 1)
+        i, j, key = todo_of[t, 0], todo_of[t, 1], todo_of[t, 2]
+        answer = 2 if codes[t] >= LOS_BLOCKED else 1
+        if answer == 2:
+            seen[i, j] = False
+            seen[j, i] = False
+        if (
+            occ_cells[i, 0] != occ_cells[j, 0]
+            or occ_cells[i, 1] != occ_cells[j, 1]
+            or (occ_cells[i, 2] != occ_cells[j, 2])
+        ):
+            _memo_keep(memo, key, answer)
+            at = i * (2 * n - i - 1) // 2 + j - i - 1  # the pair's place, as counted above
+            if at < MEMO_PLACES:
+                memo[places + at] = (key << 2) | answer
+    end = todo[:1]  # reused for each walk with occupants below
     for i in range(n - 1):
         for j in range(i + 1, n):
-            if blocked[i, j]:
-                seen[i, j] = False
-                seen[j, i] = False
-                continue
-            for v, t in ((i, j), (j, i)):
-                px, py, pz = ends[v, 0], ends[v, 1], ends[v, 2]
-                dx, dy, dz = ends[t, 0] - px, ends[t, 1] - py, ends[t, 2] - pz
-                met = False
-                for k in range(n):
-                    if blocks_by_viewer[v, k] == 0:
-                        continue
-                    kx, ky, kz = occ_cells[k, 0], occ_cells[k, 1], occ_cells[k, 2]
-                    if not (
-                        min(occ_cells[v, 0], occ_cells[t, 0])
-                        <= kx
-                        <= max(occ_cells[v, 0], occ_cells[t, 0])
-                        and min(occ_cells[v, 1], occ_cells[t, 1])
-                        <= ky
-                        <= max(occ_cells[v, 1], occ_cells[t, 1])
-                        and min(occ_cells[v, 2], occ_cells[t, 2])
-                        <= kz
-                        <= max(occ_cells[v, 2], occ_cells[t, 2])
-                    ):
-                        continue  # the segment lies in its two cells' box: it cannot touch
-                    if (
-                        kx == occ_cells[v, 0] and ky == occ_cells[v, 1] and kz == occ_cells[v, 2]
-                    ) or (
-                        kx == occ_cells[t, 0] and ky == occ_cells[t, 1] and kz == occ_cells[t, 2]
-                    ):
-                        continue  # P-LOS-3: the two own cells never block
-                    if segment_contact(2, kx, ky, kz, px, py, pz, dx, dy, dz) != CONTACT_NONE:
-                        met = True
+            if not seen[i, j]:
+                continue  # terrain blocks both ways
+            # The segment is the same both ways: who meets it is looked for once, for i's
+            # blockers and j's together.
+            ix, iy, iz = occ_cells[i, 0], occ_cells[i, 1], occ_cells[i, 2]
+            jx, jy, jz = occ_cells[j, 0], occ_cells[j, 1], occ_cells[j, 2]
+            x0, x1 = min(ix, jx), max(ix, jx)
+            y0, y1 = min(iy, jy), max(iy, jy)
+            z0, z1 = min(iz, jz), max(iz, jz)
+            px, py, pz = 2 * ix + 1, 2 * iy + 1, 2 * iz + 1
+            dx, dy, dz = 2 * (jx - ix), 2 * (jy - iy), 2 * (jz - iz)
+            met_i, met_j = False, False
+            for k in range(n):
+                for_i = blocks_by_viewer[i, k] != 0 and not met_i
+                for_j = blocks_by_viewer[j, k] != 0 and not met_j
+                if not (for_i or for_j):
+                    continue
+                kx, ky, kz = occ_cells[k, 0], occ_cells[k, 1], occ_cells[k, 2]
+                if not (x0 <= kx <= x1 and y0 <= ky <= y1 and z0 <= kz <= z1):
+                    continue  # the segment lies in its two cells' box: it cannot touch
+                if (kx == ix and ky == iy and kz == iz) or (kx == jx and ky == jy and kz == jz):
+                    continue  # P-LOS-3: the two own cells never block
+                if segment_contact(2, kx, ky, kz, px, py, pz, dx, dy, dz) != CONTACT_NONE:
+                    met_i = met_i or for_i
+                    met_j = met_j or for_j
+                    if met_i and met_j:
                         break
+            for v, t, met in ((i, j, met_i), (j, i, met_j)):
                 if met:
+                    end[0, 0] = 2 * occ_cells[t, 0] + 1
+                    end[0, 1] = 2 * occ_cells[t, 1] + 1
+                    end[0, 2] = 2 * occ_cells[t, 2] + 1
                     walk(
                         sight_block,
                         occ_index,
@@ -1255,16 +1347,16 @@ def visibility_kernel(
                         NO_CLEARANCE,
                         NO_CELLS,
                         2,
-                        px,
-                        py,
-                        pz,
-                        ends[t : t + 1],
+                        2 * occ_cells[v, 0] + 1,
+                        2 * occ_cells[v, 1] + 1,
+                        2 * occ_cells[v, 2] + 1,
+                        end,
                         True,
                         True,
                         out,
-                        one,
+                        codes,
                     )
-                    seen[v, t] = one[0] < LOS_BLOCKED
+                    seen[v, t] = codes[0] < LOS_BLOCKED
     return seen
 
 
@@ -1708,18 +1800,21 @@ def entities_on_line(
 
 def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
     """seen[i, j]: occupant i sees occupant j (P-LOS-1..3), occupants in `occupancy` order."""
-    cells = _occupant_cells(grid, occupancy)
-    blocks = _blockers_by_viewer(occupancy)
-    return visibility_kernel(
-        grid.sight_block,
-        occupancy.index,
-        blocks,
-        cells,
-        clearance(grid),
-        level_clearance(grid),
-        pair_memo(grid),
-        level_rows(grid),
-    )
+    # Asked after every command: the grid's tables and the blockers of the occupancy last
+    # asked about are taken without a call each (as `_visibility_tables` and
+    # `_blockers_by_viewer` would give them).
+    last = _last_tables
+    tables = last[1] if last is not None and last[0]() is grid else _visibility_tables(grid)
+    index = occupancy.index
+    if index.shape != tables[0].shape:
+        _occupant_cells(grid, occupancy)  # words the error
+    seen_last = _last_blockers
+    if seen_last is not None and seen_last[0]() is occupancy:
+        blocks = seen_last[1]
+    else:
+        blocks = _blockers_by_viewer(occupancy)
+    sight_block, clear, levels, memo, rows = tables
+    return visibility_kernel(sight_block, index, blocks, occupancy.cells, clear, levels, memo, rows)
 
 
 _MEMO_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.int64]] = weakref.WeakKeyDictionary()
@@ -1729,46 +1824,77 @@ def pair_memo(grid: Grid) -> NDArray[np.int64]:
     """The grid's kept terrain answers between unit cells (`visibility_kernel`'s `memo`)."""
     memo = _MEMO_CACHE.get(grid)
     if memo is None:
-        memo = _MEMO_CACHE[grid] = np.zeros(MEMO_SLOTS + 1, dtype=np.int64)
+        memo = _MEMO_CACHE[grid] = np.zeros(MEMO_SLOTS + 1 + MEMO_PLACES, dtype=np.int64)
     return memo
 
 
+_VisibilityTables = tuple[
+    NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64]
+]
+
+# What `visibility_kernel` reads of the grid last asked about (a battle asks about one grid,
+# after every command): one look-up instead of one per table. A weak reference, as the caches.
+_last_tables: tuple[weakref.ref[Grid], _VisibilityTables] | None = None
+
+
+def _visibility_tables(grid: Grid) -> _VisibilityTables:
+    """The grid's sight blockers, `clearance`, `level_clearance`, `pair_memo`, `level_rows`."""
+    global _last_tables
+    last = _last_tables
+    if last is not None and last[0]() is grid:
+        return last[1]
+    tables = (
+        grid.sight_block,
+        clearance(grid),
+        level_clearance(grid),
+        pair_memo(grid),
+        level_rows(grid),
+    )
+    _last_tables = (weakref.ref(grid), tables)
+    return tables
+
+
 # Who blocks whose sight depends on the occupants but not on their cells, so a move does not
-# change it: the last few answers are kept (a battle asks again after every command).
-_BLOCKERS_CACHE: dict[tuple[tuple[str, str, int, bool], ...], NDArray[np.uint8]] = {}
+# change it: the last few answers are kept (a battle asks again after every command), the
+# latest first, with the fields `Occupancy.sight_blockers` reads of each occupant. Compared
+# whole rather than hashed: a size's hash is Python code (Enum), its comparison is int's. A
+# new tuple replaces the old one whole, for a thread asking at the same time.
+_BlockersKey = list[tuple[str, str, Size, bool]]
+_blockers_kept: tuple[tuple[_BlockersKey, NDArray[np.uint8]], ...] = ()
 _BLOCKERS_KEPT = 8
 
 
-# And per occupancy (it never changes), so that asking again does not even build the key.
-_BLOCKERS_BY_OCCUPANCY: weakref.WeakKeyDictionary[Occupancy, NDArray[np.uint8]] = (
-    weakref.WeakKeyDictionary()
-)
+# And for the occupancy last asked about (it never changes), so that asking again does not
+# even build the key.
+_last_blockers: tuple[weakref.ref[Occupancy], NDArray[np.uint8]] | None = None
 
 
 def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
     """Row i: `occupancy.sight_blockers` of occupant i."""
-    blocks = _BLOCKERS_BY_OCCUPANCY.get(occupancy)
-    if blocks is None:
-        blocks = _blockers_by_key(occupancy)
-        _BLOCKERS_BY_OCCUPANCY[occupancy] = blocks
+    global _last_blockers
+    last = _last_blockers
+    if last is not None and last[0]() is occupancy:
+        return last[1]
+    blocks = _blockers_by_key(occupancy)
+    _last_blockers = (weakref.ref(occupancy), blocks)
     return blocks
 
 
 def _blockers_by_key(occupancy: Occupancy) -> NDArray[np.uint8]:
-    key = tuple((o.id, o.faction, int(o.size), o.neutral) for o in occupancy.occupants)
+    global _blockers_kept
+    key = [(o.id, o.faction, o.size, o.neutral) for o in occupancy.occupants]
     # Two in one cell (P-MOV-8) share one flag, which depends on where they stand: not cached.
-    blocks = None if occupancy.shared else _BLOCKERS_CACHE.get(key)
-    if blocks is None:
-        n = len(occupancy.occupants)
-        blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
-        for i, viewer in enumerate(occupancy.occupants):
-            blocks[i] = occupancy.sight_blockers(viewer)
-        blocks.setflags(write=False)
-        if occupancy.shared:
-            return blocks
-        if len(_BLOCKERS_CACHE) >= _BLOCKERS_KEPT:
-            del _BLOCKERS_CACHE[next(iter(_BLOCKERS_CACHE))]
-        _BLOCKERS_CACHE[key] = blocks
+    if not occupancy.shared:
+        for kept_key, kept in _blockers_kept:
+            if kept_key == key:
+                return kept
+    n = len(occupancy.occupants)
+    blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
+    for i, viewer in enumerate(occupancy.occupants):
+        blocks[i] = occupancy.sight_blockers(viewer)
+    blocks.setflags(write=False)
+    if not occupancy.shared:
+        _blockers_kept = ((key, blocks), *_blockers_kept[: _BLOCKERS_KEPT - 1])
     return blocks
 
 

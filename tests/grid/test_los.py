@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.grid import los
 from game.grid.geometry import OffMapError, chebyshev
 from game.grid.los import (
     FAR,
@@ -20,6 +21,7 @@ from game.grid.los import (
     LOS_BLOCKED_GRAZED,
     LOS_CLEAR,
     LOS_CLEAR_GRAZED,
+    MEMO_PLACES,
     blocker_boxes,
     cells_in_view,
     clearance,
@@ -580,7 +582,7 @@ def test_p_los_3_visibility_matrix_keeps_terrain_answers_exact_as_units_move(
     # move, the kept answers and the new walks must still be the single line's answers; a memo
     # of 8 slots is emptied again and again on the way (half full), the grid's own one not.
     grid, occupancy = world
-    tiny = np.zeros(2**3 + 1, dtype=np.int64)
+    tiny = np.zeros(2**3 + 1 + MEMO_PLACES, dtype=np.int64)
     for _ in range(4):
         blocks = np.stack([occupancy.sight_blockers(o) for o in occupancy.occupants])
         for memo in (tiny, pair_memo(grid)):
@@ -830,3 +832,115 @@ def test_issue_18_lines_on_one_level_walked_by_rows_and_columns_match_the_genera
         assert lines_of_sight(grid, pairs)[: len(singles)].tolist() == singles
     # Every outcome occurs: clear, clear though grazed, entered, grazed on both sides.
     assert met == {LOS_CLEAR, LOS_CLEAR_GRAZED, LOS_BLOCKED, LOS_BLOCKED_GRAZED}
+
+
+def _random_deck(gen: np.random.Generator, small: bool) -> Grid:
+    """A deck like the bench's, at random: storeys of walls (full or thin, with gaps) over
+    slabs with holes, and clutter; some decks wider than a 64-cell word."""
+    top = 24 if small else 90
+    shape = (int(gen.integers(2, top)), int(gen.integers(2, top)), int(gen.integers(1, 9)))
+    w, h, d = shape
+    obstacle = np.zeros(shape, dtype=np.uint8)
+    for z in range(1, d, 4):  # slabs
+        obstacle[:, :, z][gen.random((w, h)) < gen.uniform(0.2, 0.9)] = OBSTACLE_FULL
+    for _ in range(int(gen.integers(0, 3 * max(w, h)))):
+        x, y, z = int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d))
+        length, tall = int(gen.integers(1, 14)), int(gen.integers(1, 4))
+        code = OBSTACLE_FULL if gen.random() < 0.8 else OBSTACLE_THIN
+        if gen.random() < 0.5:
+            obstacle[x : x + length, y, z : z + tall] = code
+        else:
+            obstacle[x, y : y + length, z : z + tall] = code
+    clutter = gen.random(shape)
+    obstacle[(clutter < 0.03) & (obstacle == 0)] = OBSTACLE_HALF
+    obstacle[(clutter > 0.99) & (obstacle == 0)] = OBSTACLE_FULL
+    return Grid.build(obstacle)
+
+
+@both_modes
+def test_issue_18_visibility_matrix_after_each_move_matches_line_of_sight_on_random_decks(
+    kernel_mode: str,
+) -> None:
+    # P-LOS-1..3 (issue 18): the matrix keeps terrain answers by pair and by place, settles
+    # most new lines at slab centres and looks for blocking units once per pair. On random
+    # decks, with units of three sides (sizes, neutrals, two sharing a cell at times) moved one
+    # at a time as in a battle, every pair must be the single line of sight's answer, with the
+    # grid's kept answers and with none kept.
+    gen = np.random.default_rng(2318)
+    small = kernel_mode == "python"
+    decks, moves = (4, 3) if small else (16, 8)
+    for _ in range(decks):
+        grid = _random_deck(gen, small)
+        w, h, d = grid.shape
+        count = int(gen.integers(2, 9 if small else 21))
+        cells: list[Cell] = []
+        for _ in range(count):
+            fresh_cell = (int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d)))
+            # Now and then two share a cell (P-MOV-8).
+            cells.append(cells[-1] if cells and gen.random() < 0.05 else fresh_cell)
+        units = [
+            Occupant(
+                f"u{i}",
+                cell,
+                ("blue", "red", "green")[int(gen.integers(0, 3))],
+                Size(int(gen.integers(0, 3))),
+                neutral=bool(gen.random() < 0.15),
+            )
+            for i, cell in enumerate(cells)
+        ]
+        for _ in range(moves):
+            occupancy = Occupancy(grid.shape, units)
+            seen = visibility_matrix(grid, occupancy)
+            fresh = visibility_kernel(
+                grid.sight_block,
+                occupancy.index,
+                np.stack([occupancy.sight_blockers(o) for o in occupancy.occupants]),
+                occupancy.cells,
+                clearance(grid),
+                level_clearance(grid),
+                np.zeros(2**13 + 1 + MEMO_PLACES, dtype=np.int64),
+                level_rows(grid),
+            )
+            assert (fresh == seen).all()
+            for i, viewer in enumerate(units):
+                for j, target in enumerate(units):
+                    expected = line_of_sight(grid, viewer.cell, target.cell, occupancy, viewer)
+                    assert seen[i, j] == expected, (grid.shape, viewer, target)
+            mover = int(gen.integers(0, len(units)))
+            to: Cell = (int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d)))
+            if gen.random() < 0.1:
+                to = units[int(gen.integers(0, len(units)))].cell
+            if [u.cell for u in units].count(to) < 2:
+                old = units[mover]
+                units[mover] = Occupant(old.id, to, old.faction, old.size, neutral=old.neutral)
+
+
+@both_modes
+def test_p_los_1_a_line_through_a_blocker_at_a_slab_centre_is_blocked(kernel_mode: str) -> None:
+    # P-LOS-1: `slab_centres_blocked` answers True only for lines that enter a blocker's
+    # interior (then the walk says blocked); on random decks it must never say so of a line
+    # the walk finds clear (a centre on a face between two cells only touches them), and must
+    # find blocked lines.
+    gen = np.random.default_rng(2319)
+    small = kernel_mode == "python"
+    found, blocked = 0, 0
+    for _ in range(4 if small else 12):
+        grid = _random_deck(gen, small)
+        w, h, d = grid.shape
+        flat = grid.sight_block.reshape(-1)
+        for k in range(2 * (40 if small else 300)):
+            a = (int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d)))
+            b = (int(gen.integers(0, w)), int(gen.integers(0, h)), int(gen.integers(0, d)))
+            if k % 2:  # short lines: their slab centres often lie on a face between cells
+                step = gen.integers(-4, 5, size=3)
+                b = (
+                    int(np.clip(a[0] + step[0], 0, w - 1)),
+                    int(np.clip(a[1] + step[1], 0, h - 1)),
+                    int(np.clip(a[2] + step[2], 0, d - 1)),
+                )
+            said = los.slab_centres_blocked(flat, h, d, *a, *b)
+            clear = line_of_sight(grid, a, b)
+            assert not (said and clear), (grid.shape, a, b)
+            found += said
+            blocked += not clear
+    assert 0 < found <= blocked
