@@ -150,6 +150,28 @@ def horse_harm(sheet: Sheet, rolled: int) -> tuple[Sheet, tuple[str, ...], str]:
     return after, effects, f"the horse's Status Globale {before} - {rolled} = {left}"
 
 
+# ---------------------------------------------------------------- the unit card
+
+
+def horse_row(sheet: Sheet) -> tuple[tuple[str, int, int], ...]:
+    """The card's ("horse", left, of) for a rider: "of" is mounted.toml's assumed horse
+    Status Globale, or the sheet's own when it gave a stronger horse."""
+    if not sheet.mounted:
+        return ()
+    rules = mounted.load()
+    left = mounted.horse_left(rules, sheet)
+    return (("horse", left, max(left, rules.horse_status)),)
+
+
+def gait_notes(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """The card's gait and declared change of a rider: 002:l.153 "i suoi avversari potranno
+    regolarsi di conseguenza", so anyone who sees the rider knows both."""
+    if not sheet.mounted:
+        return ()
+    declared = (("gait_next", sheet.gait_next),) if sheet.gait_next is not None else ()
+    return (("gait", sheet.gait), *declared)
+
+
 # ---------------------------------------------------------------- after the exchange
 
 
