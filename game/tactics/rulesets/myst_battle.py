@@ -17,7 +17,7 @@ of sight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -638,6 +638,27 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
     def horse_fall(self, roller: Roller, sheet: Any) -> tuple[Saddle, ...]:
         """A rider whose horse is down falls (002:l.156)."""
         return myst_mounted.horse_fall(roller, sheet) if isinstance(sheet, Sheet) else ()
+
+    def computer_gait(
+        self, bf: Battlefield, unit: EntitySheet, enemies: Sequence[EntitySheet]
+    ) -> str | None:
+        """The gait a computer rider declares now, None to keep it (myst_mounted)."""
+        return myst_mounted.computer_gait(unit, enemies, rules().melee_cells)
+
+    def computer_at_horse(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet
+    ) -> bool:
+        """Whether a computer's melee blow at `target` aims at its horse (002:l.150): the blow
+        tried both ways with the battle's own exchange and expected harm."""
+        a, t = sheet_of(attacker), sheet_of(target)
+        if not (a.weapon.melee and t.mounted):
+            return False
+
+        def harm(on: bool) -> Fraction:
+            unit = replace(attacker, sheet=replace(a, at_horse=on))
+            return self.expected_harm(bf, unit, target, self.attack(bf, unit, target, worded=False))
+
+        return myst_mounted.horse_pays(t, harm(False), harm(True))
 
     def condition_effects(self, health: Any) -> ConditionEffects:
         sheet: Sheet = health
