@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from game.battle import commands as cmd
+from game.battle import mounted
 from game.battle.engine import Battle
 from game.battle.handlers import armed_weapon, check
 from game.ecs.components import Grabbed, RulesetSheet, Sheet, StandingDefence, Visibility
@@ -31,7 +32,13 @@ from game.grid.movement import MoveRequest, find_path, reachable, reachable_rows
 from game.rules.ruleset_answers import RulesRefusal
 from game.rules.stance import Stance
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules, coup_de_grace_rules, defence_counters, round_rules
+from game.tactics.ruleset import (
+    BattleRules,
+    coup_de_grace_rules,
+    defence_counters,
+    horse_riders,
+    round_rules,
+)
 
 #: At most this many candidate cells are weighed for a move (the nearest to the goal first).
 CANDIDATES = 24
@@ -412,6 +419,41 @@ def _counters_first(b: Battle, unit: str, me: EntitySheet) -> cmd.Command | None
     return None
 
 
+# ---------------------------------------------------------------- Myst's riders (002:l.118-185)
+
+
+def _gait_first(b: Battle, unit: str, me: EntitySheet) -> cmd.Command | None:
+    """A rider's change of gait, free, before anything else in its turn: the step the ruleset
+    says pays against the enemies its side sees (`computer_gait`), when the battle takes it."""
+    riders = horse_riders(b.ruleset)
+    if riders is None:
+        return None
+    gait = riders.computer_gait(b.bf, me, _enemies(b, me))
+    if gait is None or mounted.gait_check(b, cmd.Gait(unit, gait)) is not None:
+        return None
+    return cmd.Gait(unit, gait)
+
+
+def _horse_first(b: Battle, unit: str, target: str) -> cmd.Command | None:
+    """Before a melee blow: whom it strikes, the rider or its horse (002:l.150), as the ruleset
+    says pays (`computer_at_horse`); nothing when the standing choice already is that (the
+    ruleset hands the same sheet back) or it changed it once this turn already (the best target
+    may differ with the choice: no going back and forth)."""
+    riders = horse_riders(b.ruleset)
+    own = b.world.try_get(unit, RulesetSheet)
+    if riders is None or own is None or target not in b.bf.by_id:
+        return None
+    on = riders.computer_at_horse(b.bf, b.sheet(unit), b.bf.by_id[target])
+    if riders.strike_horse(own.sheet, on) is own.sheet:
+        return None
+    for event in reversed(b.log):
+        if event.kind == "turn_started":
+            break
+        if event.kind == "strike_horse" and event.data.get("unit") == unit:
+            return None
+    return cmd.StrikeHorse(unit, on)
+
+
 def choose(b: Battle, unit: str) -> cmd.Command:
     """The computer's next command for `unit` (the acting unit, or one offered a reaction)."""
     if b.pending is not None and b.pending.reactor == unit:
@@ -423,6 +465,9 @@ def choose(b: Battle, unit: str) -> cmd.Command:
     countered = _counters_first(b, unit, me)
     if countered is not None:
         return countered
+    ridden = _gait_first(b, unit, me)
+    if ridden is not None:
+        return ridden
     turn = b.turn(unit)
     enemies = _enemies(b, me)
     # D-2: a disabled d20 creature's one action, a move or a standard one.
@@ -449,7 +494,8 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if blow is not None and (shot is None or blow[0] >= shot[0]):
             return cmd.CoupDeGrace(unit, blow[1])
         if shot is not None and shot[0] >= b.ruleset.worth_attacking:
-            return _aim_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
+            aimed = _aim_first(b, unit, shot[1]) or _horse_first(b, unit, shot[1])
+            return aimed or cmd.Attack(unit, shot[1])
     # A weapon that cannot fire until reloaded: a CAD (003:l.140), an empty magazine (000:l.99).
     cannot_fire = check(b, unit, "attack") is not None
     if action_free and _offered(b, "reload") and cannot_fire and check(b, unit, "reload") is None:
@@ -479,7 +525,7 @@ def choose(b: Battle, unit: str) -> cmd.Command:
         if pin is not None:  # no shot worth it: freeze the likeliest one (000:l.319)
             return cmd.Attack(unit, pin, suppress=True)
         if shot is not None:
-            return cmd.Attack(unit, shot[1])
+            return _horse_first(b, unit, shot[1]) or cmd.Attack(unit, shot[1])
     if can_move and action_free and armed:
         # No shot: close in, running when it knows where to (an enemy, unseen ground); what a
         # run cannot get nearer, a walk cannot either. Patrolling, it walks and looks.

@@ -348,10 +348,15 @@ class HealthShown:
     armour: tuple[tuple[str, int], ...] = ()
     #: Fantasy: the deepest full section's penalty to every action (003:l.183); else 0.
     penalty: int = 0
+    #: (Myst's rider has a second row, ("horse", left, of), kept with the numbers.)
+    #: (code, value) facts anyone who sees the unit knows, worded by card_words.note_lines:
+    #: Myst ("gait", "canter"), ("gait_next", "gallop") (002:l.153: declared to all) and
+    #: ("closed_defence", "") (002:l.137: its action given up in the open).
+    notes: tuple[tuple[str, str], ...] = ()
 
     def public(self) -> HealthShown:
-        """What a player who does not command the unit is shown: its state and pips."""
-        return HealthShown(self.kind, self.state, self.pips)
+        """What a player who does not command the unit is shown: its state, pips and notes."""
+        return HealthShown(self.kind, self.state, self.pips, notes=self.notes)
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind, "state": self.state}
@@ -362,6 +367,8 @@ class HealthShown:
             out["armour"] = [list(a) for a in self.armour]
         if self.penalty:
             out["penalty"] = self.penalty
+        if self.notes:
+            out["notes"] = [list(n) for n in self.notes]
         return out
 
 

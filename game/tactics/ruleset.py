@@ -906,6 +906,18 @@ class RidesHorses(Protocol):
         """A rider whose horse is down falls (empty: nothing to do)."""
         ...
 
+    def computer_gait(
+        self, bf: Battlefield, unit: EntitySheet, enemies: Sequence[EntitySheet]
+    ) -> str | None:
+        """The gait a computer rider declares now (one step), None to keep its gait."""
+        ...
+
+    def computer_at_horse(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet
+    ) -> bool:
+        """Whether the computer's melee blow at `target` pays more aimed at its horse."""
+        ...
+
 
 def horse_riders(rules: BattleRules) -> RidesHorses | None:
     """The battle side's mounted combat, when it has one."""

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 
 from game.rules.ruleset_answers import HealthShown
 from game.text.explain import condition_name
+from game.text.explain_battle import gait_name
 from game.text.i18n import _
 from game.text.names import damage_type_name
 
@@ -57,7 +58,13 @@ def health_lines(shown: HealthShown, own: bool) -> list[str]:
         return [_("Health: {state}").format(state=state)]
     if shown.kind == "status":  # one pool of points (Myst's Status Globale, M-2)
         _name, now, most = shown.rows[0]
-        return [_("Status Globale: {now} of {most}").format(now=now, most=most)]
+        lines = [_("Status Globale: {now} of {most}").format(now=now, most=most)]
+        lines += [
+            _("Horse: {now} of {most}").format(now=left, most=of)
+            for name, left, of in shown.rows[1:]
+            if name == "horse"  # a rider's horse (002:l.150, M-2)
+        ]
+        return lines
     if shown.kind == "characteristics":  # damage to characteristics (Cepheus, C-5)
         chars = " · ".join(
             _("{char} {now}/{most}").format(char=_char(name), now=now, most=most)
@@ -76,6 +83,23 @@ def health_lines(shown: HealthShown, own: bool) -> list[str]:
             lines.append(_("Penalty {p} to every action").format(p=shown.penalty))
         return lines
     return [_("Health: {state}").format(state=state)]
+
+
+def note_lines(shown: HealthShown) -> list[str]:
+    """The card's lines for what anyone who sees the unit knows besides its health: a Myst
+    rider's gait and its declared change (002:l.153), a closed defence (002:l.137)."""
+    notes = dict(shown.notes)
+    lines = []
+    if "gait" in notes:
+        gait = gait_name(notes["gait"])
+        if "gait_next" in notes:
+            line = _("Riding {gait} ({next} from its next turn)")
+            lines.append(line.format(gait=gait, next=gait_name(notes["gait_next"])))
+        else:
+            lines.append(_("Riding {gait}").format(gait=gait))
+    if "closed_defence" in notes:
+        lines.append(_("Closed into defence until its next turn"))
+    return lines
 
 
 def protection_text(shown: HealthShown) -> str:

@@ -21,7 +21,7 @@ from game.tactics.answers import HitAnswer
 from game.tactics.headline import headline
 from game.text import explain, names
 from game.text.bounds import clip
-from game.text.card_words import health_lines, protection_text
+from game.text.card_words import health_lines, note_lines, protection_text
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
 from game.ui import hud
@@ -325,6 +325,7 @@ class Aim:
         h = seen.wounds
         if seen.health is not None:  # the ruleset's own health (issue 16), own numbers only
             lines += [hud.esc(line) for line in health_lines(seen.health, seen.turn is not None)]
+            lines += [hud.esc(line) for line in note_lines(seen.health)]
         else:
             wounds = [
                 f"{h[kind]} × {explain.effect_name(kind + '_wound')}"

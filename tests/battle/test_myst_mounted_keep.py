@@ -48,6 +48,10 @@ def test_m1_a_keep_battle_with_a_knight_on_horseback_ends_and_replays_to_the_sam
             e.kind == "attack" and "Osric" in (e.data.get("unit"), e.data.get("target"))
             for e in b.log
         )
+        # Issue 16: the computer rode and aimed at the horse in it (docs/rules.md, "Myst mounted
+        # in battle"): the knight declared a gait, a soldier on foot named its horse.
+        assert any(e.kind == "gait_declared" and e.data["unit"] == "Osric" for e in b.log)
+        assert any(e.kind == "strike_horse" and e.data["horse"] for e in b.log)
         final = session.battle.state_hash()
     finally:
         session.close()

@@ -15,7 +15,9 @@ import pygame
 
 from game.battle.setup import UnitSpec
 from game.ecs.components import RulesetSheet
+from game.rules.ruleset_answers import HealthShown
 from game.text import i18n
+from game.text.card_words import note_lines
 from game.ui.board import FACTION_COLOURS, WOUND_COLOURS, Overlay, Token
 from tests.ui.conftest import MakeWindow, Window
 
@@ -179,3 +181,33 @@ def test_the_board_draws_a_tokens_ruleset_pips_instead_of_periferies_wounds(
     assert colours(cells[0]) == {"light"}
     assert colours(cells[1]) == {"mortal", "grave"}
     assert colours(cells[2]) == set()
+
+
+def test_002_l150_l153_l137_a_myst_riders_card_shows_gait_horse_and_closed_defence(
+    make_window: MakeWindow,
+) -> None:
+    w = _window(make_window, "myst")
+    # Kask (ours) rides at a canter and declared the gallop (002:l.153, taken at its next
+    # turn); its horse has 32 of mounted.toml's assumed 40 left (002:l.150, M-2).
+    rider = {"mounted": True, "riding": 40, "gait": "canter", "gait_next": "gallop", "horse": 32}
+    _hurt(w, "Kask", **rider)
+    english = _card(w, "Kask", "en")
+    assert "Riding at a canter (at a gallop from its next turn)" in english
+    assert "Horse: 32 of 40" in english and "Closed into defence" not in english
+    # Its turn began with the first frame and took the declared gallop (002:l.153).
+    italian = _card(w, "Kask", "it")
+    assert "A cavallo al galoppo" in italian and "Cavallo: 32 su 40" in italian
+    shown = HealthShown("status", "unhurt", notes=(("gait", "canter"), ("gait_next", "gallop")))
+    i18n.set_language("it")
+    try:
+        assert note_lines(shown) == ["A cavallo al canter (al galoppo dal suo prossimo turno)"]
+    finally:
+        i18n.set_language(None)
+    # Vidal (the enemy) gallops and closed into defence (002:l.137): both seen by anyone, its
+    # horse's numbers not.
+    _hurt(w, "Vidal", mounted=True, riding=40, gait="gallop", horse=10, closed_defence=True)
+    enemy = _card(w, "Vidal", "en")
+    assert "Riding at a gallop" in enemy and "from its next turn" not in enemy
+    assert "Closed into defence until its next turn" in enemy
+    assert "Horse" not in enemy and "10" not in enemy
+    assert "Chiuso in difesa fino al suo prossimo turno" in _card(w, "Vidal", "it")

@@ -17,7 +17,7 @@ from game.grid.los import explain_line_of_sight
 from game.grid.model import CELL_METRES
 from game.rules.data import RulesData
 from game.rules.exact import fraction_text
-from game.rules.myst import combat
+from game.rules.myst import combat, mounted
 from game.rules.myst import round as state
 from game.rules.myst.data import MystDataError, MystRules, Sheet, Weapon, load, parse_weapon
 from game.rules.reader import ScenarioError, as_bool, as_int, as_list, as_object, choice, fail
@@ -135,7 +135,7 @@ def _situation(
         two_handed=flag("two_handed"),
         second_defence=flag("second_defence"),
     )
-    return situation, run_up, frozenset(k for k in SHEET_FACTS if k in raw)
+    return situation, run_up, frozenset(k for k in (*SHEET_FACTS, "gait") if k in raw)
 
 
 def sheet_facts(
@@ -153,6 +153,17 @@ def sheet_facts(
     if facts.two_handed and not _grippable(attacker.weapon):
         facts = replace(facts, two_handed=False)
     return facts
+
+
+def sheet_gait(attacker: Sheet, target: Sheet, situation: combat.Situation) -> str:
+    """The gait the battle fights an exchange at, from the sheets' `gait` (and the query's
+    `mounted` / `target_mounted` when named): a rider's own, the faster of two riders', on foot
+    against a rider the rider's (002:l.152, mounted.exchange_gait); nobody riding: "still"."""
+    a = replace(attacker, mounted=situation.mounted) if situation.mounted is not None else attacker
+    t = target
+    if situation.target_mounted is not None:
+        t = replace(target, mounted=situation.target_mounted)
+    return mounted.exchange_gait(a, t) if a.mounted or t.mounted else "still"
 
 
 def _grippable(weapon: Weapon) -> bool:
@@ -200,6 +211,8 @@ def _attack(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
     if situation.counter is None:  # a counter-move is a brawl: no grip, no charge (l.91-109)
         facts = sheet_facts(data, a_sheet, t_sheet, run_up, situation.mounted)
         situation = with_sheet_facts(situation, given, facts)
+    if "gait" not in given:
+        situation = replace(situation, gait=sheet_gait(a_sheet, t_sheet, situation))
     if attacker.id == target.id:
         return _no_attack("self_target", [], "nobody attacks itself")
     if a_sheet.out:
@@ -275,6 +288,12 @@ def _attack_why(
         parts.append(
             f"two-handed grip ({source['two_handed']}): Strength cap +{data.cap_two_handed} "
             "(002:l.234)"
+        )
+    if situation.gait in ("canter", "gallop"):
+        said = "as asked" if "gait" in given else "from the sheets"
+        parts.append(
+            f"at a {situation.gait} ({said}): a rider fights with the lower of its skill and "
+            "Cavalcare (002:l.136, 143, 152)"
         )
     if line:
         parts.append(
@@ -376,6 +395,8 @@ def _damage(bf: Battlefield, spec: Mapping[str, object], where: str) -> Json:
         # the query names them; a stray hit spends no margin, so nothing raises its cap.
         # (The target's sheet decides only a second defence, which damage does not read.)
         # A gallop is a rider's charge (002:l.140-145): no charge on foot on top of it.
+        if "gallop" not in sit:  # the sheet's gallop, as the battle's cap (002:l.142)
+            flags["gallop"] = mounted.gallop_cap(a_sheet, melee=weapon.melee)
         riding = True if flags["gallop"] else None
         facts = sheet_facts(data, replace(a_sheet, weapon=weapon), a_sheet, run_up, riding)
         for key in ("two_handed", "charge"):

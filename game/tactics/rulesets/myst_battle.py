@@ -17,7 +17,7 @@ of sight.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 from types import MappingProxyType
@@ -639,6 +639,27 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
         """A rider whose horse is down falls (002:l.156)."""
         return myst_mounted.horse_fall(roller, sheet) if isinstance(sheet, Sheet) else ()
 
+    def computer_gait(
+        self, bf: Battlefield, unit: EntitySheet, enemies: Sequence[EntitySheet]
+    ) -> str | None:
+        """The gait a computer rider declares now, None to keep it (myst_mounted)."""
+        return myst_mounted.computer_gait(unit, enemies, rules().melee_cells)
+
+    def computer_at_horse(
+        self, bf: Battlefield, attacker: EntitySheet, target: EntitySheet
+    ) -> bool:
+        """Whether a computer's melee blow at `target` aims at its horse (002:l.150): the blow
+        tried both ways with the battle's own exchange and expected harm."""
+        a, t = sheet_of(attacker), sheet_of(target)
+        if not (a.weapon.melee and t.mounted):
+            return False
+
+        def harm(on: bool) -> Fraction:
+            unit = replace(attacker, sheet=replace(a, at_horse=on))
+            return self.expected_harm(bf, unit, target, self.attack(bf, unit, target, worded=False))
+
+        return myst_mounted.horse_pays(t, harm(False), harm(True))
+
     def condition_effects(self, health: Any) -> ConditionEffects:
         sheet: Sheet = health
         if sheet.out:
@@ -760,15 +781,21 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
     def health_shown(self, sheet: Any) -> HealthShown | None:
         """M-2: Status Globale now and at most (0 is out of the fight); the shield's bonus (in
         the defence total) is the sheet's only protection: M-2 keeps no armour. The pips are a
-        display band, not a rule (the seed has none): hurt, then at half or less, then out."""
+        display band, not a rule (the seed has none): hurt, then at half or less, then out.
+        A rider adds its horse's Status Globale (its side's only), its gait and a declared
+        change (002:l.153); a closed defence is noted (both known to anyone who sees it)."""
         if not isinstance(sheet, Sheet):
             return None
         now, most = sheet.status, sheet.status_max
         low = 2 * now <= most
-        state = "out" if sheet.out else "badly_hurt" if low else "hurt" if now < most else "unhurt"
-        pips = {"out": ("mortal",), "badly_hurt": ("grave",), "hurt": ("light",)}.get(state, ())
+        band = "out" if sheet.out else "badly_hurt" if low else "hurt" if now < most else "unhurt"
+        pips = {"out": ("mortal",), "badly_hurt": ("grave",), "hurt": ("light",)}.get(band, ())
         shield = (("shield", sheet.shield),) if sheet.shield else ()
-        return HealthShown("status", state, pips, (("status", now, most),), shield)
+        rows = (("status", now, most), *myst_mounted.horse_row(sheet))
+        # 002:l.137: closing into defence gives up the action in everyone's sight: public.
+        closed = (("closed_defence", ""),) if sheet.closed_defence else ()
+        notes = (*myst_mounted.gait_notes(sheet), *closed)
+        return HealthShown("status", band, pips, rows, shield, notes=notes)
 
 
 def shown_weapon(weapon: Weapon) -> WeaponShown:

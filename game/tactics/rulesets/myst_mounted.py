@@ -8,14 +8,18 @@ Choices where the seed leaves the grid free are in docs/rules.md, "Myst mounted 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from game.grid.geometry import chebyshev
 from game.rules.dice import Roller, RollRecord
 from game.rules.myst import combat, mounted
-from game.rules.myst.data import Sheet, load
+from game.rules.myst.data import RIDING_GAITS, Sheet, load
 from game.rules.ruleset_answers import Attack, AttackRoll, Modifier, RulesRefusal, Saddle
+from game.tactics.battlefield import EntitySheet
 from game.tactics.rulesets.myst_round import MystRound
 
 #: The damage "type" a hit on a rider's horse lands with (as fantasy's hit location: the
@@ -148,6 +152,72 @@ def horse_harm(sheet: Sheet, rolled: int) -> tuple[Sheet, tuple[str, ...], str]:
     left = mounted.horse_left(rules, after)
     effects = (HORSE_DOWN,) if left <= 0 < before else (HORSE_HIT,)
     return after, effects, f"the horse's Status Globale {before} - {rolled} = {left}"
+
+
+# ---------------------------------------------------------------- the unit card
+
+
+def horse_row(sheet: Sheet) -> tuple[tuple[str, int, int], ...]:
+    """The card's ("horse", left, of) for a rider: "of" is mounted.toml's assumed horse
+    Status Globale, or the sheet's own when it gave a stronger horse."""
+    if not sheet.mounted:
+        return ()
+    rules = mounted.load()
+    left = mounted.horse_left(rules, sheet)
+    return (("horse", left, max(left, rules.horse_status)),)
+
+
+def gait_notes(sheet: Sheet) -> tuple[tuple[str, str], ...]:
+    """The card's gait and declared change of a rider: 002:l.153 "i suoi avversari potranno
+    regolarsi di conseguenza", so anyone who sees the rider knows both."""
+    if not sheet.mounted:
+        return ()
+    declared = (("gait_next", sheet.gait_next),) if sheet.gait_next is not None else ()
+    return (("gait", sheet.gait), *declared)
+
+
+# ---------------------------------------------------------------- the computer's riding
+
+
+def computer_gait(
+    unit: EntitySheet, enemies: Sequence[EntitySheet], melee_cells: int
+) -> str | None:
+    """The gait step a computer rider declares now, None to keep its gait (docs/rules.md,
+    "Myst mounted in battle"): among two or more enemies within a melee blow's reach it slows
+    towards the walk (the canter and gallop last one round and ride past, 002:l.137-145: no
+    place for a fight against many); with a melee weapon and every enemy it sees farther than
+    one turn's ride, it speeds up towards the gallop, whose blow has +3 to its Strength cap
+    (002:l.142). One step declared at a time and only when none waits (002:l.153)."""
+    sheet = unit.sheet
+    if not isinstance(sheet, Sheet) or not sheet.mounted or sheet.out or sheet.gait_next:
+        return None
+    standing = [e for e in enemies if not (isinstance(e.sheet, Sheet) and e.sheet.out)]
+    distances = [chebyshev(unit.cell, e.cell) for e in standing]
+    if sum(1 for d in distances if d <= melee_cells) >= 2:
+        want = "walk"
+    elif distances and min(distances) > combat.movement_allowance(sheet) and sheet.weapon.melee:
+        want = "gallop"
+    else:
+        return None
+    now, goal = mounted.speed_rank(sheet.gait), mounted.speed_rank(want)
+    if now == goal:
+        return None
+    return RIDING_GAITS[now + (1 if goal > now else -1)]
+
+
+def horse_pays(target: Sheet, at_rider: Fraction, at_horse: Fraction) -> bool:
+    """Whether a computer's melee blow aims at the rider's horse (002:l.150): when it takes a
+    larger share of what the horse has left than of the rider's Status Globale (`at_rider`,
+    `at_horse`: the blow's expected Status Globale lost, chance counted). A horse nearly dead
+    is worth finishing (the rider falls with it, 002:l.156), and a horse defended much worse
+    than its rider (no shield against one on foot, the lower of skill and Cavalcare,
+    002:l.149) is hit far more often. An equal share: the rider."""
+    if not target.mounted or target.out or at_horse <= 0:
+        return False
+    left = mounted.horse_left(mounted.load(), target)
+    if left <= 0:
+        return False
+    return at_horse / left > at_rider / max(1, target.status)
 
 
 # ---------------------------------------------------------------- after the exchange

@@ -143,3 +143,38 @@ def test_periferie_keeps_its_own_wound_ladder_no_health_shown() -> None:
 def test_what_another_side_is_shown_is_the_state_and_pips_only() -> None:
     (start,) = _hits("cepheus", {"chars": {"str": 7, "dex": 9, "end": 8}, "armour": 5})
     assert start.public() == HealthShown("characteristics", "uninjured")
+
+
+def test_002_l150_l153_a_myst_riders_horse_and_gait_are_on_its_own_card_the_gait_for_all() -> None:
+    # myst/sheets.toml cavaliere: mounted, Status Globale 34, shield 12; its horse's Status
+    # Globale is mounted.toml's assumed 40. A lance blow of 8 at the horse (002:l.150) leaves
+    # 40 - 8 = 32. It rides at a canter and declared the gallop (002:l.153: taken at its next
+    # turn, "i suoi avversari potranno regolarsi di conseguenza": public).
+    rules = battle_rules("myst")
+    bf = _field("myst", "cavaliere")
+    unit = bf.by_id["a"]
+    unit = replace(unit, sheet=replace(unit.sheet, gait="canter"))  # type: ignore[type-var]
+    unit = replace(unit, sheet=rules.damage(bf, unit, "horse", 8).after)
+    unit = replace(unit, sheet=rules.declare_gait(unit.sheet, "gallop"))
+    shown = rules.health_shown(unit.sheet)
+    assert shown is not None
+    assert shown.rows == (("status", 34, 34), ("horse", 32, 40))
+    assert shown.notes == (("gait", "canter"), ("gait_next", "gallop"))
+    # Another side sees the gait and the declared change, not the horse's numbers.
+    assert shown.public() == HealthShown(
+        "status", "unhurt", notes=(("gait", "canter"), ("gait_next", "gallop"))
+    )
+
+
+def test_002_l137_a_closed_defence_is_noted_for_anyone_and_a_foot_soldier_has_no_gait() -> None:
+    # 002:l.137 "chiudersi in difesa rinunciando alla propria azione": the action given up in
+    # the open, so the note is public; soldato is on foot: no horse row, no gait.
+    rules = battle_rules("myst")
+    unit = _field("myst", "soldato").by_id["a"]
+    closed = replace(unit.sheet, closed_defence=True)  # type: ignore[type-var]
+    shown = rules.health_shown(closed)
+    assert shown is not None
+    assert shown.rows == (("status", 30, 30),) and shown.notes == (("closed_defence", ""),)
+    assert shown.public().notes == (("closed_defence", ""),)
+    plain = rules.health_shown(unit.sheet)
+    assert plain is not None and plain.notes == ()
