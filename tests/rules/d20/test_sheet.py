@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.d20.data import load_d20
 from game.ecs.components import sheet_from_json, sheet_to_json
+from game.rules.d20.data import load_d20
 from game.rules.d20.sheet import max_hit_points, read_sheet, read_weapon
 from game.rules.reader import ScenarioError
 

@@ -143,7 +143,6 @@ def test_d2_d20_hit_points_disabled_at_zero_then_dying_and_stable() -> None:
     assert stated is not None and stated.rows == (("hp", 5, 20),)
 
 
-
 def test_periferie_keeps_its_own_wound_ladder_no_health_shown() -> None:
     assert battle_rules("periferie").health_shown(None) is None
 
