@@ -137,6 +137,29 @@ def suppress(battle: Battle, by: str, unit: str) -> Option | None:
     return Option("suppress", Needs.ENEMY, refusal)
 
 
+def first_aid(battle: Battle, by: str, unit: str, patient: str) -> tuple[Option, ...]:
+    """A medkit on `patient` (the unit itself or an ally), on the board's right-click menu:
+    one option `use_object:<wound>` for each wound the battle's ruleset says first aid could
+    treat on it (BattleRules.medkit_wounds: periferie's wounds, Cepheus's damaged
+    characteristics), refused as the engine would (the command's check, then the ruleset's
+    `medkit_refusal`: not adjacent, dead...); under a ruleset whose turn has no medkit one
+    option `use_object`, refused with NOT_OFFERED; none for a patient nothing ails."""
+    if not battle.on_map(unit) or not battle.on_map(patient):
+        return ()
+    if "use_object" not in battle.ruleset.turn_budget().commands:
+        return (Option("use_object", Needs.ALLY_OR_SELF, Refusal(NOT_OFFERED, unit=unit)),)
+    general = who_may_order(battle, by, unit) or check(battle, unit, "use_object")
+    medic, sheet = battle.sheet(unit), battle.sheet(patient)
+    found: list[Option] = []
+    for wound in battle.ruleset.medkit_wounds(battle.bf, sheet):
+        refusal = general
+        if refusal is None:
+            refused = battle.ruleset.medkit_refusal(battle.bf, medic, sheet, wound)
+            refusal = None if refused is None else Refusal(refused[0], **refused[1])
+        found.append(Option("use_object:" + wound, Needs.ALLY_OR_SELF, refusal))
+    return tuple(found)
+
+
 def _refusal(battle: Battle, unit: str, kind: str) -> Refusal | None:
     """The handler's own check (handlers.check), and two the bar adds: an improvised action
     needs a GM at the table to rule it, and a move needs a cell within reach."""

@@ -341,7 +341,7 @@ class HealthShown:
     state: str
     pips: tuple[str, ...] = ()
     #: (name, value, of): Myst ("status", now, max); Cepheus ("end", now, max) and STR, DEX;
-    #: d20 ("hp", now, 0: the sheet keeps no maximum); fantasy (section, boxes lost, boxes).
+    #: d20 ("hp", now, max_hit_points); fantasy (section, boxes lost, boxes).
     rows: tuple[tuple[str, int, int], ...] = ()
     #: (where, points): fantasy's locations; Cepheus ("armour", n); d20 ("ac", n), Myst
     #: ("shield", bonus); fantasy also ("dp", n), its protection difficulty.

@@ -415,6 +415,12 @@ class BattleRules(Protocol):
         default none ever)."""
         return None
 
+    def medkit_wounds(self, bf: Battlefield, patient: EntitySheet) -> tuple[str, ...]:
+        """The `wound`s a medkit could be used for on `patient` (one each; `medkit_refusal`
+        then says whether it may now), gravest first: the board's right-click menu lists them
+        on an ally. Empty (by default): nothing first aid treats."""
+        return ()
+
     def sheet_weapon(self, sheet: Any) -> WeaponShown | None:
         """The weapon the unit with this ruleset sheet fights with, as the unit card, the log
         of a throw or a shot at a cell and an attack name it (its id, data name and damage dice

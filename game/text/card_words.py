@@ -71,11 +71,11 @@ def health_lines(shown: HealthShown, own: bool) -> list[str]:
             for name, now, most in shown.rows
         )
         return [_("{chars}: {state}").format(chars=chars, state=state)]
-    if shown.kind == "hit_points":  # d20's, D-2: no maximum on the sheet
-        hp = shown.rows[0][1]
+    if shown.kind == "hit_points":  # d20's, D-2: of the sheet's full hit points
+        _name, hp, most = shown.rows[0]
         if shown.state == "ok":
-            return [_("Hit points: {hp}").format(hp=hp)]
-        return [_("Hit points: {hp} ({state})").format(hp=hp, state=state)]
+            return [_("Hit points: {hp} of {most}").format(hp=hp, most=most)]
+        return [_("Hit points: {hp} of {most} ({state})").format(hp=hp, most=most, state=state)]
     if shown.kind == "body":  # boxes lost per section (fantasy, 003:l.183)
         sections = " · ".join(_section(name, lost, boxes) for name, lost, boxes in shown.rows)
         lines = [_("Body points lost: {sections}").format(sections=sections)]

@@ -57,7 +57,8 @@ def test_every_other_ruleset_gives_the_view_its_health_and_periferie_none(
     made: list[Battle],
 ) -> None:
     # The station_guard sample of each: Myst's soldato (Status Globale 30, shield 10), Cepheus's
-    # guardia (END 8, STR 7, DEX 9, armour 5), d20's station_guard (13 hit points, AC 15).
+    # guardia (END 8, STR 7, DEX 9, armour 5), d20's station_guard (13 hit points of its full
+    # 13, AC 15).
     expected = {
         "myst": HealthShown("status", "unhurt", (), (("status", 30, 30),), (("shield", 10),)),
         "cepheus": HealthShown(
@@ -67,7 +68,7 @@ def test_every_other_ruleset_gives_the_view_its_health_and_periferie_none(
             (("end", 8, 8), ("str", 7, 7), ("dex", 9, 9)),
             (("armour", 5),),
         ),
-        "d20": HealthShown("hit_points", "ok", (), (("hp", 13, 0),), (("ac", 15),)),
+        "d20": HealthShown("hit_points", "ok", (), (("hp", 13, 13),), (("ac", 15),)),
     }
     for ruleset, health in expected.items():
         b = _battle(made, ruleset)

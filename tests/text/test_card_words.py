@@ -33,9 +33,9 @@ def test_protection_words_each_entry_and_says_no_armour_when_none_is_worn() -> N
 
 
 def test_another_sides_unit_is_worded_by_its_state_only_even_with_numbers_given() -> None:
-    shown = HealthShown("hit_points", "stable", ("mortal",), (("hp", -3, 0),), (("ac", 15),))
+    shown = HealthShown("hit_points", "stable", ("mortal",), (("hp", -3, 12),), (("ac", 15),))
     with speaking("en"):
         assert health_lines(shown, own=False) == ["Health: dying, stable"]
-        assert health_lines(shown, own=True) == ["Hit points: -3 (dying, stable)"]
+        assert health_lines(shown, own=True) == ["Hit points: -3 of 12 (dying, stable)"]
     with speaking("it"):
         assert health_lines(shown, own=False) == ["Salute: morente, stabile"]

@@ -121,14 +121,16 @@ def test_d2_a_d20_card_shows_hit_points_and_ac_and_the_enemy_only_disabled(
     make_window: MakeWindow,
 ) -> None:
     w = _window(make_window, "d20")
-    # d20/sheets.toml station_guard: 13 hit points, AC 15; 5 off leaves 8, still able.
+    # d20/sheets.toml station_guard: 13 hit points, AC 15; 5 off leaves 8 of its full 13 (the
+    # sample's hit points at the start, issue 16), still able.
     _hurt(w, "Kask", hit_points=8)
     english, italian = _card(w, "Kask", "en"), _card(w, "Kask", "it")
-    assert "Hit points: 8" in english and "Carbine (2d8); AC 15" in english
-    assert "Punti ferita: 8" in italian and "CA 15" in italian
+    assert "Hit points: 8 of 13" in english and "Carbine (2d8); AC 15" in english
+    assert "Punti ferita: 8 su 13" in italian and "CA 15" in italian
     _no_periferie(english)
     _hurt(w, "Kask", hit_points=0)
-    assert "Hit points: 0 (disabled)" in _card(w, "Kask", "en")
+    assert "Hit points: 0 of 13 (disabled)" in _card(w, "Kask", "en")
+    assert "Punti ferita: 0 su 13 (inabile)" in _card(w, "Kask", "it")
     # The void_marine enemy at 0 (D-2: disabled): the state, not its hit points nor AC.
     _hurt(w, "Vidal", hit_points=0)
     enemy = _card(w, "Vidal", "en")

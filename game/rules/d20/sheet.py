@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from game.rules.d20.data import WEAPON_KINDS, D20Data, Weapon
@@ -42,6 +42,7 @@ SHEET_FIELDS: Final = (
     "dex",
     "reach",
     "hit_points",
+    "max_hit_points",
     "speed",
     "weapon",
     "conditions",
@@ -80,6 +81,12 @@ class Sheet:
     #: The Fortitude save bonus (the coup de grâce's save, 004:l.116); the seed and D-2 give
     #: none: ASSUMED sheet data, base.toml's [coup_de_grace] fortitude when a sheet has none.
     fortitude: int = 0
+    # ---- added later: written in a battle's state only when not at its default (game/ecs/
+    # components.py OMIT_DEFAULT), so that older d20 journals keep their state hashes.
+    #: The full hit points when they are not those of its start (`max_hit_points`): stated by
+    #: the scenario (`max_hit_points`), or a scenario's `hit_points` over a sample's or the
+    #: bare sheet's; None: the sample's (or the bare sheet's) own.
+    hit_points_max: int | None = field(default=None, metadata={"omit_default": True})
 
     def has(self, condition: str) -> bool:
         return condition in self.conditions
@@ -118,6 +125,21 @@ def sample_sheet(data: D20Data, template: str, where: str) -> Sheet:
         template=template,
         fortitude=data.base.fortitude,
     )
+
+
+def max_hit_points(data: D20Data, sheet: Sheet) -> int:
+    """The sheet's full hit points (issue 16, the unit card's "8 of 12"; a heal never goes
+    above them, the 3.5 SRD's): the ones it states, else its sample's, else the bare sheet's."""
+    if sheet.hit_points_max is not None:
+        return sheet.hit_points_max
+    return _natural_max(data, sheet.template)
+
+
+def _natural_max(data: D20Data, template: str | None) -> int:
+    """The full hit points a sheet has without stating them: its sample's, or base.toml's."""
+    if template is not None and template in data.sheets:
+        return data.sheets[template].hit_points
+    return data.base.sheet_hit_points
 
 
 def read_weapon(value: object, where: str, data: D20Data) -> Weapon:
@@ -188,4 +210,19 @@ def read_sheet(value: object, where: str, data: D20Data) -> Sheet:
         )
     if "crit_immune" in spec:
         changes["crit_immune"] = as_bool(spec["crit_immune"], f"{where}.crit_immune")
-    return replace(sheet, **changes)  # type: ignore[arg-type]
+    read = replace(sheet, **changes)  # type: ignore[arg-type]
+    # The full hit points: stated, else the hit points it starts with (a wounded start says
+    # both), else, starting at 0 or below, its sample's; kept on the sheet only when they are
+    # not its sample's (or the bare sheet's), so a sample's journal keeps its state hash.
+    natural = _natural_max(data, read.template)
+    most = read.hit_points if read.hit_points >= 1 else natural
+    if "max_hit_points" in spec:
+        most = as_int(spec["max_hit_points"], f"{where}.max_hit_points", 1, 10_000)
+        if read.hit_points > most:
+            fail(
+                f"{where}.hit_points",
+                f"{read.hit_points} hit points are more than max_hit_points {most}",
+            )
+    if most != natural:
+        read = replace(read, hit_points_max=most)
+    return read

@@ -719,6 +719,13 @@ class CepheusBattle(CepheusImprovised, BattleRules):
         state = state_of(sheet_of(patient))
         return state if state == SERIOUSLY_WOUNDED else None
 
+    def medkit_wounds(self, bf: Battlefield, patient: EntitySheet) -> tuple[str, ...]:
+        """000:l.398: first aid restores damaged characteristics, whatever the state: one
+        entry, named by the patient's C-5 state (the `wound` `use_medkit` does not read), for
+        a patient with any damaged; none for an uninjured one."""
+        sheet = sheet_of(patient)
+        return (state_of(sheet),) if damaged(sheet) else ()
+
     # ---------------------------------------------------------------- suppression (000:l.317-333)
 
     def can_suppress(self, bf: Battlefield, unit: EntitySheet) -> str | None:

@@ -37,7 +37,7 @@ from game.rules.d20.health import (
     take_damage,
 )
 from game.rules.d20.initiative import initiative_order as d20_initiative_order
-from game.rules.d20.sheet import BARE_HANDED, Sheet
+from game.rules.d20.sheet import BARE_HANDED, Sheet, max_hit_points
 from game.rules.d20.turn import provokes_opportunity
 from game.rules.data import Weapon
 from game.rules.dice import Advantage, Roller
@@ -626,16 +626,20 @@ class D20Battle(NotOffered, D20Improvised, BattleRules):  # no throws in its see
 
     # ---------------------------------------------------------------- the unit card (issue 16)
     def health_shown(self, sheet: Any) -> HealthShown | None:
-        """D-2: the hit points (the sheet keeps no maximum) and their state, disabled at 0,
-        dying below (stable once the 10 % came up), dead at -10; the whole AC. A pip: disabled
-        orange, dying red."""
+        """D-2: the hit points of its full ones (`max_hit_points`: "8 of 12") and their state,
+        disabled at 0, dying below (stable once the 10 % came up), dead at -10; the whole AC.
+        A pip: disabled orange, dying red."""
         if not isinstance(sheet, Sheet):
             return None
         found = state_of(sheet)
         state = "stable" if found is HpState.DYING and sheet.stable else found.value
         pips = {HpState.DISABLED: ("grave",), HpState.DYING: ("mortal",)}.get(found, ())
         return HealthShown(
-            "hit_points", state, pips, (("hp", sheet.hit_points, 0),), (("ac", sheet.ac),)
+            "hit_points",
+            state,
+            pips,
+            (("hp", sheet.hit_points, max_hit_points(d20.data(), sheet)),),
+            (("ac", sheet.ac),),
         )
 
 

@@ -515,6 +515,12 @@ class PeriferieBattle(BattleRules):
         """P-HEAL-1, P-DEATH-1: a dying ally's mortal wound (the computer leaves the others)."""
         return "mortal" if is_dying(patient.health) else None
 
+    def medkit_wounds(self, bf: Battlefield, patient: EntitySheet) -> tuple[str, ...]:
+        """P-HEAL-1: each kind of wound the patient carries, mortal, grave, light."""
+        health = patient.health
+        carried = {"mortal": health.mortal, "grave": health.grave, "light": health.light}
+        return tuple(wound for wound, n in carried.items() if n)
+
     # ---------------------------------------------------------------- shared cell, improvising
     # What the engine and the GM's ruling rolled before the interface (issue 15), the same
     # d20s with the same purposes.

@@ -18,6 +18,7 @@ from game.grid.model import Cell
 from game.tactics.answers import HitAnswer
 from game.tactics.ruleset import damage_shaper, defence_counters
 from game.text import explain
+from game.text.card_words import state_name
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
 from game.ui import hud
@@ -271,7 +272,7 @@ class Orders:
         elif kind == "help" and not enemy:
             self.aim(cmd.Help(unit, target), _("Help {t}").format(t=target), target)
         elif kind == "use_object" and not enemy:
-            wound = worst_wound(s.view, target)
+            wound = worst_wound(opts.first_aid(s.battle, s.player, unit, target))
             self.aim(
                 cmd.UseObject(unit, target, wound), _("Medkit on {t}").format(t=target), target
             )
@@ -442,14 +443,15 @@ class Orders:
                 for o in opts.riding(s.battle, s.player, unit):  # Myst (002:l.150, 153)
                     why = "" if o.refusal is None else refusal_text(o.refusal)
                     items.append((RIDING[o.kind](), o.kind, o.allowed, why))
-            for wound in wounds(s.view, target):
-                add(
-                    "use_object",
-                    _("Medkit on {t}: {w}").format(
-                        t=target, w=explain.effect_name(wound + "_wound")
-                    ),
-                    "use_object:" + wound,
-                )
+            # The ruleset's first aid (periferie's wounds, Cepheus's damaged characteristics),
+            # greyed with the reason where it may not, or where the ruleset has none.
+            for o in opts.first_aid(s.battle, s.player, unit, target):
+                why = "" if o.refusal is None else refusal_text(o.refusal)
+                wound = o.kind.partition(":")[2]
+                label = _("Medkit on {t}").format(t=target)
+                if wound:
+                    label = _("Medkit on {t}: {w}").format(t=target, w=wound_name(wound))
+                items.append((label, o.kind, o.allowed, why))
         else:
             add("move", _("Move here"), "move")
             add("five_foot_step", _("5-foot step here"), "five_foot_step")  # d20's (D-2)
@@ -524,17 +526,20 @@ class Orders:
             self.submit(cmd.CoupDeGrace(unit, target))
 
 
-def wounds(view: PlayerView, unit: str) -> list[str]:
-    """The wounds a medkit could treat on a unit the player sees, gravest first."""
-    seen = view.unit(unit)
-    if seen is None:
-        return []
-    return [w for w in ("mortal", "grave", "light") if seen.wounds.get(w)]
+def worst_wound(aid: Sequence[opts.Option]) -> str:
+    """The wound a medkit aimed from the bar treats: the gravest the menu would allow
+    (opts.first_aid), else the gravest listed, else periferie's light."""
+    wounds = [o.kind.partition(":")[2] for o in aid if o.kind.startswith("use_object:")]
+    allowed = [o.kind.partition(":")[2] for o in aid if o.allowed and ":" in o.kind]
+    return (allowed or wounds or ["light"])[0]
 
 
-def worst_wound(view: PlayerView, unit: str) -> str:
-    found = wounds(view, unit)
-    return found[0] if found else "light"
+def wound_name(wound: str) -> str:
+    """A first-aid entry's wound as its ruleset's menu names it: periferie's wound kinds, else
+    the ruleset's health state (Cepheus's C-5 "seriously wounded")."""
+    if wound in ("mortal", "grave", "light"):
+        return explain.effect_name(wound + "_wound")
+    return state_name(wound)
 
 
 #: The right-click menu's words for a rider's choices (opts.riding; Myst, 002:l.150, 153).

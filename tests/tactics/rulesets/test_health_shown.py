@@ -122,18 +122,25 @@ def test_c5_two_cepheus_characteristics_at_zero_is_unconscious_a_red_pip() -> No
 
 def test_d2_d20_hit_points_disabled_at_zero_then_dying_and_stable() -> None:
     # d20/sheets.toml station_guard: 13 hit points, AC 15. 13 off: 0, disabled (an orange
-    # pip); 4 more: -4, dying (red); the 10 % that stabilises makes it "stable" (D-2).
+    # pip); 4 more: -4, dying (red); the 10 % that stabilises makes it "stable" (D-2). Each
+    # of the sample's full 13 (issue 16: the hit points it starts with).
     start, disabled, dying = _hits("d20", {"template": "station_guard"}, ("", 13), ("", 4))
-    assert start == HealthShown("hit_points", "ok", (), (("hp", 13, 0),), (("ac", 15),))
+    assert start == HealthShown("hit_points", "ok", (), (("hp", 13, 13),), (("ac", 15),))
     assert (disabled.state, disabled.pips, disabled.rows) == (
         "disabled",
         ("grave",),
-        (("hp", 0, 0),),
+        (("hp", 0, 13),),
     )
-    assert (dying.state, dying.pips, dying.rows) == ("dying", ("mortal",), (("hp", -4, 0),))
+    assert (dying.state, dying.pips, dying.rows) == ("dying", ("mortal",), (("hp", -4, 13),))
     bf = _field("d20", {"template": "station_guard", "hit_points": -4})
     stable = battle_rules("d20").health_shown(replace(bf.by_id["a"].sheet, stable=True))
     assert stable is not None and (stable.state, stable.pips) == ("stable", ("mortal",))
+    # A scenario starting it at -4 states no maximum: the sample's 13 stay its full ones.
+    assert stable.rows == (("hp", -4, 13),)
+    # One stating them: 5 of 20 (docs/query.md, `max_hit_points`).
+    bf = _field("d20", {"template": "station_guard", "hit_points": 5, "max_hit_points": 20})
+    stated = battle_rules("d20").health_shown(bf.by_id["a"].sheet)
+    assert stated is not None and stated.rows == (("hp", 5, 20),)
 
 
 def test_periferie_keeps_its_own_wound_ladder_no_health_shown() -> None:
