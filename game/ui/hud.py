@@ -96,7 +96,7 @@ def manager(size: tuple[int, int], faction_colours: dict[str, RGB]) -> pygame_gu
 
 
 #: Signs the widgets' font (pygame-gui's Noto Sans) has no glyph for, and what stands in.
-_MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "✓": "+", "✗": "x"})
+_MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "≈": "~", "✓": "+", "✗": "x"})
 
 
 def widget_texts(manager: pygame_gui.UIManager) -> list[str]:

@@ -114,3 +114,23 @@ def test_the_side_panel_shows_a_kept_list_of_modes_again_only_with_the_same_choi
     assert tuple(side.mode.selected_option) == ("Walk", "walk")
     side.set_modes([], "auto")
     assert side.mode is None
+
+
+def test_every_sign_the_widgets_show_has_a_glyph_in_their_font_none_drawn_as_a_box() -> None:
+    # An exact chance is written "909349/1000000 ≈ 90.9%" (explain.chance_text): pygame-gui's
+    # Noto Sans has no "≈" (nor arrows, ≤, ≥, ✓, ✗), which it drew as an empty box in the side
+    # panel, the Alt tooltip and the log under Myst, d20, fantasy and Cepheus.
+    from fractions import Fraction
+
+    from game.text.explain import chance_text
+    from game.ui.fonts import font
+
+    pygame.init()
+    face = font(14)
+    box = pygame.image.tobytes(face.render("\ue000", True, (255, 255, 255)), "RGBA")
+    shown = hud.esc(chance_text(Fraction(909349, 1000000)) + " a → b ≤ c ≥ d ✓ ✗")
+    assert "~ 90.9%" in shown
+    for sign in sorted(set(shown) - {" "}):
+        drawn = pygame.image.tobytes(face.render(sign, True, (255, 255, 255)), "RGBA")
+        assert drawn != box, f"{sign!r} has no glyph"
+    pygame.quit()
