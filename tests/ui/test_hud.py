@@ -134,3 +134,24 @@ def test_every_sign_the_widgets_show_has_a_glyph_in_their_font_none_drawn_as_a_b
         drawn = pygame.image.tobytes(face.render(sign, True, (255, 255, 255)), "RGBA")
         assert drawn != box, f"{sign!r} has no glyph"
     pygame.quit()
+
+
+def test_a_greyed_command_shows_why_under_the_pointer_and_a_click_does_nothing(
+    manager: pygame_gui.UIManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/window.md: "a command that cannot be given now is greyed and its tooltip says why".
+    # pygame-gui 0.6 hovers no disabled button: the reason was set and never shown.
+    bar = hud.ActionBar(manager, pygame.Rect(0, 600, 950, hud.BAR_HEIGHT))
+    bar.show([hud.ActionButton("throw", "Throw (T)", "T", False, "Nothing to throw", "Throw")])
+    ((_action, button),) = bar.buttons
+    assert not button.is_enabled
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: button.rect.center)
+    for _ in range(20):  # two seconds: past the tooltip's delay
+        manager.update(0.1)
+    assert button.tool_tip is not None and "Nothing to throw" in button.tool_tip_text
+    pygame.event.clear()
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        manager.process_events(pygame.event.Event(kind, button=1, pos=button.rect.center))
+    manager.update(0.1)
+    pressed = [e for e in pygame.event.get() if e.type == pygame_gui.UI_BUTTON_PRESSED]
+    assert pressed == []
