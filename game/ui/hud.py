@@ -295,7 +295,9 @@ class ActionBar:
                 button.hide()
         self.buttons = list(zip(wanted, made, strict=True))
         for action, button in self.buttons:
-            tip = f"{action.label} [{action.key}]"
+            # The label names its key already ("Throw (T)"): not again ("Throw (T) [T]").
+            own = action.label.endswith(f"({action.key})")
+            tip = action.label if own else f"{action.label} [{action.key}]"
             if not action.allowed:
                 tip += "<br>" + esc(action.why_not)
             if button.tool_tip_text != tip:
