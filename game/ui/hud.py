@@ -333,7 +333,7 @@ class ActionBar:
         return made
 
     def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> list[UIButton]:
-        made = []
+        made: list[UIButton] = []
         width = self.panel.relative_rect.width - 12
         per_row = max(1, -(-len(actions) // rows))
         w = max(40, min(140, width // per_row - 3))
