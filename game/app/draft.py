@@ -134,6 +134,10 @@ class Draft:
         self.dice = {}
         if loaded is None:
             return
+        # The map's own ruleset, as `tessera play MAP` plays it (the keep's is fantasy); the
+        # dropdown below the map list still overrides it.
+        own = loaded.properties.ruleset or registry.DEFAULT
+        self.ruleset = own if own in rulesets() else registry.DEFAULT
         factions = sorted({u.faction for u in loaded.units})
         keys = [p.key for p in self.players]
         # The first player takes the first side (the raiders where there are some, as in the

@@ -29,7 +29,7 @@ from game.text.explain import (
     stance_name,
 )
 from game.text.i18n import _
-from game.text.names import damage_type_name, side_name, weapon_name
+from game.text.names import HIT_LOCATIONS, damage_type_name, side_name, weapon_name
 
 
 def cell_text(cell: object) -> str:
@@ -229,13 +229,25 @@ def _damage(d: Mapping[str, Any]) -> str:
         return _("{unit} strains itself, disabled: {damage} hit point(s) lost — {effects}").format(
             unit=d["unit"], damage=d["damage"], effects=effects
         )
-    return _("{unit} takes {damage} {type} damage ({rolled} rolled): {effects}").format(
-        unit=d["unit"],
-        damage=d["damage"],
-        type=damage_type_name(str(d["type"])),
-        rolled=d["rolled"],
-        effects=effects,
-    )
+    if str(d["type"]) in HIT_LOCATIONS:  # fantasy's hit location (F-3), not a damage type
+        text = _("{unit} takes {damage} damage to the {location} ({rolled} rolled)").format(
+            unit=d["unit"],
+            damage=d["damage"],
+            location=damage_type_name(str(d["type"])),
+            rolled=d["rolled"],
+        )
+    else:
+        text = _("{unit} takes {damage} {type} damage ({rolled} rolled)").format(
+            unit=d["unit"],
+            damage=d["damage"],
+            type=damage_type_name(str(d["type"])),
+            rolled=d["rolled"],
+        )
+    if not d.get("effects") and d.get("own_health"):
+        # Another ruleset's damage lowers its own health (Myst's Status Globale, fantasy's
+        # body points, d20's hit points) with no wound-table effect: "no effect" would be false.
+        return text + "."
+    return text + ": " + effects
 
 
 def _margin_won(d: Mapping[str, Any]) -> str:
@@ -825,6 +837,8 @@ def event_text(
     fantasy's AGI and DES dice, not its order key), the tracker's words."""
     data = _unseen_named(event.data)
     kind = Happened(event.kind)
+    if kind is Happened.DAMAGE and not any(r.startswith("P-") for r in event.rules):
+        data["own_health"] = True  # not periferie's wound table (P-DMG-1, P-VUL-1)
     if kind is Happened.INITIATIVE and isinstance(data.get("total"), int):
         data["total"] = initiative(data["total"])
     if details:

@@ -139,6 +139,7 @@ _SIDES.update(
     }
 )
 #: The fantasy system's hit locations (F-3's assumed d100 table): a hit's damage "type" there.
+HIT_LOCATIONS = frozenset({"head", "torso", "arms", "legs"})
 _DAMAGE_TYPES.update(
     {
         "head": lambda: _("head"),

@@ -96,7 +96,7 @@ def manager(size: tuple[int, int], faction_colours: dict[str, RGB]) -> pygame_gu
 
 
 #: Signs the widgets' font (pygame-gui's Noto Sans) has no glyph for, and what stands in.
-_MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "✓": "+", "✗": "x"})
+_MISSING_GLYPHS = str.maketrans({"→": "->", "≤": "<=", "≥": ">=", "≈": "~", "✓": "+", "✗": "x"})
 
 
 def widget_texts(manager: pygame_gui.UIManager) -> list[str]:
@@ -243,6 +243,21 @@ LAYOUTS_KEPT = 8
 MODE_MENUS_KEPT = 6
 
 
+class ReasonButton(UIButton):
+    """A button whose tooltip shows while it is greyed too: pygame-gui 0.6 never hovers a
+    disabled button, so the reason a command is refused (its tooltip) was never seen. Greyed,
+    it keeps its greyed look under the pointer and still does nothing when clicked."""
+
+    def can_hover(self) -> bool:
+        return not self.is_selected and not self.held
+
+    def on_hovered(self) -> None:
+        if self.is_enabled:
+            super().on_hovered()
+        else:
+            self.hover_time = 0.0  # the tooltip's delay counts from here (UIElement's own)
+
+
 class ActionBar:
     """A button for every command of the selected unit, greyed with the reason when refused."""
 
@@ -280,7 +295,9 @@ class ActionBar:
                 button.hide()
         self.buttons = list(zip(wanted, made, strict=True))
         for action, button in self.buttons:
-            tip = f"{action.label} [{action.key}]"
+            # The label names its key already ("Throw (T)"): not again ("Throw (T) [T]").
+            own = action.label.endswith(f"({action.key})")
+            tip = action.label if own else f"{action.label} [{action.key}]"
             if not action.allowed:
                 tip += "<br>" + esc(action.why_not)
             if button.tool_tip_text != tip:
@@ -316,14 +333,14 @@ class ActionBar:
         return made
 
     def _lay_out(self, actions: Sequence[ActionButton], rows: int) -> list[UIButton]:
-        made = []
+        made: list[UIButton] = []
         width = self.panel.relative_rect.width - 12
         per_row = max(1, -(-len(actions) // rows))
         w = max(40, min(140, width // per_row - 3))
         h = (self.panel.relative_rect.height - 28) // rows - 2
         for i, action in enumerate(actions):
             x, y = 6 + (i % per_row) * (w + 3), 24 + (i // per_row) * (h + 2)
-            button = UIButton(
+            button = ReasonButton(
                 pygame.Rect(x, y, w, h),
                 action.label,
                 manager=self.manager,
@@ -640,7 +657,7 @@ class ContextMenu:
         self.panel = UIPanel(rect, starting_height=5, manager=manager)
         self.buttons: list[tuple[str, UIButton]] = []
         for i, (label, key, allowed, why) in enumerate(items):
-            button = UIButton(
+            button = ReasonButton(
                 pygame.Rect(4, 4 + 32 * i, 218, 30),
                 label,
                 manager=manager,

@@ -10,6 +10,7 @@ import pytest
 from game.app.draft import (
     COMPUTER,
     DEMO_MAP,
+    MAPS,
     SPLIT,
     Draft,
     battle_setup,
@@ -166,3 +167,17 @@ def test_the_setup_seats_the_players_the_computer_and_the_gm_with_the_dice_in_li
     assert setup.computer == () and setup.gm is True and setup.seed == 4242
     assert setup.initiative_dice == tuple(range(1, len(STARTING) + 1))
     assert setup.ruleset == "periferie"
+
+
+def test_choosing_a_map_chooses_its_own_ruleset_which_the_dropdown_then_overrides() -> None:
+    # maps/keep_gate.tmx names `ruleset = fantasy`: the new battle plays it as `tessera play`
+    # does; the demo's station names none (periferie, the registry's default).
+    keep = MAPS / "keep_gate.tmx"
+    draft = _demo("Anna")
+    assert draft.ruleset == "periferie"
+    draft.use_map(keep, load_map(keep), None)
+    assert draft.ruleset == "fantasy" and battle_setup(draft).ruleset == "fantasy"
+    draft.ruleset = "myst"  # the dropdown, after the map
+    assert battle_setup(draft).ruleset == "myst"
+    draft.use_map(DEMO_MAP, load_map(DEMO_MAP), None)
+    assert draft.ruleset == "periferie"

@@ -372,7 +372,40 @@ def test_myst_damage_reads_its_weapons_type_in_both_languages() -> None:
     }  # fmt: skip
     assert event_text(Event(Happened.DAMAGE, data)).startswith("Bo takes 4 thrusting damage")
     with speaking("it"):
-        assert "da punta" in event_text(Event(Happened.DAMAGE, data))
+        italian = event_text(Event(Happened.DAMAGE, data))
+    assert "danni da punta" in italian and "da da" not in italian
+
+
+def test_damage_to_a_rulesets_own_health_does_not_read_no_effect_but_periferie_s_table_may() -> (
+    None
+):
+    # M-2: damage lowers Status Globale (the sheet), no wound-table effect; the log read "no
+    # effect" after every Myst, fantasy or d20 hit that did not end the target. P-VUL-1's
+    # table read at a low D may really do nothing.
+    data = {
+        "unit": "Bo", "source": "Ada", "type": "punta", "rolled": 5, "damage": 5,
+        "effects": [], "wounds": {}, "why": ["Status Globale 30 - 5 = 25"],
+    }  # fmt: skip
+    myst = Event(Happened.DAMAGE, data, rules=("M-2",))
+    assert event_text(myst, details=False) == "Bo takes 5 thrusting damage (5 rolled)."
+    periferie = Event(Happened.DAMAGE, {**data, "type": "taglio"}, rules=("P-DMG-1", "P-VUL-1"))
+    assert event_text(periferie, details=False) == (
+        "Bo takes 5 cutting damage (5 rolled): no effect"
+    )
+
+
+def test_fantasy_damage_names_its_hit_location_not_a_damage_type() -> None:
+    # F-3: the hit's d100 location is the damage event's "type" (tactics fantasy_battle.damage).
+    data = {
+        "unit": "Bo", "source": "Ada", "type": "legs", "rolled": 6, "damage": 4,
+        "effects": ["armour_destroyed"], "wounds": {}, "why": [],
+    }  # fmt: skip
+    event = Event(Happened.DAMAGE, data, rules=("F-2", "F-3"))
+    assert event_text(event, details=False) == (
+        "Bo takes 4 damage to the legs (6 rolled): armour destroyed"
+    )
+    with speaking("it"):
+        assert "gambe" in event_text(event, details=False)
 
 
 @pytest.mark.parametrize(

@@ -114,3 +114,45 @@ def test_the_side_panel_shows_a_kept_list_of_modes_again_only_with_the_same_choi
     assert tuple(side.mode.selected_option) == ("Walk", "walk")
     side.set_modes([], "auto")
     assert side.mode is None
+
+
+def test_every_sign_the_widgets_show_has_a_glyph_in_their_font_none_drawn_as_a_box() -> None:
+    # An exact chance is written "909349/1000000 ≈ 90.9%" (explain.chance_text): pygame-gui's
+    # Noto Sans has no "≈" (nor arrows, ≤, ≥, ✓, ✗), which it drew as an empty box in the side
+    # panel, the Alt tooltip and the log under Myst, d20, fantasy and Cepheus.
+    from fractions import Fraction
+
+    from game.text.explain import chance_text
+    from game.ui.fonts import font
+
+    pygame.init()
+    face = font(14)
+    box = pygame.image.tobytes(face.render("\ue000", True, (255, 255, 255)), "RGBA")
+    shown = hud.esc(chance_text(Fraction(909349, 1000000)) + " a → b ≤ c ≥ d ✓ ✗")
+    assert "~ 90.9%" in shown
+    for sign in sorted(set(shown) - {" "}):
+        drawn = pygame.image.tobytes(face.render(sign, True, (255, 255, 255)), "RGBA")
+        assert drawn != box, f"{sign!r} has no glyph"
+    pygame.quit()
+
+
+def test_a_greyed_command_shows_why_under_the_pointer_and_a_click_does_nothing(
+    manager: pygame_gui.UIManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # docs/window.md: "a command that cannot be given now is greyed and its tooltip says why".
+    # pygame-gui 0.6 hovers no disabled button: the reason was set and never shown.
+    bar = hud.ActionBar(manager, pygame.Rect(0, 600, 950, hud.BAR_HEIGHT))
+    bar.show([hud.ActionButton("throw", "Throw (T)", "T", False, "Nothing to throw", "Throw")])
+    ((_action, button),) = bar.buttons
+    assert not button.is_enabled
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: button.rect.center)
+    for _ in range(20):  # two seconds: past the tooltip's delay
+        manager.update(0.1)
+    assert button.tool_tip is not None
+    assert button.tool_tip_text == "Throw (T)<br>Nothing to throw"  # the key named once
+    pygame.event.clear()
+    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        manager.process_events(pygame.event.Event(kind, button=1, pos=button.rect.center))
+    manager.update(0.1)
+    pressed = [e for e in pygame.event.get() if e.type == pygame_gui.UI_BUTTON_PRESSED]
+    assert pressed == []

@@ -13,6 +13,8 @@ from game.battle import preview
 from game.battle.engine import Outcome
 from game.battle.events import Event
 from game.battle.journal import JournalError
+from game.battle.outcome import Refusal
+from game.battle.reasons import Why
 from game.battle.view import PlayerView, told, view_for
 from game.grid.model import Cell
 from game.tactics.answers import HitAnswer
@@ -22,6 +24,7 @@ from game.text.card_words import state_name
 from game.text.explain_battle import cell_text, refusal_text, why_text
 from game.text.i18n import _
 from game.ui import hud
+from game.ui.aim import plain
 from game.ui.anim import Beat, beat_for
 
 if TYPE_CHECKING:
@@ -64,6 +67,8 @@ NOW_LABELS = {
     ("fire_mode", "single"): lambda: _("Bursts: off"),
 }
 _STANCE_OF = {"crouch": "crouched", "prone": "prone", "stand": "standing"}
+#: A move's refusals that are about the cell itself: no way of going there makes it a place.
+_NOWHERE = frozenset({Why.NO_LANDING, Why.OUTSIDE_MAP})
 
 
 def label_of(option: opts.Option) -> str:
@@ -139,7 +144,7 @@ class Orders:
                 s.journal_failed(result)
                 result = Outcome()  # nothing shown: the battle is as its journal saved it
             elif result.refusal is not None:
-                s.status = refusal_text(result.refusal)
+                s.status = self.refused_here(result.refusal, getattr(command, "to", None))
                 s.refresh()
             else:
                 s.status = ""
@@ -184,6 +189,17 @@ class Orders:
             return self.targeting
         return self.scene.aim().kind_for(unit, target)
 
+    def refused_here(self, refusal: Refusal, cell: Cell | None) -> str:
+        """A refusal as the status line says it: "the marked cell" for the cell aimed at and no
+        ruling ids, unless Alt is held (docs/window.md)."""
+        alt = self.scene.pointer.alt
+        values = dict(refusal.values)
+        at = values.get("at")
+        if not alt and cell is not None and isinstance(at, list | tuple) and tuple(at) == cell:
+            values["at"] = _("the marked cell")
+        text = plain(why_text(str(refusal.code), values), alt)
+        return text[:1].upper() + text[1:]
+
     def aim(self, command: cmd.Command, text: str, target: Cell | str) -> None:
         """Aim a command; the same aim again gives it. A command the bar already refuses, or
         an attack the preview gives no chance, is explained instead of aimed."""
@@ -205,6 +221,15 @@ class Orders:
                     if isinstance(shot.answer, HitAnswer)
                     else explain.attack_lines(shot.attack)[0]  # another ruleset's reason
                 )
+        elif isinstance(command, cmd.Move) and unit:
+            # A cell nobody can stand on is said at once, as its preview says it, rather than
+            # aimed for a second click the battle then refuses.
+            path = preview.path(
+                s.battle, s.player, unit, command.to, command.via, command.mode,
+                stealth=command.stealth,
+            )  # fmt: skip
+            if path is not None and path.refusal is not None and path.refusal.code in _NOWHERE:
+                why = self.refused_here(path.refusal, command.to)
         elif isinstance(command, cmd.CoupDeGrace) and unit:
             blow = preview.coup_de_grace(s.battle, s.player, unit, command.target)
             if blow is not None and blow.chance is None:

@@ -41,3 +41,29 @@ def test_choosing_crouch_from_the_acting_units_menu_crouches_it(make_window: Mak
     w.frames(3)
     assert w.battle.sheet("Kask").stance.value == "crouched"
     assert w.scene.orders.menu is None
+
+
+def test_a_click_on_a_cell_nobody_can_stand_on_says_so_at_once_without_cells_or_rulings(
+    make_window: MakeWindow,
+) -> None:
+    # G-3: nobody stands or hangs in a wall. Before, the first click armed the move ("click
+    # again or press Space") and the second had the battle refuse it, the status line then
+    # reading "... at (x, y, z) (G-3) ..." although cells and rulings show only with Alt.
+    w = make_window()
+    x, y, z = w.battle.sheet("Kask").cell
+    standable = w.loaded.grid.standable
+    wall = next(
+        (x + dx, y + dy, z)
+        for dx in range(-3, 4)
+        for dy in range(-3, 4)
+        if 0 <= x + dx < standable.shape[0]
+        and 0 <= y + dy < standable.shape[1]
+        and not standable[x + dx, y + dy, z]
+    )
+    before = len(w.session.history)
+    w.click(wall)
+    assert w.scene.orders.plan is None
+    said = w.scene.status_line()
+    assert said == "Nobody can stand or hang at the marked cell: nowhere to land.", said
+    w.click(wall)
+    assert len(w.session.history) == before and w.scene.orders.plan is None
