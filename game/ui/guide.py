@@ -1,12 +1,15 @@
-"""The first battle's guide: how to play the demo in a few lines, over the board; shown on the
-first launch, dismissed with its button or Esc, opened again with `?`."""
+"""The first battle's guide: how to play in a few lines, over the board; shown on the first
+launch, dismissed with its button or Esc, opened again with `?`."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import pygame
 from pygame_gui import UIManager
 from pygame_gui.elements import UIButton, UIPanel, UITextBox
 
+from game.text import names
 from game.text.i18n import _
 from game.ui import hud
 
@@ -15,10 +18,27 @@ from game.ui import hud
 WIDTH, HEIGHT = 640, 330
 
 
-def guide_lines() -> list[str]:
-    """What the guide says, one point a line (read in the player's language)."""
+def sides_line(yours: Sequence[str], computer: Sequence[str], others: Sequence[str]) -> str:
+    """Who the reader leads and against whom, from the battle's own seats (factions by id):
+    the demo's raiders, or the keep's garrison, or nobody for the game master."""
+    if not yours:
+        return _("You are the game master: every side's units and the battle's tools are yours.")
+    mine = ", ".join(names.side_name(f) for f in yours)
+    theirs = ", ".join(names.side_name(f) for f in others)
+    if others and tuple(computer) == tuple(others):
+        text = _("You lead {yours} against {theirs}, played by the computer.")
+    elif not computer:
+        text = _("You lead {yours} against {theirs}, led by the other players at this screen.")
+    else:  # some sides the computer's, some a player's
+        text = _("You lead {yours} against {theirs}.")
+    return text.format(yours=mine, theirs=theirs)
+
+
+def guide_lines(sides: str) -> list[str]:
+    """What the guide says, one point a line (read in the player's language); `sides` is its
+    first line, `sides_line`'s answer."""
     return [
-        _("You lead the raiders against station security, played by the computer."),
+        sides,
         _(
             "The unit whose turn it is has a yellow ring and a chevron. Violet cells are in "
             "its reach this turn; magenta ones only with a Dash."
@@ -38,10 +58,10 @@ def guide_lines() -> list[str]:
 class Guide:
     """The guide's box in the middle of the board, until it is dismissed."""
 
-    def __init__(self, manager: UIManager, bounds: pygame.Rect) -> None:
+    def __init__(self, manager: UIManager, bounds: pygame.Rect, sides: str) -> None:
         # As low a box as holds the text without scrolling (longer in Italian), within the board.
         text = "<font size=5><b>" + hud.esc(_("How to play")) + "</b></font><br>"
-        text += "<br>".join("• " + hud.esc(line) for line in guide_lines())
+        text += "<br>".join("• " + hud.esc(line) for line in guide_lines(sides))
         width, tallest = min(WIDTH, bounds.w - 24), bounds.h - 16
         for height in [*range(HEIGHT, tallest, 40), tallest]:
             height = min(height, tallest)

@@ -15,6 +15,7 @@ from game.app.draft import DEMO_MAP
 from game.app.settings import Settings
 from game.maps import load_map
 from game.text import i18n
+from game.ui import guide
 from game.ui.app import App, post_click, post_key
 from game.ui.battle.scene import BattleScene
 from game.ui.launch import Director, WindowOptions, single_player_setup
@@ -96,3 +97,36 @@ def test_the_guide_holds_its_text_without_scrolling_at_1280x720(
         assert guide is not None
         assert guide.text.scroll_bar is None
         assert w.scene.board.viewport.contains(guide.rect)
+
+
+def test_the_guides_first_line_names_the_sides_of_the_battle_it_opens_over(
+    app: App, tmp_path: Path
+) -> None:
+    # The demo: the raiders' player against the computer's station security.
+    path = tmp_path / "settings.json"
+    scene = _demo(app, Settings(language="en", animation_speed=0.0), path, tmp_path / "a.jsonl")
+    assert scene.guide is not None
+    assert "You lead Raiders against Station security, played by the computer." in (
+        scene.guide.text.html_text
+    )
+
+
+def test_the_guides_first_line_for_a_seat_a_table_and_the_game_master() -> None:
+    # Not the demo's sentence on another map: the keep's garrison against its besiegers.
+    assert (
+        guide.sides_line(("garrison",), ("besiegers",), ("besiegers",))
+        == "You lead Garrison against Besiegers, played by the computer."
+    )
+    assert (
+        guide.sides_line(("garrison",), (), ("besiegers",))
+        == "You lead Garrison against Besiegers, led by the other players at this screen."
+    )
+    assert (
+        guide.sides_line(("raiders",), ("miners",), ("miners", "station_security"))
+        == "You lead Raiders against Miners, Station security."
+    )
+    assert guide.sides_line((), ("raiders",), ("raiders",)).startswith("You are the game master")
+    with i18n.speaking("it"):
+        assert guide.sides_line(("garrison",), ("besiegers",), ("besiegers",)) == (
+            "Guidi Guarnigione contro Assedianti, mossi dal computer."
+        )

@@ -27,7 +27,7 @@ from game.text import explain, names
 from game.text.bounds import clip as clip_text
 from game.text.explain_battle import refusal_text
 from game.text.i18n import _
-from game.ui import hud
+from game.ui import guide, hud
 from game.ui.aim import Aim
 from game.ui.anim import Animator
 from game.ui.battle.input import Input
@@ -117,7 +117,15 @@ class BattleScene:
     def open_guide(self) -> None:
         """Show the guide over the board (again)."""
         if self.guide is None:
-            self.guide = Guide(self.ui, self.board.viewport)
+            self.guide = Guide(self.ui, self.board.viewport, self._guide_sides())
+
+    def _guide_sides(self) -> str:
+        """The guide's first line: the sides this seat leads, and who leads the others."""
+        b = self.battle
+        yours = () if self.player == GM else tuple(sorted(b.factions_of(self.player)))
+        others = tuple(f for f in b.setup.factions if f not in yours)
+        computer = tuple(f for f in others if b.controller_of(f) == "computer")
+        return guide.sides_line(yours, computer, others)
 
     def close_guide(self) -> None:
         """Dismiss the guide; the first time, the settings remember it was seen."""
@@ -245,7 +253,7 @@ class BattleScene:
         self.prompts.prompt = None
         self.board.set_viewport(self._viewport(size))
         if self.guide is not None:  # its widgets went with the others: lay it out anew
-            self.guide = Guide(self.ui, self.board.viewport)
+            self.guide = Guide(self.ui, self.board.viewport, self._guide_sides())
         self.refresh()
 
     # ------------------------------------------------------------ reading the battle
