@@ -1856,11 +1856,13 @@ def _visibility_tables(grid: Grid) -> _VisibilityTables:
 
 # Who blocks whose sight depends on the occupants but not on their cells, so a move does not
 # change it: the last few answers are kept (a battle asks again after every command), the
-# latest first, with the fields `Occupancy.sight_blockers` reads of each occupant. Compared
-# whole rather than hashed: a size's hash is Python code (Enum), its comparison is int's. A
+# latest first, with the occupants asked about and the fields `Occupancy.sight_blockers` reads
+# of each. An occupant that is the very one kept (a battle's sheets make theirs once, and a
+# move replaces only the mover's) is not read at all; any other is compared field by field.
+# Compared rather than hashed: a size's hash is Python code (Enum), its comparison is int's. A
 # new tuple replaces the old one whole, for a thread asking at the same time.
 _BlockersKey = list[tuple[str, str, Size, bool]]
-_blockers_kept: tuple[tuple[_BlockersKey, NDArray[np.uint8]], ...] = ()
+_blockers_kept: tuple[tuple[tuple[Occupant, ...], _BlockersKey, NDArray[np.uint8]], ...] = ()
 _BLOCKERS_KEPT = 8
 
 
@@ -1882,19 +1884,31 @@ def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
 
 def _blockers_by_key(occupancy: Occupancy) -> NDArray[np.uint8]:
     global _blockers_kept
-    key = [(o.id, o.faction, o.size, o.neutral) for o in occupancy.occupants]
+    occupants = occupancy.occupants
     # Two in one cell (P-MOV-8) share one flag, which depends on where they stand: not cached.
     if not occupancy.shared:
-        for kept_key, kept in _blockers_kept:
-            if kept_key == key:
+        for at, (kept_occupants, kept_key, kept) in enumerate(_blockers_kept):
+            if len(kept_occupants) != len(occupants):
+                continue
+            moved = False
+            for o, was, fields in zip(occupants, kept_occupants, kept_key, strict=True):
+                if o is not was:
+                    if (o.id, o.faction, o.size, o.neutral) != fields:
+                        break
+                    moved = True
+            else:
+                if moved or at:  # these occupants first, found by identity next time
+                    others = _blockers_kept[:at] + _blockers_kept[at + 1 :]
+                    _blockers_kept = ((occupants, kept_key, kept), *others)
                 return kept
-    n = len(occupancy.occupants)
+    key = [(o.id, o.faction, o.size, o.neutral) for o in occupants]
+    n = len(occupants)
     blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
     for i, viewer in enumerate(occupancy.occupants):
         blocks[i] = occupancy.sight_blockers(viewer)
     blocks.setflags(write=False)
     if not occupancy.shared:
-        _blockers_kept = ((key, blocks), *_blockers_kept[: _BLOCKERS_KEPT - 1])
+        _blockers_kept = ((occupants, key, blocks), *_blockers_kept[: _BLOCKERS_KEPT - 1])
     return blocks
 
 
