@@ -1360,6 +1360,35 @@ def visibility_kernel(
     return seen
 
 
+#: Where `visibility_tables_pack` puts each table: a head of int64 words (the offsets in bytes
+#: and the shapes), then `clearance`, `level_clearance`, `level_rows` and `pair_memo`, each
+#: starting on a multiple of 8 bytes.
+PACK_HEAD = 16
+
+
+@njit_nogil
+def visibility_packed_kernel(
+    sight_block: NDArray[np.uint8],
+    occ_index: NDArray[np.int32],
+    blocks_by_viewer: NDArray[np.uint8],
+    occ_cells: NDArray[np.int64],
+    pack: NDArray[np.uint8],
+) -> NDArray[np.bool_]:
+    """`visibility_kernel` with the grid's four other tables in one array (`pack`): numba's
+    call costs about 0.2 us for each array passed, and a battle asks after every command."""
+    head = pack[: 8 * PACK_HEAD].view(np.int64)
+    w, h, d = head[0], head[1], head[2]
+    clear = pack[head[3] : head[3] + w * h * d].reshape((w, h, d))
+    t0, t1, t2 = head[5], head[6], head[7]
+    levels = pack[head[4] : head[4] + t0 * t1 * t2].reshape((t0, t1, t2))
+    r0, r1, r2, r3 = head[9], head[10], head[11], head[12]
+    rows = pack[head[8] : head[8] + 8 * r0 * r1 * r2 * r3].view(np.int64).reshape((r0, r1, r2, r3))
+    memo = pack[head[13] : head[13] + 8 * head[14]].view(np.int64)
+    return visibility_kernel(
+        sight_block, occ_index, blocks_by_viewer, occ_cells, clear, levels, memo, rows
+    )
+
+
 @njit
 def blocker_boxes(sight_block: NDArray[np.uint8]) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
     """The blockers cut into boxes (x0, y0, z0, x1, y1, z1), each grown greedily along z, then
@@ -1813,24 +1842,53 @@ def visibility_matrix(grid: Grid, occupancy: Occupancy) -> NDArray[np.bool_]:
         blocks = seen_last[1]
     else:
         blocks = _blockers_by_viewer(occupancy)
-    sight_block, clear, levels, memo, rows = tables
-    return visibility_kernel(sight_block, index, blocks, occupancy.cells, clear, levels, memo, rows)
+    return visibility_packed_kernel(tables[0], index, blocks, occupancy.cells, tables[1])
 
 
-_MEMO_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.int64]] = weakref.WeakKeyDictionary()
+_PACK_CACHE: weakref.WeakKeyDictionary[Grid, NDArray[np.uint8]] = weakref.WeakKeyDictionary()
+
+
+def visibility_tables_pack(grid: Grid) -> NDArray[np.uint8]:
+    """The grid's `clearance`, `level_clearance`, `level_rows` and `pair_memo` in one array
+    (`visibility_packed_kernel`), made once per grid; the memo is the pack's own."""
+    pack = _PACK_CACHE.get(grid)
+    if pack is not None:
+        return pack
+    clear, levels, rows = clearance(grid), level_clearance(grid), level_rows(grid)
+    memo_words = MEMO_SLOTS + 1 + MEMO_PLACES
+    parts = (clear.nbytes, levels.nbytes, rows.nbytes, 8 * memo_words)
+    offsets = []
+    at = 8 * PACK_HEAD
+    for size in parts:
+        offsets.append(at)
+        at += (size + 7) // 8 * 8
+    pack = np.zeros(at, dtype=np.uint8)
+    head = pack[: 8 * PACK_HEAD].view(np.int64)
+    head[:15] = [
+        *grid.shape,
+        offsets[0],
+        offsets[1],
+        *levels.shape,
+        offsets[2],
+        *rows.shape,
+        offsets[3],
+        memo_words,
+    ]
+    pack[offsets[0] : offsets[0] + parts[0]] = clear.reshape(-1)
+    pack[offsets[1] : offsets[1] + parts[1]] = levels.reshape(-1)
+    pack[offsets[2] : offsets[2] + parts[2]] = rows.reshape(-1).view(np.uint8)
+    _PACK_CACHE[grid] = pack
+    return pack
 
 
 def pair_memo(grid: Grid) -> NDArray[np.int64]:
     """The grid's kept terrain answers between unit cells (`visibility_kernel`'s `memo`)."""
-    memo = _MEMO_CACHE.get(grid)
-    if memo is None:
-        memo = _MEMO_CACHE[grid] = np.zeros(MEMO_SLOTS + 1 + MEMO_PLACES, dtype=np.int64)
-    return memo
+    pack = visibility_tables_pack(grid)
+    start = int(pack[: 8 * PACK_HEAD].view(np.int64)[13])
+    return pack[start : start + 8 * (MEMO_SLOTS + 1 + MEMO_PLACES)].view(np.int64)
 
 
-_VisibilityTables = tuple[
-    NDArray[np.uint8], NDArray[np.uint8], NDArray[np.uint8], NDArray[np.int64], NDArray[np.int64]
-]
+_VisibilityTables = tuple[NDArray[np.uint8], NDArray[np.uint8]]
 
 # What `visibility_kernel` reads of the grid last asked about (a battle asks about one grid,
 # after every command): one look-up instead of one per table. A weak reference, as the caches.
@@ -1838,29 +1896,25 @@ _last_tables: tuple[weakref.ref[Grid], _VisibilityTables] | None = None
 
 
 def _visibility_tables(grid: Grid) -> _VisibilityTables:
-    """The grid's sight blockers, `clearance`, `level_clearance`, `pair_memo`, `level_rows`."""
+    """The grid's sight blockers and `visibility_tables_pack`."""
     global _last_tables
     last = _last_tables
     if last is not None and last[0]() is grid:
         return last[1]
-    tables = (
-        grid.sight_block,
-        clearance(grid),
-        level_clearance(grid),
-        pair_memo(grid),
-        level_rows(grid),
-    )
+    tables = (grid.sight_block, visibility_tables_pack(grid))
     _last_tables = (weakref.ref(grid), tables)
     return tables
 
 
 # Who blocks whose sight depends on the occupants but not on their cells, so a move does not
 # change it: the last few answers are kept (a battle asks again after every command), the
-# latest first, with the fields `Occupancy.sight_blockers` reads of each occupant. Compared
-# whole rather than hashed: a size's hash is Python code (Enum), its comparison is int's. A
+# latest first, with the occupants asked about and the fields `Occupancy.sight_blockers` reads
+# of each. An occupant that is the very one kept (a battle's sheets make theirs once, and a
+# move replaces only the mover's) is not read at all; any other is compared field by field.
+# Compared rather than hashed: a size's hash is Python code (Enum), its comparison is int's. A
 # new tuple replaces the old one whole, for a thread asking at the same time.
 _BlockersKey = list[tuple[str, str, Size, bool]]
-_blockers_kept: tuple[tuple[_BlockersKey, NDArray[np.uint8]], ...] = ()
+_blockers_kept: tuple[tuple[tuple[Occupant, ...], _BlockersKey, NDArray[np.uint8]], ...] = ()
 _BLOCKERS_KEPT = 8
 
 
@@ -1882,19 +1936,32 @@ def _blockers_by_viewer(occupancy: Occupancy) -> NDArray[np.uint8]:
 
 def _blockers_by_key(occupancy: Occupancy) -> NDArray[np.uint8]:
     global _blockers_kept
-    key = [(o.id, o.faction, o.size, o.neutral) for o in occupancy.occupants]
+    occupants = occupancy.occupants
     # Two in one cell (P-MOV-8) share one flag, which depends on where they stand: not cached.
     if not occupancy.shared:
-        for kept_key, kept in _blockers_kept:
-            if kept_key == key:
+        for at, (kept_occupants, kept_key, kept) in enumerate(_blockers_kept):
+            if len(kept_occupants) != len(occupants):
+                continue
+            others_read = 0
+            for o, was, fields in zip(occupants, kept_occupants, kept_key, strict=True):
+                if o is not was:
+                    if (o.id, o.faction, o.size, o.neutral) != fields:
+                        break
+                    others_read += 1
+            else:
+                # Kept with these occupants, first, once more than the last mover was read.
+                if others_read > 1 or at:
+                    others = _blockers_kept[:at] + _blockers_kept[at + 1 :]
+                    _blockers_kept = ((occupants, kept_key, kept), *others)
                 return kept
-    n = len(occupancy.occupants)
+    key = [(o.id, o.faction, o.size, o.neutral) for o in occupants]
+    n = len(occupants)
     blocks = np.zeros((n, max(1, n)), dtype=np.uint8)
     for i, viewer in enumerate(occupancy.occupants):
         blocks[i] = occupancy.sight_blockers(viewer)
     blocks.setflags(write=False)
     if not occupancy.shared:
-        _blockers_kept = ((key, blocks), *_blockers_kept[: _BLOCKERS_KEPT - 1])
+        _blockers_kept = ((occupants, key, blocks), *_blockers_kept[: _BLOCKERS_KEPT - 1])
     return blocks
 
 

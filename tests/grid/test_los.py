@@ -362,6 +362,34 @@ def test_p_los_3_visibility_matrix_uses_each_viewers_own_blockers() -> None:
     assert seen.tolist() == expected
 
 
+def test_p_los_3_visibility_matrix_sees_a_side_change_among_the_same_occupant_objects() -> None:
+    # P-LOS-3 (issue 18): the blockers kept for an occupancy are found again by the occupants'
+    # identity, and an occupant that is not the very one kept is compared field by field. The
+    # row of the test above (blue a 0, red r 2, blue b 4, red s 6); then r changes side (a new
+    # occupant, same id and cell) while a, b and s stay the same objects. By hand: for the blue
+    # a, r and b no blue unit blocks and the only red one is the target: they see everyone;
+    # the red s sees b beside it, not r or a (blue b between).
+    grid = Grid.empty(7, 1, 1)
+    units = [
+        Occupant("a", (0, 0, 0), "blue"),
+        Occupant("r", (2, 0, 0), "red"),
+        Occupant("b", (4, 0, 0), "blue"),
+        Occupant("s", (6, 0, 0), "red"),
+    ]
+    assert not visibility_matrix(grid, Occupancy(grid.shape, units))[0, 2]
+    units[1] = Occupant("r", (2, 0, 0), "blue")
+    seen = visibility_matrix(grid, Occupancy(grid.shape, units))
+    assert seen.tolist() == [
+        [True, True, True, True],
+        [True, True, True, True],
+        [True, True, True, True],
+        [False, False, True, True],
+    ]
+    # And back: the same objects as the first time give the first answers again.
+    units[1] = Occupant("r", (2, 0, 0), "red")
+    assert not visibility_matrix(grid, Occupancy(grid.shape, units))[0, 2]
+
+
 @both_modes
 def test_p_los_1_cells_in_view_behind_a_pillar_by_hand(ascii_grid: AsciiGrid) -> None:
     grid, m = ascii_grid(
