@@ -151,9 +151,23 @@ def _attack(d: Mapping[str, Any]) -> str:
         )
     if d.get("cover"):
         text += " " + _("(cover: {grade})").format(grade=cover_name(str(d["cover"])))
+    if "defence_dice" in d:
+        text += " " + fantasy_rolls_text(d)
     if d.get("situation"):
         text += " " + myst_situation_text(d)
     return text
+
+
+def fantasy_rolls_text(d: Mapping[str, Any]) -> str:
+    """A fantasy attack's totals (003:l.86-110): the attack against the DP and, whenever the
+    target defended (a "nothing" outcome too), its defence dice and total."""
+    if d.get("defence_dice") is None:
+        return _("(attack {a} against DP {dp}, no defence)").format(
+            a=d.get("attack_total"), dp=d.get("dp")
+        )
+    return _("(attack {a} against DP {dp}; defence {dice}: {d})").format(
+        a=d.get("attack_total"), dp=d.get("dp"), dice=d["defence_dice"], d=d.get("defence_total")
+    )
 
 
 def myst_situation_text(d: Mapping[str, Any]) -> str:

@@ -131,6 +131,11 @@ class Sheet:
     #: Turns of "Preparare l'Arma" the weapon still needs before it fires again: a CAD n
     #: weapon just fired needs n - 1 (003:l.140); the battle's state, not a sheet key.
     reload: int = 0
+    #: Attacks defended since its own turn last began, melee (003:l.160-164: the next one is
+    #: defended with the next defence skill, then AGI one die lower per attacker beyond the
+    #: first) and whether a ranged one was (003:l.165: only one a turn); the battle's state.
+    defended: int = 0
+    ranged_defended: bool = False
 
     @property
     def dp(self) -> int:

@@ -6,7 +6,8 @@ in battle"): initiative is the sheets' AGI then DES dice, no roll, and those equ
 in listing order as one simultaneous group whose harm is applied when the last of them ends
 its turn (`acts_with`); a turn is a move and one attack (003:l.55 lets a fighter that closes in
 attack in the same turn) or a turn of reloading (CAD, 003:l.140); each attack is defended with
-the target's first defence (the count of attackers a round is not kept); enemies block the
+the target's next defence since its own turn began, in its sheet's order (003:l.160-165,
+`after_defence`), one ranged attack a turn defended; enemies block the
 line of sight and allies do not (the shared kernel's rule, as the query answers it); leaving
 an enemy's melee reach is fleeing (003:l.67): the enemy's free attack from behind is the
 shared opportunity reaction, a check against the DP with no defence (`reaction_attack`).
@@ -42,6 +43,7 @@ from game.rules.ruleset_answers import (
     HealthShown,
     Modifier,
     TurnBudget,
+    TurnEffects,
     WeaponShown,
 )
 from game.tactics import answers as tactics
@@ -149,6 +151,20 @@ def mean_body_damage(weapon_damage: str, armour: tuple[tuple[str, int], ...]) ->
     return total
 
 
+def _defence_why(
+    target: Sheet, melee: bool, defended: bool, situation: combat.Situation
+) -> tuple[str, ...]:
+    """Why the defence is lowered or missing: the defences made since the target's turn."""
+    if melee and defended and situation.attacker_index > 1:
+        return (
+            f"attack {situation.attacker_index} on the target since its turn: the next "
+            "defence skill, or AGI one die lower per attacker beyond the first (003:l.160-164)",
+        )
+    if not melee and situation.ranged_defended and not defended:
+        return ("the target defended a ranged attack this turn already: unaware (003:l.165)",)
+    return ()
+
+
 def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object) -> Attack:
     return Attack(None, reason, (), rules_, (why,), values=values)
 
@@ -235,7 +251,9 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
         sight = los if los is not None else self.sight(bf, attacker, target)
         if not sight.clear:
             return _no_attack(NoChance.NO_LOS, sight.rules, "no line of sight", **values)
-        situation = combat.Situation(fleeing=fleeing)
+        # 003:l.160-165: the defences the target made since its own turn began (the sheet's
+        # count, `after_defence`) lower the next one; one ranged attack a turn is defended.
+        situation = combat.Situation(fleeing=fleeing, attacker_index=t_sheet.defended + 1)
         rule_ids: list[str] = ["F-1", "F-2"]
         grade: str | None = None
         if not arm.melee:
@@ -243,7 +261,9 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
             grade = cover.grade
             rule_ids += list(cover.rules)
             situation = combat.Situation(
-                cover=grade, target_engaged=engaged(bf, target, besides=attacker)
+                cover=grade,
+                target_engaged=engaged(bf, target, besides=attacker),
+                ranged_defended=t_sheet.ranged_defended,
             )
         plan = combat.plan(data, a_sheet, t_sheet, arm, situation)
         odds = combat.chances(data, plan, melee=arm.melee)
@@ -259,6 +279,7 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
                 f"attack {'+'.join(plan.attack_dice)} (exploding) against DP {plan.dp}; "
                 f"defence {defence} (F-2)",
                 *plan.why,
+                *_defence_why(t_sheet, arm.melee, plan.defence_dice is not None, situation),
             )
         return Attack(
             chance=odds.hit,
@@ -307,6 +328,8 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
             "dp": plan.dp,
             "attack_total": done.attack_total,
             "defence_total": done.defence_total,
+            # The defence rolled (003:l.160-166), whatever the outcome: the log words it.
+            "defence_dice": None if plan.defence_dice is None else "+".join(plan.defence_dice),
             "outcome": done.outcome,
             "critical": done.critical,
             "critical_failure": done.critical_failure,
@@ -366,6 +389,37 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
             f"{wound.body_damage} body point(s), {wound.body_lost}/{sheet.body_total} lost",
         )
         return Harm(wound.body_damage, after, effects, ("F-2", "F-3"), why)
+
+    def after_defence(self, sheet: Any, attack: Attack) -> Any:
+        """003:l.160-165: the target defended (its plan had a defence): one more melee
+        defence since its turn began, or its one ranged defence of the turn used."""
+        detail = attack.detail
+        if not isinstance(sheet, Sheet) or not isinstance(detail, FantasyAttack):
+            return sheet
+        if detail.plan.defence_dice is None:
+            return sheet  # unaware, fleeing, a second ranged attack: nothing defended
+        if detail.weapon.melee:
+            return replace(sheet, defended=sheet.defended + 1)
+        return replace(sheet, ranged_defended=True)
+
+    # The defences counted above last until the defender's own turn begins (003:l.160-165:
+    # "per ogni attaccante", a turn's attackers; RULESETS.md 2.4 "one ranged attack a turn").
+    def turn_begins(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        if isinstance(health, Sheet) and (health.defended or health.ranged_defended):
+            return TurnEffects(replace(health, defended=0, ranged_defended=False))
+        return TurnEffects(health)
+
+    def turn_start(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        return TurnEffects(health)
+
+    def turn_end(
+        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
+    ) -> TurnEffects:
+        return TurnEffects(health)
 
     def condition_effects(self, health: Any) -> ConditionEffects:
         sheet: Sheet = health
