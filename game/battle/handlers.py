@@ -40,7 +40,6 @@ from game.rules.ruleset_answers import NOT_OFFERED, RulesRefusal
 from game.rules.stance import Stance
 from game.rules.throw import THROW_DAMAGE_TYPE, THROW_SIZES
 from game.rules.wounds import (
-    CONDITIONS,
     Health,
     start_of_turn,
 )
@@ -795,9 +794,10 @@ def _enter_roll(b: BattleContext, c: cmd.EnterRoll) -> None:
 
 
 def _condition(b: BattleContext, c: cmd.SetCondition) -> None:
-    unknown = [n for n in (*c.add, *c.remove) if n not in CONDITIONS]
+    known = b.ruleset.gm_conditions()  # the ruleset's own, none under some (Myst, fantasy)
+    unknown = [n for n in (*c.add, *c.remove) if n not in known]
     if unknown:
-        raise Refusal("unknown_condition", names=tuple(unknown), known=CONDITIONS)
+        raise Refusal("unknown_condition", names=tuple(unknown), known=known)
     if not b.on_map(_unit(b, c.unit)):
         raise Refusal("not_on_map", unit=c.unit)
     health = b.health(c.unit)

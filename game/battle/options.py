@@ -192,6 +192,8 @@ class GmTable:
     #: under the battle's ruleset (None: its seed has no such rule, docs/rules.md).
     conditions: FieldConditions = field(default_factory=FieldConditions)
     field_effects: tuple[Modifier, ...] | None = None
+    #: The conditions the GM may give a unit or take from it, the ruleset's own (none: Myst).
+    unit_conditions: tuple[str, ...] = ()
 
 
 def gm_table(battle: Battle) -> GmTable:
@@ -208,7 +210,15 @@ def gm_table(battle: Battle) -> GmTable:
     reader = field_reader(battle.ruleset)
     conditions = battle.bf.conditions
     effects = None if reader is None else reader.field_effects(conditions)
-    return GmTable(waiting, ties, tuple(battle.improvising), controllers, conditions, effects)
+    return GmTable(
+        waiting,
+        ties,
+        tuple(battle.improvising),
+        controllers,
+        conditions,
+        effects,
+        battle.ruleset.gm_conditions(),
+    )
 
 
 def riding(battle: Battle, by: str, unit: str) -> tuple[Option, ...]:

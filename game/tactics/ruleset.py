@@ -209,6 +209,13 @@ class BattleRules(Protocol):
         (fantasy F-1); () when `unit` acts alone (by default always)."""
         return ()
 
+    def gm_conditions(self) -> tuple[str, ...]:
+        """The conditions the GM may give a unit or take from it (the `condition` command on
+        its health value), in the order the GM's tools list them; by default none (Myst,
+        fantasy and Cepheus keep no named conditions; d20's live on its sheet, not its health
+        value, where the `condition` command cannot set them yet)."""
+        return ()
+
     def initiative_text(self, total: int) -> str:
         """An initiative total as the tracker shows it (fantasy: its AGI and DES dice); by
         default the roll's total."""

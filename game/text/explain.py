@@ -377,6 +377,15 @@ def chance_text(chance: Fraction) -> str:
     return f"{chance.numerator}/{chance.denominator} ≈ {float(percent):.1f}%"
 
 
+def percent_text(chance: Fraction) -> str:
+    """An exact chance as players read it at a glance: its percentage to one decimal ("58.3%"),
+    a whole one without decimals ("50%")."""
+    percent = chance * 100
+    if percent.denominator == 1:
+        return f"{percent.numerator}%"
+    return f"{float(percent):.1f}%"
+
+
 def _signed(value: int | Fraction) -> str:
     text = exact_decimal(Fraction(value))
     return text if text.startswith("-") else f"+{text}"

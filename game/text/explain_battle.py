@@ -25,6 +25,7 @@ from game.text.explain import (
     field_condition_name,
     mode_name,
     no_chance_words,
+    percent_text,
     roll_line,
     stance_name,
 )
@@ -202,11 +203,19 @@ def _reaction_attack(d: Mapping[str, Any]) -> str:
     )
 
 
+#: Marks an event's copied data as worded for the plain log: its exact chances as percentages.
+_PLAIN_CHANCE = "plain chance"
+
+
 def _exact(d: Mapping[str, Any]) -> str:
     """Another ruleset's attack event gives its exact chance as "n/d" under "chance" (its
-    AttackRoll.logged, as `tessera query` writes probabilities)."""
+    AttackRoll.logged, as `tessera query` writes probabilities). The plain log (until Alt is
+    held, `event_text(details=False)`) shows only its percentage, the fraction being Alt's."""
     try:
-        return chance_text(Fraction(str(d.get("chance"))))
+        chance = Fraction(str(d.get("chance")))
+        if d.get(_PLAIN_CHANCE):
+            return percent_text(chance)
+        return chance_text(chance)
     except (ValueError, ZeroDivisionError):
         return str(d.get("chance"))
 
@@ -857,6 +866,7 @@ def event_text(
         data["total"] = initiative(data["total"])
     if details:
         return _EVENTS[kind](data)
+    data[_PLAIN_CHANCE] = True
     if kind is Happened.ATTACK and data.get("target") is None and "hit_chance" not in data:
         text = _("{unit} fires {weapon} at a cell: {chance} — {result}").format(
             unit=data["unit"],

@@ -24,7 +24,6 @@ from game.battle.options import GmTable
 from game.grid.model import Cell
 from game.rules.checknames import ALL as CHECKS
 from game.rules.ruleset_answers import Modifier
-from game.rules.wounds import CONDITIONS
 from game.tactics.battlefield import FieldConditions
 from game.text.bounds import clip
 from game.text.explain import condition_name, field_condition_name, modifier_line
@@ -109,12 +108,18 @@ class GmPanel:
         self._button(_("Hide"), 6 + third + 3, y, third, self._conceal)
         self._button(_("Surprise"), 6 + 2 * (third + 3), y, third, self._surprise)
         y += 32
-        conditions = [(condition_name(c), c) for c in CONDITIONS]
+        conditions = [(condition_name(c), c) for c in table.unit_conditions]
         self.condition = self._dropdown(conditions, 6, y, half)
-        self._button(_("Add"), 6 + half + 3, y, half // 2 - 2, lambda: self._condition(True))
-        self._button(
+        add = self._button(_("Add"), 6 + half + 3, y, half // 2 - 2, lambda: self._condition(True))
+        remove = self._button(
             _("Remove"), 6 + half + 3 + half // 2, y, half // 2, lambda: self._condition(False)
         )
+        if self.condition is None:  # the ruleset keeps no named conditions (Myst, fantasy)
+            self.no_conditions = self._label(_("no conditions to set under this ruleset"), y + 3)
+            self.no_conditions.set_dimensions((half, 22))
+            self.no_conditions.disable()
+            add.disable()
+            remove.disable()
         y += 36
         self._label(_("Reinforcements"), y)
         y += 22

@@ -133,6 +133,13 @@ class Chip:
     active: bool
     #: The side's display name (game/text/names.py), in the chip's tooltip.
     side_name: str = ""
+    #: What the chip shows when the whole order would not fit with every `text` (fantasy's
+    #: "AGI d8 · DES d10" beside each name): the name alone, `text` whole in the tooltip.
+    short: str = ""
+
+
+def _chip_width(text: str) -> int:
+    return min(130, max(70, 9 * len(text) + 16))
 
 
 class Tracker:
@@ -181,13 +188,16 @@ class Tracker:
         shown: list[tuple[Chip, UIButton]] = []
         x = 100
         room = self.panel.relative_rect.width - 430
-        for chip in chips:
-            text = clip(chip.text, CHIP)
-            width = min(130, max(70, 9 * len(text) + 16))
+        texts = [clip(chip.text, CHIP) for chip in chips]
+        if x + sum(_chip_width(t) + 4 for t in texts) > room + 4:
+            # Every unit in the order before each one's words: the short chips, words in the tip.
+            texts = [clip(chip.short or chip.text, CHIP) for chip in chips]
+        for chip, text in zip(chips, texts, strict=True):
+            width = _chip_width(text)
             if x + width > room:
                 break
             style = f"#side{chip.side}" + ("_active" if chip.active else "")
-            tip = esc(f"{chip.unit} — {chip.side_name}".removesuffix(" — "))
+            tip = esc(f"{chip.text} — {chip.side_name}".removesuffix(" — "))
             look = (x, width, text, style, tip)
             button = self._made.get(look)
             if button is None:

@@ -425,3 +425,41 @@ def test_d1_d20s_cover_grades_are_worded_in_both_languages(
     assert event_text(Event(Happened.ATTACK, data)).endswith(f"(cover: {english})")
     with speaking("it"):
         assert event_text(Event(Happened.ATTACK, data)).endswith(f"(copertura: {italian})")
+
+
+def test_plain_log_words_an_exact_chance_as_its_percentage_and_alt_keeps_the_fraction() -> None:
+    # the table's complaint: "909349/1000000 ≈ 90.9%" in the plain log; 909349/1000000 is
+    # 90.9349%, shown to one decimal as 90.9% (the fraction stays behind Alt, the details mode)
+    data = {
+        "unit": "Ada",
+        "target": "Bo",
+        "weapon": "sword",
+        "chance": "909349/1000000",
+        "hit": True,
+        "cover": None,
+        "why": [],
+    }
+    event = Event(Happened.ATTACK, data, rules=("M-1",))
+    plain = event_text(event, details=False)
+    assert "90.9%" in plain and "909349" not in plain
+    assert "909349/1000000 ≈ 90.9%" in event_text(event, details=True)
+    # a thrown object and suppression fire word their chance the same way
+    throw = {
+        "unit": "Ada",
+        "size": "light",
+        "weapon": None,
+        "target": None,
+        "aim": [5, 5, 0],
+        "landed": [5, 5, 0],
+        "hit": False,
+        "chance": "7/12",
+        "why": [],
+    }
+    assert "58.3%" in event_text(Event(Happened.THROW, throw), details=False)
+    assert "7/12" not in event_text(Event(Happened.THROW, throw), details=False)
+    fire = dict(SAMPLES[Happened.SUPPRESSION_FIRE])
+    assert "41.7%" in event_text(Event(Happened.SUPPRESSION_FIRE, fire), details=False)
+    assert "15/36" not in event_text(Event(Happened.SUPPRESSION_FIRE, fire), details=False)
+    # a chance that is a whole percentage reads as one in both modes
+    half = dict(data, chance="1/2")
+    assert "50%" in event_text(Event(Happened.ATTACK, half), details=False)

@@ -4,8 +4,11 @@ crossbow being reloaded (CAD, 003:l.140) greys the attack with its reason (SDL d
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from game.battle import commands as cmd
 from game.battle.setup import UnitSpec
+from game.maps import load_map
 from tests.ui.conftest import MakeWindow
 
 #: Wisp is the scavenger (the sample arciere: AGI d8, DES d10, a CAD 2 crossbow) on the station's
@@ -60,3 +63,30 @@ def test_003_l140_a_crossbow_being_reloaded_greys_the_attack_with_its_reason(
     bar = {action.kind: action for action, _button in w.scene.bar.buttons}
     # The reload was the turn's action: the attack waits for the next turn, for that reason.
     assert not bar["attack"].allowed and bar["attack"].why_not != "Reloading (1 turns)."
+
+
+def test_f1_seven_fighters_on_keep_gate_all_fit_the_tracker_at_1280x720_words_in_the_tooltip(
+    make_window: MakeWindow,
+) -> None:
+    # The table's complaint: "Name AGI d6 · DES d6" chips are 130 px each and only 5 of 7 fit;
+    # when the whole order would not fit, each chip shows its name, its dice in the tooltip.
+    keep = Path(__file__).parents[2] / "maps" / "keep_gate.tmx"
+    seven = [
+        UnitSpec(u.name, u.faction, u.cell, template=u.template or "human", weapon=u.weapon)
+        for u in load_map(keep).units[:7]
+    ]
+    assert len(seven) == 7
+    sides = tuple(sorted({u.faction for u in seven}))
+    w = make_window(ruleset="fantasy", units=seven, map_path=keep, sides=sides, computer=())
+    shown = w.scene.tracker.chips
+    assert sorted(chip.unit for chip, _button in shown) == sorted(u.id for u in seven)
+    for chip, button in shown:
+        assert button.text == chip.unit
+        assert " · " in chip.text and chip.text in button.tool_tip_text
+        assert button.relative_rect.right <= 1280 - 420  # left of the turn budget
+
+
+def test_the_other_rulesets_chips_keep_their_totals_on_the_chip(make_window: MakeWindow) -> None:
+    w = make_window()
+    for chip, button in w.scene.tracker.chips:
+        assert button.text == chip.text

@@ -284,6 +284,18 @@ def situation_logged(
     return logged
 
 
+def _useful(
+    data: MystRules, waiting: combat.MarginToSpend, spend: combat.Spend, done: combat.Damage
+) -> combat.Spend:
+    """`spend` without a die minimum that changes nothing once the die is known: 002:l.54-62
+    raise the die's lowest score, so a minimum at or under what it shows (a 6 with a minimum
+    of 2, a 1 with a minimum of 1) does nothing and is not offered (docs/rules.md)."""
+    bare = replace(spend, minimum=0)
+    if spend.minimum and combat.spent(data, waiting, bare).damage == done.damage:
+        return bare
+    return spend
+
+
 def _uses(spend: combat.Spend) -> tuple[tuple[str, int], ...]:
     return (("strength", spend.strength), ("minimum", spend.minimum), ("reduce", spend.reduce))
 
@@ -459,7 +471,8 @@ class MystBattle(NotOffered, MystImprovised, BattleRules):  # no throws in its s
             ("reduce", units),
         )
         plans = tuple(
-            DamagePlan(_uses(spend), done.damage) for spend, done in combat.plans(data, waiting)
+            DamagePlan(_uses(_useful(data, waiting, spend, done)), done.damage)
+            for spend, done in combat.plans(data, waiting)
         )
         return DamageChoice(units, caps, waiting.rolled, plans, ("M-1",))
 

@@ -39,6 +39,7 @@ from game.rules.ruleset_answers import (
 )
 from game.rules.throw import THROW_SIZES, ThrowBand, landing_cell, miss_deviation
 from game.rules.wounds import (
+    CONDITIONS,
     Health,
     apply_damage,
     attack_barred_by,
@@ -195,6 +196,9 @@ class PeriferieBattle(BattleRules):
         answer = tactics.damage_to(bf, target, damage_type, rolled)
         outcome = answer.outcome
         return Harm(answer.damage, outcome.after, tuple(outcome.effects), answer.rules, answer.why)
+
+    def gm_conditions(self) -> tuple[str, ...]:
+        return CONDITIONS  # P-VUL-3's conditions, kept in `Health.conditions`
 
     def condition_effects(self, health: Any) -> ConditionEffects:
         h: Health = health

@@ -358,6 +358,7 @@ class BattleScene:
                     self.side_index.get(faction, 0),
                     unit == self.view.active,
                     names.side_name(faction) if faction else "",
+                    unit,
                 )
             )
         self.tracker.show(self.view.round, chips, self.budget_text())

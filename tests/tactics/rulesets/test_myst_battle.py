@@ -6,6 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from game.rules.dice import Advantage, Roller
 from game.rules.initiative import Combatant
 from game.rules.myst.data import Sheet, load
@@ -238,3 +240,39 @@ def test_m1_a_margin_under_five_points_leaves_nothing_to_choose() -> None:
         roller, bf, bf.entity("a"), bf.rules.weapons["pistol"], attack, rolled
     )
     assert damage.choice is None
+
+
+@pytest.mark.parametrize("die", [1, 2, 4, 6, 8])
+def test_m1_the_margin_prompt_offers_no_die_minimum_that_changes_nothing(die: int) -> None:
+    # 002:l.54-62: the margin raises the damage die's lowest score; with the die already shown
+    # a minimum at or under it does nothing (the table saw "die minimum 2: 6 damage" on a 6).
+    bf = _field(
+        [
+            _fighter("a", "x", 0, attack=40, strength=30, weapon="spada"),
+            _fighter("b", "y", 1, defence=40, status=10),
+        ]
+    )
+    attack = BATTLE.attack(bf, bf.entity("a"), bf.entity("b"))
+    roller = Roller(1)
+    roller.supply(10, 10, 10, 1, 1, 1, die)
+    rolled = BATTLE.roll_attack(roller, attack, Advantage.NONE, "attack a")
+    damage = BATTLE.roll_damage(
+        roller, bf, bf.entity("a"), bf.rules.weapons["pistol"], attack, rolled
+    )
+    assert damage.choice is not None
+    choice = BATTLE.damage_choice(damage.choice)
+    assert (choice.units, choice.rolled) == (5, die)
+    for plan in choice.plans:
+        minimum = dict(plan.uses)["minimum"]
+        assert minimum == 0 or minimum > die
+        # and the plan still makes the damage it says (the battle's own spend)
+        assert BATTLE.spend_damage(damage.choice, dict(plan.uses)).damage == plan.damage
+    # the most damage first: Strength +1 (cap 1) and, on a die under 5, the minimum of 4
+    # (5 units: 1 on Strength, 4 on the minimum); on a 6 or an 8 Strength alone
+    best = dict(choice.plans[0].uses)
+    assert best == (
+        {"strength": 1, "minimum": 4, "reduce": 0}
+        if die < 4
+        else {"strength": 1, "minimum": 0, "reduce": 0}
+    )
+    assert choice.plans[0].damage == max(die, 4) + 1
