@@ -6,7 +6,6 @@ and the computer's choice among them (what each is expected to spare its fighter
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -16,7 +15,7 @@ from typing import Final
 
 from game.rules import exact
 from game.rules.myst import combat
-from game.rules.myst.data import DIRECTORY, MystDataError, MystRules
+from game.rules.myst.data import DIRECTORY, MystDataError, MystRules, read_table
 
 #: The counterattacks a won defence may take besides the punch or kick ("counterattack"), in the
 #: seed's order (002:l.97, 107): push and trip share one rule, the grab has its own.
@@ -48,13 +47,7 @@ def _number(table: object, key: str, where: str) -> int:
 @functools.cache
 def load(path: Path = DIRECTORY / "counters.toml") -> CounterRules:
     """The counters' numbers; a bad file raises MystDataError naming the file and the key."""
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as exc:
-        raise MystDataError(f"{path}: cannot read ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise MystDataError(f"{path}: {exc}") from None
+    data = read_table(path)
     down = data.get("knocked_down")
     where = f"{path} [knocked_down]"
     return CounterRules(_number(down, "attack", where), _number(down, "defence", where))

@@ -279,7 +279,8 @@ class MystRules:
         raise ValueError(f"Strength {strength} is outside the table (1..50, 002:l.30-40)")
 
 
-def _table(path: Path) -> Mapping[str, object]:
+def read_table(path: Path) -> Mapping[str, object]:
+    """A Myst TOML file's top table; a missing or malformed file raises MystDataError naming it."""
     try:
         with path.open("rb") as f:
             return tomllib.load(f)
@@ -377,7 +378,7 @@ def load(directory: Path = DIRECTORY) -> MystRules:
     rules_path, weapons_path, sheets_path = (
         directory / name for name in ("rules.toml", "weapons.toml", "sheets.toml")
     )
-    data = _table(rules_path)
+    data = read_table(rules_path)
     where = str(rules_path)
     margin = _section(data, "margin", where)
     cap = _section(data, "cap", where)
@@ -397,7 +398,7 @@ def load(directory: Path = DIRECTORY) -> MystRules:
     covered = [s for row in table for s in range(row.low, row.high + 1)]
     if covered != list(range(1, 51)):
         raise _fail(f"{where} [[strength]]", "the rows must cover 1..50 once, in order")
-    weapons_raw = _table(weapons_path)
+    weapons_raw = read_table(weapons_path)
     weapons = {
         wid: parse_weapon(wid, raw, f"{weapons_path} [{wid}]")
         for wid, raw in sorted(weapons_raw.items())
@@ -418,7 +419,7 @@ def load(directory: Path = DIRECTORY) -> MystRules:
         priority=_int(defaults_raw, "priority", f"{where} [defaults]", -50, 100),
         speed=_int(defaults_raw, "speed", f"{where} [defaults]", 0, 100),
     )
-    sheets_data = _table(sheets_path)
+    sheets_data = read_table(sheets_path)
     sheets_where = str(sheets_path)
     sample_raw = _section(sheets_data, "sheets", sheets_where)
     samples = {

@@ -5,7 +5,6 @@ roll after a violent blow and the fall from the horse (game/data/myst/mounted.to
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Final
 
 from game.rules import exact
 from game.rules.myst import combat
-from game.rules.myst.data import DIRECTORY, RIDING_GAITS, MystDataError, Sheet
+from game.rules.myst.data import DIRECTORY, RIDING_GAITS, MystDataError, Sheet, read_table
 
 #: The fall table's rows, in the seed's order (002:l.164-167): a success, then failures by
 #: 1-9, 10-19 and 20 or more.
@@ -70,13 +69,7 @@ def _dice(table: object, key: str, where: str) -> str:
 @functools.cache
 def load(path: Path = DIRECTORY / "mounted.toml") -> MountedRules:
     """The mounted rules' numbers; a bad file raises MystDataError naming the file and key."""
-    try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
-    except OSError as exc:
-        raise MystDataError(f"{path}: cannot read ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise MystDataError(f"{path}: {exc}") from None
+    data = read_table(path)
     assumed = data.get("assumed")
     where = f"{path} [assumed]"
     difficulty: dict[str, int] = {}
