@@ -29,36 +29,22 @@ from game.battle.ai import choose
 from game.battle.engine import GM, Battle
 from game.battle.events import Event
 from game.battle.session import Session
-from game.battle.setup import BattleSetup, UnitSpec, setup_from_map
-from game.ecs.components import Position, RulesetSheet
+from game.battle.setup import UnitSpec, setup_from_map
+from game.ecs.components import Position
 from game.maps import load_map
-from game.rules.data import load_rules
-from game.rules.myst.data import Sheet
 from game.text.explain import modifier_line
 from game.text.explain_battle import event_text
 from game.text.i18n import speaking
 from tests.battle import test_soak
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
+from tests.battle.myst_fields import myst_battle, myst_sheet
 from tests.battle.test_soak import MAPS, play_and_check
-
-
-def _battle(units: tuple[UnitSpec, ...], dice: tuple[int, ...], ruleset: str = "myst") -> Battle:
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=7,
-        units=units,
-        initiative_dice=dice,
-        ruleset=ruleset,
-    )
-    return Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
 
 
 @pytest.fixture
 def surrounded() -> Iterator[Battle]:
     """One popolano of side b, who acts first (9 + 10, then 9 + 8, 9 + 6, 9 + 4, M-2), with a1
     next to it on the west, a2 two cells east and a3 far off."""
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("t", "b", (5, 5, 0)),
             UnitSpec("a1", "a", (4, 5, 0)),
@@ -70,12 +56,6 @@ def surrounded() -> Iterator[Battle]:
     assert b.active == "t"
     yield b
     b.close()
-
-
-def _sheet(b: Battle, unit: str) -> Sheet:
-    sheet = b.world.get(unit, RulesetSheet).sheet
-    assert isinstance(sheet, Sheet)
-    return sheet
 
 
 def _attack(b: Battle, dice: tuple[int, ...], unit: str, target: str) -> list[Event]:
@@ -97,7 +77,7 @@ def test_m1_closing_into_defence_gives_up_the_turns_attack(surrounded: Battle) -
     b = surrounded
     outcome = b.apply(cmd.CloseDefence("t"), GM)
     assert outcome.accepted and _first(list(outcome.events), "closed_defence").data == {"unit": "t"}
-    assert _sheet(b, "t").closed_defence and b.active == "t"  # its move is still its own
+    assert myst_sheet(b, "t").closed_defence and b.active == "t"  # its move is still its own
     refused = b.apply(cmd.Attack("t", "a1"), GM).refusal
     assert refused is not None and refused.code == "action_used"
     assert refused.values["used"] == "close_defence"
@@ -111,7 +91,7 @@ def test_m1_no_closed_defence_after_the_turns_attack(surrounded: Battle) -> None
     _attack(b, (5, 5, 5, 5, 5, 5), "t", "a1")  # 45 against 47: a1 defends, nothing bought
     refused = b.apply(cmd.CloseDefence("t"), GM).refusal
     assert refused is not None and refused.code == "action_used"
-    assert not _sheet(b, "t").closed_defence
+    assert not myst_sheet(b, "t").closed_defence
 
 
 def test_m1_a_closed_defence_is_10_higher_and_its_margin_only_breaks_off_for_0(
@@ -155,7 +135,7 @@ def test_m1_a_closed_defence_is_10_higher_and_its_margin_only_breaks_off_for_0(
     assert b.apply(cmd.EndTurn("a2"), GM).accepted
     assert b.apply(cmd.EndTurn("a3"), GM).accepted
     # Round 2: t's own turn again, its closed defence over (002:l.137: it gave up one action).
-    assert (b.round, b.active) == (2, "t") and not _sheet(b, "t").closed_defence
+    assert (b.round, b.active) == (2, "t") and not myst_sheet(b, "t").closed_defence
 
 
 def test_m1_a_closed_defence_whose_plan_has_no_break_off_keeps_its_margin(
@@ -174,7 +154,7 @@ def test_m1_a_closed_defence_whose_plan_has_no_break_off_keeps_its_margin(
 def test_m1_a_closed_defence_lasts_past_the_round_until_its_own_next_turn() -> None:
     # t acts last (9 + 1 against 9 + 10): it closes in round 1, and a1's attack in round 2,
     # before t's turn, still meets the closed defence: 32 + 10 + 5+5+5 = 57.
-    b = _battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 1))
+    b = myst_battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 1))
     try:
         assert b.apply(cmd.EndTurn("a1"), GM).accepted
         assert b.apply(cmd.CloseDefence("t"), GM).accepted
@@ -183,7 +163,7 @@ def test_m1_a_closed_defence_lasts_past_the_round_until_its_own_next_turn() -> N
         attack = _first(_attack(b, (5, 5, 5, 5, 5, 5), "a1", "t"), "attack")
         assert attack.data["defence_total"] == 57
         assert b.apply(cmd.EndTurn("a1"), GM).accepted
-        assert b.active == "t" and not _sheet(b, "t").closed_defence
+        assert b.active == "t" and not myst_sheet(b, "t").closed_defence
     finally:
         b.close()
 
@@ -199,13 +179,13 @@ def test_m1_the_closed_defence_is_journaled_and_read_back_to_the_same_state(
     snapshot = json.loads(json.dumps(b.snapshot()))
     again = Battle.restore(b.setup, b.grid, b.rules, snapshot)
     try:
-        assert again.state_hash() == b.state_hash() and _sheet(again, "t").closed_defence
+        assert again.state_hash() == b.state_hash() and myst_sheet(again, "t").closed_defence
     finally:
         again.close()
 
 
 def test_a_ruleset_without_counter_moves_has_no_closed_defence() -> None:
-    b = _battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 1), "d20")
+    b = myst_battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 1), "d20")
     try:
         refused = b.apply(cmd.CloseDefence(b.active or ""), GM).refusal
         assert refused is not None and refused.code == "not_in_ruleset"
@@ -224,7 +204,9 @@ def test_the_closed_defence_event_reads_in_both_languages(surrounded: Battle) ->
 def test_the_computer_closes_into_defence_when_no_attack_is_left_to_make() -> None:
     # Josh (side a) 12 cells from Desmond: a walk of 4 cannot reach him, so the turn would end
     # with its action unused; closing costs nothing and raises its defences until its turn.
-    b = _battle((UnitSpec("josh", "a", (0, 0, 0)), UnitSpec("desmond", "b", (12, 0, 0))), (10, 1))
+    b = myst_battle(
+        (UnitSpec("josh", "a", (0, 0, 0)), UnitSpec("desmond", "b", (12, 0, 0))), (10, 1)
+    )
     try:
         given: list[cmd.Command] = []
         while b.active == "josh" and len(given) < 10:
@@ -239,7 +221,9 @@ def test_the_computer_closes_into_defence_when_no_attack_is_left_to_make() -> No
 
 
 def test_the_computer_attacks_rather_than_close_when_an_enemy_is_in_reach() -> None:
-    b = _battle((UnitSpec("josh", "a", (0, 0, 0)), UnitSpec("desmond", "b", (1, 0, 0))), (10, 1))
+    b = myst_battle(
+        (UnitSpec("josh", "a", (0, 0, 0)), UnitSpec("desmond", "b", (1, 0, 0))), (10, 1)
+    )
     try:
         given: list[cmd.Command] = []
         while b.active == "josh" and len(given) < 10:
@@ -262,18 +246,18 @@ def test_m2_the_answer_to_a_counterattack_is_the_attackers_second_defence_at_20(
     # 25 against t's 30 + 5+5+5 = 45: the punch lands by 20 (without the -20, 45 against 45
     # would be a tie and miss). Damage 1 (Strength 18: no bonus; the fixed 1 takes no higher
     # minimum): a1's Status Globale 22 - 1 = 21.
-    b = _battle((UnitSpec("t", "b", (5, 5, 0)), UnitSpec("a1", "a", (4, 5, 0))), (10, 1))
+    b = myst_battle((UnitSpec("t", "b", (5, 5, 0)), UnitSpec("a1", "a", (4, 5, 0))), (10, 1))
     try:
         assert b.apply(cmd.DefencePlan("t", ("counterattack",)), GM).accepted
         _attack(b, (5, 5, 5, 5, 5, 5), "t", "a1")
-        assert _sheet(b, "a1").defences == 1
+        assert myst_sheet(b, "a1").defences == 1
         assert b.apply(cmd.EndTurn("t"), GM).accepted
         events = _attack(b, (1, 1, 1, 10, 10, 10, 5, 5, 5, 5, 5, 5), "a1", "t")
         won = _first(events, "defence_margin")
         assert won.data["taken"] == ["counterattack"]
         assert (won.data["counter_attack_total"], won.data["counter_defence_total"]) == (45, 25)
         assert won.data["counter_situation"] == ["second_defence"] and won.data["hit"] is True
-        assert _sheet(b, "a1").defences == 2 and _sheet(b, "a1").status == 21
+        assert myst_sheet(b, "a1").defences == 2 and myst_sheet(b, "a1").status == 21
         text = "a1's answer is its second defence this round: -20 (M-2)."
         assert text in event_text(won)
         with speaking("it"):
@@ -290,18 +274,18 @@ def test_m2_a_first_answer_to_a_counterattack_puts_the_next_defence_at_20() -> N
     # -20: won by 12, 1 damage (22 - 1 = 21). Then t attacks a1: a1's second defence of the
     # round, 32 - 20 + 5+5+5 = 27 against 45: t wins by 18, three units, all on the forcone's
     # minimum (1d3: at most 3), the die's 1 raised to 3: 21 - 3 = 18.
-    b = _battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 5))
+    b = myst_battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 5))
     try:
         events = _attack(b, (1, 1, 1, 10, 10, 10, 5, 5, 5, 1, 1, 1), "a1", "t")
         won = _first(events, "defence_margin")
         assert (won.data["counter_attack_total"], won.data["counter_defence_total"]) == (45, 33)
         assert "counter_situation" not in won.data
-        assert _sheet(b, "a1").defences == 1 and _sheet(b, "a1").status == 21
+        assert myst_sheet(b, "a1").defences == 1 and myst_sheet(b, "a1").status == 21
         assert b.apply(cmd.EndTurn("a1"), GM).accepted
         attack = _first(_attack(b, (5, 5, 5, 5, 5, 5, 1), "t", "a1"), "attack")
         assert attack.data["defence_total"] == 27
         assert attack.data["situation"] == ["second_defence"]
-        assert _sheet(b, "a1").status == 18
+        assert myst_sheet(b, "a1").status == 18
     finally:
         b.close()
 
@@ -311,7 +295,7 @@ def test_m2_a_cancelled_20_spares_the_answer_to_a_counterattack() -> None:
     # 33 against 32 + 10+10+10 = 62, won by 29. Then a1 attacks t and loses by 29 (33 against
     # 62); t's punch, 30 + 5+5+5 = 45, against a1's answer, its second defence with the -20
     # cancelled: 30 + 5+5+5 = 45, a tie: the punch misses.
-    b = _battle((UnitSpec("t", "b", (5, 5, 0)), UnitSpec("a1", "a", (4, 5, 0))), (10, 1))
+    b = myst_battle((UnitSpec("t", "b", (5, 5, 0)), UnitSpec("a1", "a", (4, 5, 0))), (10, 1))
     try:
         assert b.apply(cmd.DefencePlan("t", ("counterattack",)), GM).accepted
         assert b.apply(cmd.EndTurn("t"), GM).accepted
@@ -320,13 +304,13 @@ def test_m2_a_cancelled_20_spares_the_answer_to_a_counterattack() -> None:
         # round 2: t first again
         assert (b.round, b.active) == (2, "t")
         _attack(b, (1, 1, 1, 10, 10, 10), "t", "a1")
-        assert (_sheet(b, "a1").defences, _sheet(b, "a1").cancel_penalty) == (1, True)
+        assert (myst_sheet(b, "a1").defences, myst_sheet(b, "a1").cancel_penalty) == (1, True)
         assert b.apply(cmd.EndTurn("t"), GM).accepted
         events = _attack(b, (1, 1, 1, 10, 10, 10, 5, 5, 5, 5, 5, 5), "a1", "t")
         won = _first(events, "defence_margin")
         assert (won.data["counter_attack_total"], won.data["counter_defence_total"]) == (45, 45)
         assert won.data["counter_situation"] == ["penalty_cancelled"] and won.data["hit"] is False
-        assert (_sheet(b, "a1").defences, _sheet(b, "a1").cancel_penalty) == (2, False)
+        assert (myst_sheet(b, "a1").defences, myst_sheet(b, "a1").cancel_penalty) == (2, False)
     finally:
         b.close()
 

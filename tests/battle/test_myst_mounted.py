@@ -21,34 +21,19 @@ from game.battle import commands as cmd
 from game.battle.engine import GM, Battle
 from game.battle.events import Event
 from game.battle.outcome import Outcome
-from game.battle.setup import BattleSetup, UnitSpec
-from game.ecs.components import RulesetSheet
-from game.rules.data import load_rules
+from game.battle.setup import UnitSpec
 from game.rules.dice import Roller
-from game.rules.myst.data import Sheet
 from game.tactics.rulesets.myst_battle import BATTLE
 from game.text.explain import modifier_line
 from game.text.explain_battle import event_text, why_text
 from game.text.i18n import speaking
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
-
-
-def _battle(units: tuple[UnitSpec, ...], dice: tuple[int, ...]) -> Battle:
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=7,
-        units=units,
-        initiative_dice=dice,
-        ruleset="myst",
-    )
-    return Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
+from tests.battle.myst_fields import myst_battle, myst_sheet
 
 
 @pytest.fixture
 def joust() -> Iterator[Battle]:
     """Osric the knight next to Desmond on foot, Osric first (11 + 10 against 9 + 1)."""
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("osric", "a", (0, 0, 0), template="knight"),
             UnitSpec("desmond", "b", (1, 0, 0), template="human"),
@@ -62,7 +47,7 @@ def joust() -> Iterator[Battle]:
 @pytest.fixture
 def volley() -> Iterator[Battle]:
     """Ivo the archer six cells from Osric the knight, Ivo first (14 + 10 against 11 + 1)."""
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("ivo", "b", (6, 0, 0), template="scavenger"),
             UnitSpec("osric", "a", (0, 0, 0), template="knight"),
@@ -71,12 +56,6 @@ def volley() -> Iterator[Battle]:
     )
     yield b
     b.close()
-
-
-def _sheet(b: Battle, unit: str) -> Sheet:
-    sheet = b.world.get(unit, RulesetSheet).sheet
-    assert isinstance(sheet, Sheet)
-    return sheet
 
 
 def _ok(b: Battle, command: cmd.Command) -> Outcome:
@@ -112,7 +91,7 @@ def test_m1_a_change_of_gait_is_declared_and_taken_only_at_the_riders_next_turn(
     b = joust
     declared = _event(_ok(b, cmd.Gait("osric", "canter")), "gait_declared")
     assert declared.data == {"unit": "osric", "gait": "canter"}
-    assert (_sheet(b, "osric").gait, _sheet(b, "osric").gait_next) == ("walk", "canter")
+    assert (myst_sheet(b, "osric").gait, myst_sheet(b, "osric").gait_next) == ("walk", "canter")
     with speaking("en"):
         assert event_text(declared) == (
             "osric declares its horse's gait: at a canter from its next turn (002:l.153)."
@@ -123,7 +102,7 @@ def test_m1_a_change_of_gait_is_declared_and_taken_only_at_the_riders_next_turn(
     refused = b.apply(cmd.Gait("osric", "gallop"), GM)
     assert refused.refusal is not None and refused.refusal.code == "gait_too_far"
     _next_turn_of(b, "osric")
-    assert (_sheet(b, "osric").gait, _sheet(b, "osric").gait_next) == ("canter", None)
+    assert (myst_sheet(b, "osric").gait, myst_sheet(b, "osric").gait_next) == ("canter", None)
     _next_turn_of(b, "desmond")
     on_foot = b.apply(cmd.Gait("desmond", "canter"), GM)
     assert on_foot.refusal is not None and on_foot.refusal.code == "not_mounted"
@@ -152,7 +131,7 @@ def test_m1_at_a_canter_the_knight_strikes_in_passing_with_the_lower_of_lance_an
     _ok(b, cmd.EnterRoll((5, 5, 5, 5, 5, 5, 3)))
     hit = _ok(b, cmd.Attack("osric", "desmond"))
     assert _event(hit, "attack").data["attack_total"] == 71
-    assert _event(hit, "damage").data["damage"] == 5 and _sheet(b, "desmond").status == 17
+    assert _event(hit, "damage").data["damage"] == 5 and myst_sheet(b, "desmond").status == 17
     # A margin of 24 is a violent blow only on a rider (Desmond is on foot): no riding check.
     assert not [e for e in hit.events if e.kind == "riding_check"]
 
@@ -172,12 +151,12 @@ def test_m1_at_a_gallop_the_cap_is_3_higher_and_the_defender_has_no_action_after
     assert _event(spent, "margin_spent").data["damage"] == 7  # the die's 3 + 4
     # 002:l.144: Desmond defended in a gallop's exchange: no action for it this round.
     told = [e for e in hit.events if e.kind == "gallop_defended"]
-    assert told and told[0].data["unit"] == "desmond" and _sheet(b, "desmond").gallop_defended
+    assert told and told[0].data["unit"] == "desmond" and myst_sheet(b, "desmond").gallop_defended
     _ok(b, cmd.EndTurn("osric"))
     barred = b.apply(cmd.Attack("desmond", "osric"), GM)
     assert barred.refusal is not None and barred.refusal.values["reason"] == "defended_at_gallop"
     _next_turn_of(b, "desmond")  # the next round
-    assert not _sheet(b, "desmond").gallop_defended
+    assert not myst_sheet(b, "desmond").gallop_defended
 
 
 def test_m1_a_ranged_hit_on_horse_and_rider_strikes_the_horse_on_60_or_less(
@@ -195,7 +174,7 @@ def test_m1_a_ranged_hit_on_horse_and_rider_strikes_the_horse_on_60_or_less(
     assert (attack["struck"], attack["struck_roll"]) == ("horse", 30)
     damage = _event(shot, "damage")
     assert damage.data["type"] == "horse" and damage.data["effects"] == ["horse_hit"]
-    assert (_sheet(b, "osric").horse, _sheet(b, "osric").status) == (36, 34)
+    assert (myst_sheet(b, "osric").horse, myst_sheet(b, "osric").status) == (36, 34)
     with speaking("en"):
         assert event_text(damage).startswith("osric takes 4 horse damage")
     # Next round, a d100 of 61 strikes the rider: 34 - 4 = 30.
@@ -203,7 +182,7 @@ def test_m1_a_ranged_hit_on_horse_and_rider_strikes_the_horse_on_60_or_less(
     _ok(b, cmd.EnterRoll((5, 5, 5, 5, 5, 4, 61, 4)))
     shot = _ok(b, cmd.Attack("ivo", "osric"))
     assert _event(shot, "attack").data["struck"] == "rider"
-    assert (_sheet(b, "osric").horse, _sheet(b, "osric").status) == (36, 30)
+    assert (myst_sheet(b, "osric").horse, myst_sheet(b, "osric").status) == (36, 30)
 
 
 def test_m1_a_violent_shot_failed_by_20_on_cavalcare_throws_the_knight_who_rolls_atletica(
@@ -227,7 +206,7 @@ def test_m1_a_violent_shot_failed_by_20_on_cavalcare_throws_the_knight_who_rolls
         3,
         2,
     )
-    after = _sheet(b, "osric")
+    after = myst_sheet(b, "osric")
     assert (after.mounted, after.status, after.horse) == (False, 32, 34)
     falls = [e for e in shot.events if e.kind == "damage" and e.data["source"] == "fall"]
     assert falls and falls[0].data["type"] == "impatto"  # 002:l.158 "da impatto"
@@ -244,7 +223,7 @@ def test_m1_a_shaken_rider_keeps_its_saddle_with_a_penalty_of_the_margin(
     _ok(b, cmd.EnterRoll((10, 10, 10, 1, 1, 1, 30, 6, 10, 10, 10)))
     shot = _ok(b, cmd.Attack("ivo", "osric"))
     assert _event(shot, "riding_check").data["failed_by"] == 12
-    assert _sheet(b, "osric").mounted and b.sheet("osric").unbalanced == 12
+    assert myst_sheet(b, "osric").mounted and b.sheet("osric").unbalanced == 12
 
 
 def test_m1_a_melee_attacker_who_names_the_horse_strikes_it_past_the_shield(
@@ -263,7 +242,7 @@ def test_m1_a_melee_attacker_who_names_the_horse_strikes_it_past_the_shield(
     _ok(b, cmd.EnterRoll((10, 10, 10, 1, 1, 1, 2)))
     hit = _ok(b, cmd.Attack("desmond", "osric"))
     assert _event(hit, "attack").data["struck"] == "horse"
-    assert (_sheet(b, "osric").horse, _sheet(b, "osric").status) == (38, 34)
+    assert (myst_sheet(b, "osric").horse, myst_sheet(b, "osric").status) == (38, 34)
 
 
 def test_m1_a_rider_whose_horse_goes_down_falls_at_its_gait() -> None:
@@ -274,7 +253,7 @@ def test_m1_a_rider_whose_horse_goes_down_falls_at_its_gait() -> None:
     from game.rules.myst.data import load
 
     knight = replace(load().samples["cavaliere"], horse=5, gait="canter")
-    field = _battle((UnitSpec("osric", "a", (0, 0, 0), template="knight"),), (5,))
+    field = myst_battle((UnitSpec("osric", "a", (0, 0, 0), template="knight"),), (5,))
     try:
         unit = replace(field.sheet("osric"), sheet=knight)
         harm = BATTLE.damage(field.bf, unit, "horse", 6)

@@ -20,35 +20,20 @@ from game.battle.ai import choose
 from game.battle.engine import GM, Battle
 from game.battle.events import Event
 from game.battle.outcome import Outcome
-from game.battle.setup import BattleSetup, UnitSpec
-from game.ecs.components import RulesetSheet
-from game.rules.data import load_rules
-from game.rules.myst.data import Sheet
+from game.battle.setup import UnitSpec
 from game.text.explain_battle import event_text
 from game.text.i18n import speaking
-from tests.battle.conftest import OPEN_FIELD, ascii_grid
+from tests.battle.myst_fields import myst_battle, myst_sheet
 
 #: 002:l.44: 45 + 5 + 6 + 6 = 62 against 32 + 4 + 5 + 5 = 46, a margin of 16 (three units of
 #: 5); then the spada's 1d8 shows 1.
 SEED_DICE = (5, 6, 6, 4, 5, 5, 1)
 
 
-def _battle(units: tuple[UnitSpec, ...], dice: tuple[int, ...]) -> Battle:
-    setup = BattleSetup(
-        map_path="<test>",
-        map_sha256="",
-        seed=7,
-        units=units,
-        initiative_dice=dice,
-        ruleset="myst",
-    )
-    return Battle(setup, ascii_grid(OPEN_FIELD), load_rules())
-
-
 @pytest.fixture
 def apart() -> Iterator[Battle]:
     """Josh (soldato) five cells from Desmond (popolano), Josh first (12 + 10 against 9 + 1)."""
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("josh", "a", (0, 0, 0), template="station_guard"),
             UnitSpec("desmond", "b", (5, 0, 0), template="human"),
@@ -57,12 +42,6 @@ def apart() -> Iterator[Battle]:
     )
     yield b
     b.close()
-
-
-def _sheet(b: Battle, unit: str) -> Sheet:
-    sheet = b.world.get(unit, RulesetSheet).sheet
-    assert isinstance(sheet, Sheet)
-    return sheet
 
 
 def _attack(
@@ -83,7 +62,7 @@ def test_m1_the_seeds_16_after_a_4_cell_run_up_spends_3_on_strength_for_4_damage
     # + 1 = 3). Desmond's Status Globale 22 - 4 = 18.
     b = apart
     assert b.apply(cmd.Move("josh", (4, 0, 0)), GM).accepted
-    assert _sheet(b, "josh").run_up == 4
+    assert myst_sheet(b, "josh").run_up == 4
     _outcome, attack = _attack(b, SEED_DICE, "josh", "desmond", "ask")
     assert (attack.data["attack_total"], attack.data["defence_total"]) == (62, 46)
     assert (attack.data["situation"], attack.data["run_up"]) == (["charge"], 4)
@@ -92,7 +71,7 @@ def test_m1_the_seeds_16_after_a_4_cell_run_up_spends_3_on_strength_for_4_damage
     refused = b.apply(cmd.SpendMargin("josh", strength=4), GM).refusal
     assert refused is not None and refused.code == "margin_overspent"
     assert b.apply(cmd.SpendMargin("josh", strength=3), GM).accepted
-    assert _sheet(b, "desmond").status == 18
+    assert myst_sheet(b, "desmond").status == 18
     text = event_text(attack)
     assert "charge after a run-up of 4 cells" in text and "(M-1, M-2)" in text
     with speaking("it"):
@@ -100,7 +79,7 @@ def test_m1_the_seeds_16_after_a_4_cell_run_up_spends_3_on_strength_for_4_damage
 
 
 def test_m1_the_run_up_adds_up_over_a_turns_moves_and_3_cells_are_no_charge() -> None:
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("josh", "a", (0, 0, 0), template="station_guard"),
             UnitSpec("desmond", "b", (4, 0, 0), template="human"),
@@ -115,7 +94,7 @@ def test_m1_the_run_up_adds_up_over_a_turns_moves_and_3_cells_are_no_charge() ->
         assert next(e for e in b.log if e.kind == "margin_won").data["caps"]["strength"] == 1
     finally:
         b.close()
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("josh", "a", (0, 0, 0), template="station_guard"),
             UnitSpec("desmond", "b", (5, 0, 0), template="human"),
@@ -136,7 +115,7 @@ def test_m1_a_run_up_ends_with_its_turn(apart: Battle) -> None:
     assert b.apply(cmd.Move("josh", (4, 0, 0)), GM).accepted
     assert b.apply(cmd.EndTurn("josh"), GM).accepted
     assert b.apply(cmd.EndTurn("desmond"), GM).accepted
-    assert b.active == "josh" and _sheet(b, "josh").run_up == 0
+    assert b.active == "josh" and myst_sheet(b, "josh").run_up == 0
     _outcome, attack = _attack(b, SEED_DICE, "josh", "desmond")
     assert "situation" not in attack.data
 
@@ -145,7 +124,7 @@ def test_m1_a_run_up_ends_with_its_turn(apart: Battle) -> None:
 def surrounded() -> Iterator[Battle]:
     """Three popolani of side a around one of side b, who acts first (9 + 10, then 9 + 8, 9 +
     6, 9 + 4, M-2)."""
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("t", "b", (5, 5, 0)),
             UnitSpec("a1", "a", (4, 5, 0)),
@@ -171,7 +150,7 @@ def test_m2_a_second_defence_takes_20_unless_the_last_defence_margin_cancelled_i
     assert attack.data["defence_total"] == 62 and "situation" not in attack.data
     won = next(e for e in outcome.events if e.kind == "defence_margin")
     assert won.data["taken"] == ["cancel_penalty"]
-    assert (_sheet(b, "t").defences, _sheet(b, "t").cancel_penalty) == (1, True)
+    assert (myst_sheet(b, "t").defences, myst_sheet(b, "t").cancel_penalty) == (1, True)
     assert b.apply(cmd.EndTurn("a1"), GM).accepted
     # a2: t's second defence without its -20: 30 + 15 = 45 against 32 + 15 = 47.
     _outcome, attack = _attack(b, (5, 5, 5, 5, 5, 5), "a2", "t")
@@ -183,11 +162,11 @@ def test_m2_a_second_defence_takes_20_unless_the_last_defence_margin_cancelled_i
     # bonus, all on the forcone's minimum (1d3): its 1 raised to 3. Status 22 - 3 = 19.
     _outcome, attack = _attack(b, (5, 5, 5, 5, 5, 5, 1), "a3", "t")
     assert attack.data["defence_total"] == 27 and attack.data["situation"] == ["second_defence"]
-    assert _sheet(b, "t").status == 19
+    assert myst_sheet(b, "t").status == 19
     assert "second defence this round: -20 (M-2)" in event_text(attack)
     assert b.apply(cmd.EndTurn("a3"), GM).accepted
     # A new round: no defence made in it yet.
-    assert b.round == 2 and b.active == "t" and _sheet(b, "t").defences == 0
+    assert b.round == 2 and b.active == "t" and myst_sheet(b, "t").defences == 0
     assert b.apply(cmd.EndTurn("t"), GM).accepted
     _outcome, attack = _attack(b, (5, 5, 5, 5, 5, 5), "a1", "t")
     assert attack.data["defence_total"] == 47 and "situation" not in attack.data
@@ -197,11 +176,11 @@ def test_m2_a_snapshot_in_the_middle_of_a_round_keeps_its_defences(surrounded: B
     b = surrounded
     assert b.apply(cmd.EndTurn("t"), GM).accepted
     _attack(b, (5, 5, 5, 5, 5, 5), "a1", "t")  # 45 against 47: no margin to spend
-    assert _sheet(b, "t").defences == 1
+    assert myst_sheet(b, "t").defences == 1
     snapshot = json.loads(json.dumps(b.snapshot()))
     again = Battle.restore(b.setup, b.grid, b.rules, snapshot)
     try:
-        assert again.state_hash() == b.state_hash() and _sheet(again, "t").defences == 1
+        assert again.state_hash() == b.state_hash() and myst_sheet(again, "t").defences == 1
     finally:
         again.close()
 
@@ -209,7 +188,7 @@ def test_m2_a_snapshot_in_the_middle_of_a_round_keeps_its_defences(surrounded: B
 def test_m1_priority_next_round_puts_the_defender_before_its_attacker_for_one_round() -> None:
     # a1 19 (9 + 10), t 14 (9 + 5). 002:l.79 "Acquisire la Priorità sull'avversario per il
     # Round successivo": t's score next round 19 + 1 = 20, a change of +6 for round 3.
-    b = _battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 5))
+    b = myst_battle((UnitSpec("a1", "a", (4, 5, 0)), UnitSpec("t", "b", (5, 5, 0))), (10, 5))
     try:
         assert b.apply(cmd.EndTurn("a1"), GM).accepted
         assert b.apply(cmd.DefencePlan("t", ("priority",)), GM).accepted
@@ -238,7 +217,7 @@ def test_m1_the_computer_charges_when_a_run_up_of_4_cells_reaches_its_enemy(
     # Desmond 5 cells away: the walk to him is the run-up. Desmond 3 cells away: the cells
     # beside him on his far side are 4 from Josh and still make a charge, whose +2 Strength
     # cap is more harm expected, so the computer walks round him rather than 2 cells straight.
-    b = _battle(
+    b = myst_battle(
         (
             UnitSpec("josh", "a", (josh, 0, 0), template="station_guard"),
             UnitSpec("desmond", "b", (desmond, 0, 0), template="human"),
@@ -253,7 +232,7 @@ def test_m1_the_computer_charges_when_a_run_up_of_4_cells_reaches_its_enemy(
         move = choose(b, "josh")
         assert isinstance(move, cmd.Move)
         assert b.apply(move, GM).accepted
-        assert _sheet(b, "josh").run_up >= 4
+        assert myst_sheet(b, "josh").run_up >= 4
         attack = choose(b, "josh")
         assert attack == cmd.Attack("josh", "desmond")
         assert b.apply(cmd.EnterRoll(SEED_DICE), GM).accepted
