@@ -48,7 +48,7 @@ from game.rules.ruleset_answers import (
 )
 from game.tactics import answers as tactics
 from game.tactics.battlefield import Battlefield, EntitySheet
-from game.tactics.ruleset import BattleRules
+from game.tactics.ruleset import BattleRules, NoTurnEffects
 from game.tactics.rulesets.common_battle import (
     MOVE_AND_ACTION,
     NotOffered,
@@ -169,7 +169,8 @@ def _no_attack(reason: str, rules_: tuple[str, ...], why: str, **values: object)
     return Attack(None, reason, (), rules_, (why,), values=values)
 
 
-class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in its seed (issue 15)
+# NotOffered: no throws in its seed (issue 15); NoTurnEffects: only `turn_begins` has one.
+class FantasyBattle(NotOffered, FantasyImprovised, NoTurnEffects, BattleRules):
     """The battle side of seed 003 (game.tactics.ruleset.BattleRules)."""
 
     #: 003:l.67: leaving an enemy's melee reach gives it a free attack from behind (the
@@ -409,16 +410,6 @@ class FantasyBattle(NotOffered, FantasyImprovised, BattleRules):  # no throws in
     ) -> TurnEffects:
         if isinstance(health, Sheet) and (health.defended or health.ranged_defended):
             return TurnEffects(replace(health, defended=0, ranged_defended=False))
-        return TurnEffects(health)
-
-    def turn_start(
-        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
-    ) -> TurnEffects:
-        return TurnEffects(health)
-
-    def turn_end(
-        self, roller: Roller, bf: Battlefield, unit: EntitySheet, health: Any
-    ) -> TurnEffects:
         return TurnEffects(health)
 
     def condition_effects(self, health: Any) -> ConditionEffects:
